@@ -1,0 +1,6 @@
+//! Exports of the hidden area.
+
+#[allow(unused_imports)]
+use crate::runtime;
+#[allow(unused_imports)]
+use crate::types::*;

@@ -1,0 +1,111 @@
+//! The one place where every export is entered.
+//!
+//! Each export in `src/api/` is written once with its C signature, and its
+//! body is one [`entry!`] around a runtime function. The macro gives each
+//! export a static [`CallSite`](crate::trace::CallSite) and routes the call
+//! through [`status`] or [`value`], which own:
+//!
+//! - the panic boundary: a panic never unwinds into C; it becomes
+//!   `cudaErrorUnknown` (or the export's `on_panic` value) and an error log;
+//! - the thread's last error: a failing status is recorded (except
+//!   `cudaErrorNotReady`, which NVIDIA's runtime never records);
+//! - counting, timing and tracing, when the trace layer is on. With tracing
+//!   off the added cost is one relaxed load and a branch.
+
+use crate::runtime::error;
+use crate::trace::{self, ArgSink, CallSite};
+use crate::types::{cudaError_t, cudaErrorUnknown, CudaResult};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// `entry!(cudaName(arg, ...) => runtime_expr)` for exports that return
+/// `cudaError_t`: `runtime_expr` is a `CudaResult<()>`.
+///
+/// `entry!(cudaName(arg, ...) -> expr, on_panic = value)` for exports that
+/// return anything else (names, handles, `void`): no last-error bookkeeping.
+#[macro_export]
+macro_rules! entry {
+    ($name:ident ( $($arg:ident),* $(,)? ) => $body:expr) => {{
+        static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
+        $crate::entry::status(
+            &SITE,
+            &|_s: &mut dyn $crate::trace::ArgSink| { $( _s.arg(stringify!($arg), &$arg); )* },
+            #[inline(always)] move || $body,
+        )
+    }};
+    ($name:ident ( $($arg:ident),* $(,)? ) -> $body:expr, on_panic = $panic:expr) => {{
+        static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
+        $crate::entry::value(
+            &SITE,
+            &|_s: &mut dyn $crate::trace::ArgSink| { $( _s.arg(stringify!($arg), &$arg); )* },
+            #[inline(always)] move || $body,
+            $panic,
+        )
+    }};
+}
+
+/// Arguments of a call, for the trace layer (called only when tracing).
+pub type Args<'a> = &'a dyn Fn(&mut dyn ArgSink);
+
+/// Run an export that returns a status.
+#[inline(always)]
+pub fn status(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> CudaResult) -> cudaError_t {
+    if trace::active() {
+        return trace::traced(site, args, || finish(guard(site, body, Err(cudaErrorUnknown))), |r: &cudaError_t| *r);
+    }
+    finish(guard(site, body, Err(cudaErrorUnknown)))
+}
+
+/// Run an export that returns a value other than a status.
+#[inline(always)]
+pub fn value<T: trace::TraceArg>(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> T, on_panic: T) -> T {
+    if trace::active() {
+        return trace::traced(site, args, || guard(site, body, on_panic), |_| crate::types::cudaSuccess);
+    }
+    guard(site, body, on_panic)
+}
+
+#[inline(always)]
+fn finish(r: CudaResult) -> cudaError_t {
+    match r {
+        Ok(()) => crate::types::cudaSuccess,
+        Err(e) => {
+            error::record(e);
+            e
+        }
+    }
+}
+
+/// The panic boundary.
+#[inline(always)]
+fn guard<T>(site: &'static CallSite, body: impl FnOnce() -> T, on_panic: T) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(v) => v,
+        Err(p) => {
+            panicked(site, &*p);
+            on_panic
+        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn panicked(site: &CallSite, p: &(dyn std::any::Any + Send)) {
+    let msg = p
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| p.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    crate::config::init_logging();
+    log::error!(
+        "internal error in {}: {msg}. The call returns cudaErrorUnknown; please report this with CUDART_SHIM_LOG=debug output.",
+        site.name
+    );
+}
+
+/// Record a status produced outside an export's return value (a launch from
+/// an nvcc stub ignores the return, so launch errors must land here).
+pub fn record_error(e: cudaError_t) {
+    if !e.is_success() {
+        error::record(e);
+    }
+}

@@ -1,0 +1,27 @@
+//! cudart-shim: a CUDA runtime (`libcudart.so.13`) in Rust.
+//!
+//! Data flows one way: [`api`] (the C exports) -> [`runtime`] (cudart
+//! semantics) -> [`driver`] (the CUDA driver API, loaded at run time).
+//! Everything cross-cutting (counting, timing, tracing, the panic boundary,
+//! the thread's last error) happens in exactly one place, [`entry`].
+//!
+//! cbindgen writes `include/cudart_shim.h` from [`types`] and [`api`]; the
+//! modules marked `cbindgen:ignore` are internal.
+#![allow(clippy::missing_safety_doc, non_upper_case_globals, non_camel_case_types, non_snake_case)]
+
+pub mod types;
+/// cbindgen:ignore
+pub mod config;
+/// cbindgen:ignore
+#[macro_use]
+pub mod driver;
+/// cbindgen:ignore
+pub mod trace;
+/// cbindgen:ignore
+#[macro_use]
+pub mod entry;
+/// cbindgen:ignore
+pub mod runtime;
+pub mod api;
+
+pub use types::*;

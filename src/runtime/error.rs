@@ -1,0 +1,128 @@
+//! The thread's last error, sticky errors, and error names and strings.
+
+use crate::types::error_codes::ERROR_TABLE;
+use crate::types::{cudaError_t, cudaErrorNotReady, cudaSuccess};
+use std::cell::Cell;
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+thread_local! {
+    /// Last error recorded on this thread (NVIDIA's runtime keeps it per thread).
+    static LAST: Cell<cudaError_t> = const { Cell::new(cudaSuccess) };
+}
+
+/// The first sticky error seen in the process (0: none). Once set, the
+/// context is unusable and every `cudaGetLastError` reports it.
+static STICKY: AtomicI32 = AtomicI32::new(0);
+
+/// Record a failing status as the thread's last error.
+#[inline]
+pub fn record(e: cudaError_t) {
+    if e == cudaErrorNotReady || e.is_success() {
+        return;
+    }
+    if e.is_sticky() {
+        let _ = STICKY.compare_exchange(0, e.0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+    // try_with: during thread teardown the slot may be gone; the error is
+    // still returned to the caller, only not remembered.
+    let _ = LAST.try_with(|c| c.set(e));
+}
+
+/// An error that overrides the thread's own: a failed initialization (e.g.
+/// no driver) or a sticky error.
+fn overriding() -> Option<cudaError_t> {
+    if let Err(e) = super::state::runtime() {
+        return Some(e);
+    }
+    match STICKY.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(cudaError_t(s)),
+    }
+}
+
+/// `cudaGetLastError`: return and clear.
+pub fn take_last() -> cudaError_t {
+    if let Some(e) = overriding() {
+        let _ = LAST.try_with(|c| c.set(cudaSuccess));
+        return e;
+    }
+    LAST.try_with(|c| c.replace(cudaSuccess)).unwrap_or(cudaSuccess)
+}
+
+/// `cudaPeekAtLastError`: return, keep.
+pub fn peek_last() -> cudaError_t {
+    if let Some(e) = overriding() {
+        return e;
+    }
+    LAST.try_with(Cell::get).unwrap_or(cudaSuccess)
+}
+
+/// The sticky error, if one happened.
+pub fn sticky() -> Option<cudaError_t> {
+    match STICKY.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(cudaError_t(s)),
+    }
+}
+
+const UNRECOGNIZED: &CStr = c"unrecognized error code";
+
+fn lookup(e: cudaError_t) -> Option<&'static (i32, &'static CStr, &'static CStr)> {
+    ERROR_TABLE.binary_search_by_key(&e.0, |t| t.0).ok().map(|i| &ERROR_TABLE[i])
+}
+
+/// `cudaGetErrorName`: the enumerator's name, as NVIDIA's runtime gives it.
+pub fn name_c(e: cudaError_t) -> &'static CStr {
+    lookup(e).map_or(UNRECOGNIZED, |t| t.1)
+}
+
+/// `cudaGetErrorString`: the description NVIDIA's runtime gives.
+pub fn string_c(e: cudaError_t) -> &'static CStr {
+    lookup(e).map_or(UNRECOGNIZED, |t| t.2)
+}
+
+/// The name as `&str`, for logs and traces.
+pub fn name(e: cudaError_t) -> &'static str {
+    name_c(e).to_str().unwrap_or("?")
+}
+
+impl crate::trace::TraceArg for cudaError_t {
+    fn trace(&self, out: &mut String) {
+        match lookup(*self) {
+            Some(t) => out.push_str(t.1.to_str().unwrap_or("?")),
+            None => {
+                use std::fmt::Write;
+                let _ = write!(out, "{}", self.0);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::*;
+
+    #[test]
+    fn table_is_sorted_and_unique() {
+        assert!(ERROR_TABLE.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn names_and_strings() {
+        assert_eq!(name_c(cudaSuccess), c"cudaSuccess");
+        assert_eq!(string_c(cudaErrorInvalidValue), c"invalid argument");
+        assert_eq!(name_c(cudaErrorInsufficientDriver), c"cudaErrorInsufficientDriver");
+        assert_eq!(name_c(cudaError_t(10)), c"unrecognized error code");
+        assert_eq!(string_c(cudaError_t(-1)), c"unrecognized error code");
+    }
+
+    #[test]
+    fn sticky_family() {
+        assert!(cudaErrorIllegalAddress.is_sticky());
+        assert!(cudaErrorLaunchFailure.is_sticky());
+        assert!(!cudaErrorLaunchOutOfResources.is_sticky());
+        assert!(!cudaErrorNotReady.is_sticky());
+    }
+}

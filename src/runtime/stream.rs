@@ -1,0 +1,1 @@
+//! Runtime semantics of the stream area.

@@ -1,0 +1,34 @@
+//! C ABI types of the CUDA 13.0 runtime, one file per area.
+//!
+//! Every item here is laid out exactly like NVIDIA's declaration of the same
+//! name (tests/abi_layout.rs checks `sizeof`/`offsetof` and enum values
+//! against NVIDIA's 13.0 headers). Enumerations are `#[repr(transparent)]`
+//! newtypes with constants, never Rust `enum`s: callers and the driver may
+//! hand us any integer.
+#![allow(non_camel_case_types, non_upper_case_globals, non_snake_case, unused_imports)]
+
+pub(crate) mod error_codes;
+pub mod error;
+pub mod handles;
+pub mod device_enums;
+pub mod device;
+pub mod memory;
+pub mod stream;
+pub mod graph;
+pub mod launch;
+pub mod texture;
+mod texture_enums;
+pub mod interop;
+pub mod pool;
+
+pub use device::*;
+pub use device_enums::*;
+pub use error::*;
+pub use graph::*;
+pub use handles::*;
+pub use interop::*;
+pub use launch::*;
+pub use memory::*;
+pub use pool::*;
+pub use stream::*;
+pub use texture::*;

@@ -1,0 +1,1 @@
+//! C ABI types of the pool area (CUDA 13.0 layouts).

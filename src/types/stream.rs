@@ -1,0 +1,1 @@
+//! C ABI types of the stream area (CUDA 13.0 layouts).

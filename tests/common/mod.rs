@@ -1,0 +1,223 @@
+//! Shared test equipment: where the built libraries are, the fake driver,
+//! compiling and running C and CUDA programs.
+//!
+//! Tests run under `cargo nextest` (one process per test), after
+//! `cargo build --workspace` has built the shim and the fake driver; the
+//! README's test command does both. In-process tests pick the fake driver
+//! with [`use_fake_driver`] before their first CUDA call.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `target/<profile>`, found from the test executable (`.../deps/<test>`).
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn built(name: &str) -> PathBuf {
+    let p = target_dir().join(name);
+    assert!(p.exists(), "{} is missing: run `cargo build --workspace` first (scripts/test does)", p.display());
+    p
+}
+
+/// The shim as built (`libcudart_shim.so`).
+pub fn shim_lib() -> PathBuf {
+    built("libcudart_shim.so")
+}
+
+/// The fake driver (`libfake_cuda.so`, SONAME libcuda.so.1).
+pub fn fake_driver() -> PathBuf {
+    built("libfake_cuda.so")
+}
+
+/// Point this process's shim at the fake driver, with fake-driver knobs
+/// (`FAKE_CUDA_*`). Call before the first CUDA call of the test.
+pub fn use_fake_driver(knobs: &[(&str, &str)]) {
+    // SAFETY: nextest runs each test in its own process; this runs before
+    // any thread of ours reads the environment.
+    unsafe {
+        std::env::set_var("CUDART_SHIM_DRIVER", fake_driver());
+        for (k, v) in knobs {
+            std::env::set_var(k, v);
+        }
+    }
+}
+
+/// Environment for a child process that runs on the shim over the fake driver.
+pub fn fake_env(knobs: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("CUDART_SHIM_DRIVER".to_owned(), fake_driver().display().to_string()),
+        ("LD_LIBRARY_PATH".to_owned(), target_dir().display().to_string()),
+    ];
+    env.extend(knobs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    env
+}
+
+/// The pinned CUDA 13.0 wheels (scripts/setup-cuda), or None if not installed.
+pub fn cuda_cache() -> Option<PathBuf> {
+    let p = std::env::var_os("CUDART_SHIM_CUDA_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".cache/cuda"));
+    p.join(".installed").exists().then_some(p)
+}
+
+/// The CUDA cache, or a panic that says how to get it. Tests that need
+/// NVIDIA's headers, library or nvcc fail (never skip) without it.
+pub fn require_cuda() -> PathBuf {
+    cuda_cache().expect("the pinned CUDA 13.0 wheels are not installed: run scripts/setup-cuda (scripts/test does)")
+}
+
+pub fn cuda_include() -> PathBuf {
+    require_cuda().join("nvidia/cu13/include")
+}
+
+/// NVIDIA's libcudart.so.13 folder, for differential runs.
+pub fn nvidia_lib_dir() -> PathBuf {
+    require_cuda().join("nvidia/cu13/lib")
+}
+
+pub fn nvcc() -> PathBuf {
+    require_cuda().join("nvidia/cu13/bin/nvcc")
+}
+
+/// A scratch folder for this test's build products.
+pub fn scratch(test: &str) -> PathBuf {
+    let d = target_dir().join("test-scratch").join(test);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn check(what: &str, out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Compile a C program against `include/cudart_shim.h` and link it to the
+/// shim (`-lcudart_shim`, rpath to the target folder).
+pub fn compile_c_shim(src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
+    let t = target_dir();
+    let o = Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Werror", "-g"])
+        .arg("-I")
+        .arg(repo_root().join("include"))
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .arg(format!("-L{}", t.display()))
+        .arg(format!("-Wl,-rpath,{}", t.display()))
+        .args(extra)
+        .arg("-lcudart_shim")
+        .output()
+        .unwrap();
+    check(&format!("cc {}", src.display()), o);
+    out.to_path_buf()
+}
+
+/// Compile a C program against NVIDIA's headers and link it to
+/// `libcudart.so.13` (NVIDIA's at link time; the library path picks which
+/// one runs).
+pub fn compile_c_cudart(src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
+    let cuda = require_cuda();
+    let o = Command::new("cc")
+        .args(["-Wall", "-g"])
+        .arg("-I")
+        .arg(cuda.join("nvidia/cu13/include"))
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .arg(format!("-L{}", cuda.join("linklib").display()))
+        .args(extra)
+        .arg("-lcudart")
+        .output()
+        .unwrap();
+    check(&format!("cc {}", src.display()), o);
+    out.to_path_buf()
+}
+
+/// Compile a CUDA program with the pinned nvcc (`-cudart shared`, sm_90).
+pub fn compile_cu(srcs: &[&Path], out: &Path, extra: &[&str]) -> PathBuf {
+    let cuda = require_cuda();
+    let o = Command::new(nvcc())
+        .args(["-cudart", "shared", "-arch=sm_90", "-O1"])
+        .args(srcs)
+        .arg("-o")
+        .arg(out)
+        .arg(format!("-L{}", cuda.join("linklib").display()))
+        .arg(format!("-L{}", cuda.join("nvidia/cu13/lib").display()))
+        .args(extra)
+        .output()
+        .unwrap();
+    check(&format!("nvcc {:?}", srcs), o);
+    out.to_path_buf()
+}
+
+/// Run a program with extra environment; returns its output (no check).
+pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Output {
+    Command::new(program).args(args).envs(env.iter().map(|(k, v)| (k, v))).output().unwrap()
+}
+
+/// Run a program on the shim over the fake driver; asserts success.
+pub fn run_on_fake(program: &Path, args: &[&str], knobs: &[(&str, &str)]) -> String {
+    let out = check(&format!("{}", program.display()), run(program, args, &fake_env(knobs)));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Run a program linked to libcudart.so.13 with NVIDIA's library and no
+/// driver reachable.
+pub fn run_on_nvidia(program: &Path, args: &[&str]) -> Output {
+    run(program, args, &[("LD_LIBRARY_PATH".to_owned(), nvidia_lib_dir().display().to_string())])
+}
+
+/// The fake driver's control API, reached through the copy the shim loaded.
+pub mod fake {
+    use std::ffi::{c_char, c_int, CString};
+
+    /// Same path as CUDART_SHIM_DRIVER, so dlopen returns the copy the shim
+    /// uses (or loads the one it will use). Kept open for the whole test:
+    /// closing the last reference would unload it and lose its state.
+    fn lib() -> &'static libloading::Library {
+        static LIB: std::sync::OnceLock<libloading::Library> = std::sync::OnceLock::new();
+        LIB.get_or_init(|| unsafe { libloading::Library::new(super::fake_driver()) }.unwrap())
+    }
+
+    /// A driver entry point, as `cuGetProcAddress(name, 13000)` returns it.
+    pub fn proc(name: &str) -> *mut std::ffi::c_void {
+        type Gpa = unsafe extern "C" fn(*const c_char, *mut *mut std::ffi::c_void, c_int, u64, *mut c_int) -> c_int;
+        let f: libloading::Symbol<Gpa> = unsafe { lib().get(b"cuGetProcAddress_v2\0") }.unwrap();
+        let n = CString::new(name).unwrap();
+        let mut p = std::ptr::null_mut();
+        let mut status = 0;
+        assert_eq!(unsafe { f(n.as_ptr(), &mut p, 13000, 0, &mut status) }, 0, "fake driver has no {name}");
+        p
+    }
+
+    /// Calls of driver entry point `name` so far.
+    pub fn calls(name: &str) -> u64 {
+        let l = lib();
+        let f: libloading::Symbol<unsafe extern "C" fn(*const c_char) -> u64> =
+            unsafe { l.get(b"fake_cuda_calls\0") }.unwrap();
+        let n = CString::new(name).unwrap();
+        unsafe { f(n.as_ptr()) }
+    }
+
+    /// Make the nth next call of `name` (0: every call) return `code`.
+    pub fn fail(name: &str, nth: u64, code: c_int) {
+        let l = lib();
+        let f: libloading::Symbol<unsafe extern "C" fn(*const c_char, u64, c_int)> =
+            unsafe { l.get(b"fake_cuda_fail\0") }.unwrap();
+        let n = CString::new(name).unwrap();
+        unsafe { f(n.as_ptr(), nth, code) }
+    }
+}

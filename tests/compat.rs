@@ -1,0 +1,60 @@
+//! docs/COMPATIBILITY.md is true: generated from docs/compat/*.tsv, one row
+//! per NVIDIA export, and every row that claims an implementation is
+//! exported by the library.
+
+mod common;
+use common::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+fn rows() -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for e in std::fs::read_dir(repo_root().join("docs/compat")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "tsv") {
+            continue;
+        }
+        for l in std::fs::read_to_string(&p).unwrap().lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let mut f = l.split('\t');
+            let (name, status) = (f.next().unwrap().to_owned(), f.next().unwrap_or("").to_owned());
+            assert!(m.insert(name.clone(), status).is_none(), "{name} has two rows");
+        }
+    }
+    m
+}
+
+#[test]
+fn every_nvidia_export_has_one_row() {
+    let nv: BTreeSet<String> = std::fs::read_to_string(repo_root().join("../shared/abi/libcudart13-exports.txt"))
+        .expect("../shared/abi")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    let have: BTreeSet<String> = rows().into_keys().collect();
+    assert_eq!(nv.difference(&have).collect::<Vec<_>>(), Vec::<&String>::new(), "exports without a row");
+    assert_eq!(have.difference(&nv).collect::<Vec<_>>(), Vec::<&String>::new(), "rows that are not NVIDIA exports");
+}
+
+#[test]
+fn claimed_exports_exist() {
+    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(shim_lib()).output().unwrap();
+    let syms: BTreeSet<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .map(|s| s.split('@').next().unwrap().to_owned())
+        .collect();
+    let wrong: Vec<_> = rows().into_iter().filter(|(n, s)| s != "missing" && !syms.contains(n)).collect();
+    assert!(wrong.is_empty(), "rows claim an implementation the library does not export: {wrong:?}");
+    let unclaimed: Vec<_> = rows().into_iter().filter(|(n, s)| s == "missing" && syms.contains(n)).collect();
+    assert!(unclaimed.is_empty(), "exported but marked missing in docs/compat: {unclaimed:?}");
+}
+
+#[test]
+fn compatibility_md_is_generated_from_the_tables() {
+    let before = std::fs::read_to_string(repo_root().join("docs/COMPATIBILITY.md")).unwrap();
+    let out = Command::new("python3").arg(repo_root().join("scripts/gen-compat.py")).arg("--stdout").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let after = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(before, after, "docs/COMPATIBILITY.md is stale: run scripts/gen-compat.py and commit");
+}

@@ -1,0 +1,99 @@
+//! Configuration from the environment, call counting and failure injection.
+
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::ffi::c_int;
+use std::sync::OnceLock;
+
+pub struct Knobs {
+    pub devices: c_int,
+    pub driver_version: c_int,
+    pub init_result: c_int,
+    pub missing: Vec<String>,
+    pub old: Vec<String>,
+    pub attrs: HashMap<c_int, c_int>,
+}
+
+fn list(var: &str) -> Vec<String> {
+    std::env::var(var).unwrap_or_default().split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect()
+}
+
+fn num(var: &str, default: c_int) -> c_int {
+    std::env::var(var).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+static KNOBS: OnceLock<Knobs> = OnceLock::new();
+
+pub fn get() -> &'static Knobs {
+    KNOBS.get_or_init(|| {
+        let attrs = list("FAKE_CUDA_ATTR")
+            .iter()
+            .filter_map(|kv| kv.split_once('='))
+            .filter_map(|(k, v)| Some((k.parse().ok()?, v.parse().ok()?)))
+            .collect();
+        for rule in list("FAKE_CUDA_FAIL") {
+            let parts: Vec<&str> = rule.split(':').collect();
+            if let [name, nth, code] = parts[..] {
+                if let (Ok(nth), Ok(code)) = (nth.parse(), code.parse()) {
+                    add_failure(name.to_owned(), nth, code);
+                }
+            }
+        }
+        Knobs {
+            devices: num("FAKE_CUDA_DEVICES", 1),
+            driver_version: num("FAKE_CUDA_DRIVER_VERSION", 13000),
+            init_result: num("FAKE_CUDA_INIT_RESULT", 0),
+            missing: list("FAKE_CUDA_MISSING"),
+            old: list("FAKE_CUDA_OLD"),
+            attrs,
+        }
+    })
+}
+
+struct Failure {
+    /// Calls of the function seen when the rule was added.
+    base: u64,
+    nth: u64,
+    code: c_int,
+}
+
+#[derive(Default)]
+struct Book {
+    counts: HashMap<String, u64>,
+    failures: HashMap<String, Failure>,
+}
+
+static BOOK: Mutex<Option<Book>> = Mutex::new(None);
+
+pub fn add_failure(name: String, nth: u64, code: c_int) {
+    let mut g = BOOK.lock();
+    let book = g.get_or_insert_with(Book::default);
+    if code == 0 {
+        book.failures.remove(&name);
+        return;
+    }
+    let base = *book.counts.get(&name).unwrap_or(&0);
+    book.failures.insert(name, Failure { base, nth, code });
+}
+
+/// Count a call; the injected result, if this call must fail.
+pub fn on_call(name: &str) -> Option<c_int> {
+    get();
+    let mut g = BOOK.lock();
+    let book = g.get_or_insert_with(Book::default);
+    let n = book.counts.entry(name.to_owned()).or_insert(0);
+    *n += 1;
+    let n = *n;
+    let f = book.failures.get(name)?;
+    (f.nth == 0 || n - f.base == f.nth).then_some(f.code)
+}
+
+pub fn calls(name: &str) -> u64 {
+    BOOK.lock().as_ref().and_then(|b| b.counts.get(name).copied()).unwrap_or(0)
+}
+
+pub fn reset_counts() {
+    if let Some(b) = BOOK.lock().as_mut() {
+        b.counts.clear();
+    }
+}
