@@ -22,6 +22,8 @@ pub mod trace;
 pub mod entry;
 /// cbindgen:ignore
 pub mod runtime;
+/// cbindgen:ignore
+pub mod fatbin;
 pub mod api;
 
 pub use types::*;

@@ -26,4 +26,5 @@ pub mod external;
 pub mod texture;
 pub mod logs;
 pub mod interop;
+pub mod symbol;
 pub mod shim;

@@ -28,6 +28,7 @@ pub mod external;
 pub mod texture;
 pub mod logs;
 pub mod interop;
+pub mod symbol;
 
 use crate::types::{cudaErrorInvalidValue, CudaResult};
 

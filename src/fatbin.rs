@@ -1,0 +1,1 @@
+//! A safe parser of nvcc's fatbinary wrapper and container (see DESIGN.md).

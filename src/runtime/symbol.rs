@@ -1,0 +1,1 @@
+//! Runtime semantics of device symbols (variables registered by nvcc code).
