@@ -185,6 +185,20 @@ fn attributes_and_bad_input() {
 }
 
 #[test]
+fn attributes_are_asked_of_the_driver_once() {
+    two_devices();
+    let mut v = 0;
+    unsafe {
+        for _ in 0..5 {
+            assert_eq!(cudaDeviceGetAttribute(&mut v, cudaDevAttrMultiProcessorCount, 1), cudaSuccess);
+            assert_eq!(v, 132);
+        }
+        assert_eq!(cudaDeviceGetAttribute(&mut v, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+    }
+    assert_eq!(fake::calls("cuDeviceGetAttribute"), 2, "once per device");
+}
+
+#[test]
 fn pci_bus_id_round_trip() {
     two_devices();
     let mut buf = [0 as std::ffi::c_char; 32];
@@ -207,12 +221,19 @@ fn flags_limits_cache_config_priorities() {
     two_devices();
     let mut f: c_uint = 0;
     unsafe {
+        // Measured on CUDA 13.0 / H100: 0x8 before any set, set|0x8 after,
+        // 0 after a reset.
+        assert_eq!(cudaGetDeviceFlags(&mut f), cudaSuccess);
+        assert_eq!(f, cudaDeviceMapHost);
         assert_eq!(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync), cudaSuccess);
         assert_eq!(cudaGetDeviceFlags(&mut f), cudaSuccess);
         assert_eq!(f, cudaDeviceScheduleBlockingSync | cudaDeviceMapHost);
         assert_eq!(cudaSetDeviceFlags(0x100), cudaErrorInvalidValue);
         assert_eq!(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceScheduleYield), cudaErrorInvalidValue);
         assert_eq!(cudaGetDeviceFlags(std::ptr::null_mut()), cudaErrorInvalidValue);
+        assert_eq!(cudaDeviceReset(), cudaSuccess);
+        assert_eq!(cudaGetDeviceFlags(&mut f), cudaSuccess);
+        assert_eq!(f, 0);
 
         let mut s = 0usize;
         assert_eq!(cudaDeviceSetLimit(cudaLimitStackSize, 4096), cudaSuccess);
@@ -248,11 +269,12 @@ fn init_device_and_valid_devices() {
         assert_eq!(fake::calls("cuDevicePrimaryCtxRetain"), 1);
         assert_eq!(cudaInitDevice(1, cudaDeviceScheduleYield, cudaInitDeviceFlagsAreValid), cudaSuccess);
         assert_eq!(cudaInitDevice(5, 0, 0), cudaErrorInvalidDevice);
-        assert_eq!(cudaInitDevice(0, 0, 0x80), cudaErrorInvalidValue);
+        // Unknown bits of `flags` are ignored (NVIDIA, CUDA 13.0, H100).
+        assert_eq!(cudaInitDevice(0, 0, 0x80), cudaSuccess);
         let mut list = [1, 0];
         assert_eq!(cudaSetValidDevices(list.as_mut_ptr(), 2), cudaSuccess);
         let mut bad = [0, 7];
-        assert_eq!(cudaSetValidDevices(bad.as_mut_ptr(), 2), cudaErrorInvalidDevice);
+        assert_eq!(cudaSetValidDevices(bad.as_mut_ptr(), 2), cudaErrorInvalidValue);
         assert_eq!(cudaSetValidDevices(std::ptr::null_mut(), 1), cudaErrorInvalidValue);
     }
 }

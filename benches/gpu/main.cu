@@ -7,7 +7,7 @@
 int main(int argc, char **argv) {
     const char *filter = argc > 1 ? argv[1] : "";
     CK(cudaSetDevice(0));
-    CK(cudaFree(0));
+    CK(cudaDeviceSynchronize());
     for (auto &b : bench_registry()) {
         if (*filter && !strstr(b.name, filter)) continue;
         // Calibrate to about 20 ms per repetition.

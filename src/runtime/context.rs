@@ -20,7 +20,7 @@ use parking_lot::Mutex;
 use std::cell::Cell;
 use std::ffi::c_int;
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, Ordering};
 
 /// One device of the runtime's table.
 pub struct Device {
@@ -36,7 +36,15 @@ pub struct Device {
     generation: AtomicU32,
     /// Serializes retain and reset of this device (never on the hot path).
     lock: Mutex<()>,
+    /// What `cudaGetDeviceFlags` reports (see `runtime::device::flags`).
+    runtime_flags: AtomicU32,
+    /// `cudaDeviceGetAttribute` values by attribute number; `UNCACHED` until
+    /// first asked.
+    attributes: [AtomicI32; ATTRIBUTE_SLOTS],
 }
+
+const ATTRIBUTE_SLOTS: usize = 160;
+const UNCACHED: i32 = i32::MIN;
 
 impl Device {
     pub fn new(ordinal: c_int, cu: CUdevice) -> Self {
@@ -47,6 +55,29 @@ impl Device {
             primary_handle: AtomicPtr::new(null_mut()),
             generation: AtomicU32::new(0),
             lock: Mutex::new(()),
+            runtime_flags: AtomicU32::new(crate::types::cudaDeviceMapHost),
+            attributes: [const { AtomicI32::new(UNCACHED) }; ATTRIBUTE_SLOTS],
+        }
+    }
+
+    pub fn runtime_flags(&self) -> u32 {
+        self.runtime_flags.load(Ordering::Relaxed)
+    }
+
+    pub fn set_runtime_flags(&self, flags: u32) {
+        self.runtime_flags.store(flags, Ordering::Relaxed);
+    }
+
+    /// A device attribute asked before (attributes never change).
+    #[inline]
+    pub fn cached_attribute(&self, attr: c_int) -> Option<c_int> {
+        let v = self.attributes.get(usize::try_from(attr).ok()?)?.load(Ordering::Relaxed);
+        (v != UNCACHED).then_some(v)
+    }
+
+    pub fn cache_attribute(&self, attr: c_int, value: c_int) {
+        if let Some(slot) = usize::try_from(attr).ok().and_then(|i| self.attributes.get(i)) {
+            slot.store(value, Ordering::Relaxed);
         }
     }
 
@@ -82,6 +113,8 @@ impl Device {
         }
         cu!(cuDevicePrimaryCtxReset(self.cu))?;
         self.primary.store(null_mut(), Ordering::Release);
+        // NVIDIA's runtime reports 0 from cudaGetDeviceFlags after a reset.
+        self.runtime_flags.store(0, Ordering::Relaxed);
         self.generation.fetch_add(1, Ordering::AcqRel);
         Ok(())
     }

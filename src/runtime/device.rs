@@ -19,9 +19,17 @@ fn attr(a: c_int, cu_dev: crate::driver::CUdevice) -> CudaResult<c_int> {
 
 /// `cudaDeviceGetAttribute`: runtime and driver attribute numbers agree,
 /// so the value passes through; the driver rejects unknown attributes.
+/// Values are fixed for the life of the process, so each is asked of the
+/// driver once per device and then served from the device's cache.
 pub fn attribute(value: &mut c_int, a: cudaDeviceAttr, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device(ordinal)?;
-    *value = attr(a.0, d.cu)?;
+    if let Some(v) = d.cached_attribute(a.0) {
+        *value = v;
+        return Ok(());
+    }
+    let v = attr(a.0, d.cu)?;
+    d.cache_attribute(a.0, v);
+    *value = v;
     Ok(())
 }
 
@@ -268,17 +276,18 @@ pub fn set_flags(flags: c_uint) -> CudaResult {
     check_flags(flags)?;
     let d = rt.device(context::current_device()?)?;
     // cudaDeviceMapHost is always on since CUDA 4; the driver ignores it.
-    cu!(cuDevicePrimaryCtxSetFlags(d.cu, flags & !cudaDeviceMapHost))
+    cu!(cuDevicePrimaryCtxSetFlags(d.cu, flags & !cudaDeviceMapHost))?;
+    d.set_runtime_flags(flags | cudaDeviceMapHost);
+    Ok(())
 }
 
-/// `cudaGetDeviceFlags`: the flags of the current context, with
-/// `cudaDeviceMapHost` always set.
+/// `cudaGetDeviceFlags`: the flags the runtime recorded for the current
+/// device. Measured on CUDA 13.0 / H100: `cudaDeviceMapHost` (0x8) before
+/// any `cudaSetDeviceFlags`, the set flags plus 0x8 after one, and 0 after
+/// `cudaDeviceReset` (see `Device::reset`).
 pub fn flags() -> CudaResult<c_uint> {
     let rt = runtime()?;
-    let d = rt.device(context::current_device()?)?;
-    let (mut flags, mut active) = (0, 0);
-    cu!(cuDevicePrimaryCtxGetState(d.cu, &mut flags, &mut active))?;
-    Ok(flags | cudaDeviceMapHost)
+    Ok(rt.device(context::current_device()?)?.runtime_flags())
 }
 
 /// `cudaInitDevice`: initialize the device's primary context (optionally
@@ -286,12 +295,12 @@ pub fn flags() -> CudaResult<c_uint> {
 pub fn init_device(ordinal: c_int, device_flags: c_uint, flags: c_uint) -> CudaResult {
     let rt = runtime()?;
     let d = rt.device(ordinal)?;
-    if flags & !cudaInitDeviceFlagsAreValid != 0 {
-        return Err(cudaErrorInvalidValue);
-    }
+    // Other bits of `flags` are ignored (NVIDIA's runtime returns success
+    // for 0x80; measured on CUDA 13.0).
     if flags & cudaInitDeviceFlagsAreValid != 0 {
         check_flags(device_flags)?;
         cu!(cuDevicePrimaryCtxSetFlags(d.cu, device_flags & !cudaDeviceMapHost))?;
+        d.set_runtime_flags(device_flags | cudaDeviceMapHost);
     }
     d.primary()?;
     Ok(())
@@ -307,8 +316,10 @@ pub fn set_valid_devices(list: *mut c_int, len: c_int) -> CudaResult {
     }
     // SAFETY: checked non-NULL above when len > 0; the caller gives len entries.
     let devs = if len == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(list, len as usize) } };
-    for &d in devs {
-        rt.device(d)?;
+    // An entry that is not a device is an invalid value here, not an
+    // invalid device (measured on CUDA 13.0).
+    if devs.iter().any(|&d| rt.device(d).is_err()) {
+        return Err(cudaErrorInvalidValue);
     }
     Ok(())
 }

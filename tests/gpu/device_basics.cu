@@ -1,0 +1,91 @@
+// Device management and errors: values that must agree between runtimes.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#define SHOW(call) printf("%-58s %s\n", #call, cudaGetErrorName(call))
+
+int main() {
+    int n = -1, v = -1, d = -1;
+    unsigned flags = 0;
+    size_t s = 0;
+    SHOW(cudaGetDeviceCount(&n));
+    printf("count %d\n", n);
+    SHOW(cudaGetDevice(&d));
+    printf("device %d\n", d);
+    SHOW(cudaGetDeviceFlags(&flags));
+    printf("flags %#x\n", flags);
+    SHOW(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
+    SHOW(cudaGetDeviceFlags(&flags));
+    printf("flags %#x\n", flags);
+    SHOW(cudaSetDevice(0));
+    SHOW(cudaGetDeviceFlags(&flags));
+    printf("flags after set %#x\n", flags);
+    SHOW(cudaSetDeviceFlags(0x100));
+    SHOW(cudaGetLastError());
+    SHOW(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceScheduleYield));
+    SHOW(cudaSetDevice(-1));
+    SHOW(cudaSetDevice(99));
+    SHOW(cudaGetLastError());
+    SHOW(cudaGetLastError());
+    SHOW(cudaDeviceGetAttribute(&v, (cudaDeviceAttr)0, 0));
+    SHOW(cudaDeviceGetAttribute(&v, (cudaDeviceAttr)100000, 0));
+    SHOW(cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 99));
+    SHOW(cudaDeviceGetAttribute(NULL, cudaDevAttrWarpSize, 0));
+    SHOW(cudaDeviceGetAttribute(NULL, cudaDevAttrWarpSize, 99));
+    SHOW(cudaDeviceGetAttribute(&v, cudaDevAttrReserved92, 0));
+    SHOW(cudaGetDeviceProperties(NULL, 0));
+    SHOW(cudaGetDeviceProperties(NULL, 99));
+    SHOW(cudaDeviceGetLimit(&s, (cudaLimit)42));
+    SHOW(cudaDeviceGetLimit(NULL, cudaLimitStackSize));
+    SHOW(cudaDeviceSetCacheConfig((cudaFuncCache)9));
+    cudaSharedMemConfig m;
+    SHOW(cudaDeviceGetSharedMemConfig(&m));
+    printf("bank %d\n", (int)m);
+    SHOW(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+    SHOW(cudaDeviceSetSharedMemConfig((cudaSharedMemConfig)7));
+    int lo = 0, hi = 0;
+    SHOW(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    printf("priorities %d %d\n", lo, hi);
+    SHOW(cudaDeviceGetStreamPriorityRange(NULL, NULL));
+    SHOW(cudaInitDevice(0, 0, 0));
+    SHOW(cudaInitDevice(0, 0, 0x80));
+    SHOW(cudaInitDevice(99, 0, 0));
+    int list[2] = {0, 7};
+    SHOW(cudaSetValidDevices(list, 1));
+    SHOW(cudaSetValidDevices(list, 2));
+    SHOW(cudaSetValidDevices(NULL, 1));
+    SHOW(cudaDriverGetVersion(NULL));
+    SHOW(cudaGetLastError());
+    SHOW(cudaRuntimeGetVersion(NULL));
+    SHOW(cudaGetLastError());
+    char bus[32];
+    SHOW(cudaDeviceGetPCIBusId(bus, 32, 0));
+    SHOW(cudaDeviceGetPCIBusId(bus, 0, 0));
+    SHOW(cudaDeviceGetPCIBusId(NULL, 32, 0));
+    SHOW(cudaDeviceGetByPCIBusId(&d, bus));
+    printf("by bus %d\n", d);
+    SHOW(cudaDeviceGetByPCIBusId(&d, "nonsense"));
+    SHOW(cudaDeviceGetByPCIBusId(&d, NULL));
+    cudaDeviceProp want = {};
+    want.major = 9;
+    SHOW(cudaChooseDevice(&d, &want));
+    printf("chosen %d\n", d);
+    SHOW(cudaChooseDevice(&d, NULL));
+    size_t w = 0;
+    cudaChannelFormatDesc fd = {32, 0, 0, 0, cudaChannelFormatKindFloat};
+    SHOW(cudaDeviceGetTexture1DLinearMaxWidth(&w, &fd, 0));
+    printf("tex1d linear max %zu\n", w);
+    cudaChannelFormatDesc bad = {32, 8, 0, 0, cudaChannelFormatKindFloat};
+    SHOW(cudaDeviceGetTexture1DLinearMaxWidth(&w, &bad, 0));
+    SHOW(cudaCtxResetPersistingL2Cache());
+    SHOW(cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, cudaFlushGPUDirectRDMAWritesToOwner));
+    char sci[64];
+    SHOW(cudaDeviceGetNvSciSyncAttributes(sci, 0, 0));
+    SHOW(cudaDeviceSynchronize());
+    SHOW(cudaDeviceReset());
+    SHOW(cudaGetDeviceFlags(&flags));
+    printf("flags after reset %#x\n", flags);
+    SHOW(cudaDeviceSynchronize());
+    SHOW(cudaGetLastError());
+    return 0;
+}
