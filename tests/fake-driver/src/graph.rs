@@ -906,23 +906,26 @@ pub unsafe extern "C" fn cuGraphChildGraphNodeGetGraph(node: H, out: *mut H) -> 
     get_params(node, out, |x| if let Params::Child(c) = x { Some(*c) } else { None })
 }
 
+/// Replace the body of an instantiated child graph node; the new child must
+/// have the instantiated child's node count.
+fn exec_child_set(s: &mut State, e: H, node: H, child: H) -> Result<(), CUresult> {
+    let shape = s.shape(child)?;
+    let old = match &s.node(node)?.params {
+        Params::Child(c) => *c,
+        _ => return Err(INVALID_VALUE),
+    };
+    if s.shape(old)?.kinds.len() != shape.kinds.len() {
+        return Err(INVALID_VALUE);
+    }
+    let body = s.instantiate_nodes(child)?;
+    let x = s.exec_node(e, node, GRAPH)?;
+    x.children = vec![body];
+    Ok(())
+}
+
 pub unsafe extern "C" fn cuGraphExecChildGraphNodeSetParams(e: H, node: H, child: H) -> CUresult {
     fake_enter!("cuGraphExecChildGraphNodeSetParams");
-    run(|s| {
-        // The new child must have the instantiated child's topology.
-        let shape = s.shape(child)?;
-        let old = match &s.node(node)?.params {
-            Params::Child(c) => *c,
-            _ => return Err(INVALID_VALUE),
-        };
-        if s.shape(old)?.kinds.len() != shape.kinds.len() {
-            return Err(INVALID_VALUE);
-        }
-        let body = s.instantiate_nodes(child)?;
-        let x = s.exec_node(e, node, GRAPH)?;
-        x.children = vec![body];
-        Ok(())
-    })
+    run(|s| exec_child_set(s, e, node, child))
 }
 
 pub unsafe extern "C" fn cuGraphAddEmptyNode(out: *mut H, g: H, deps: *const H, n: usize) -> CUresult {
@@ -1196,6 +1199,9 @@ pub unsafe extern "C" fn cuGraphExecNodeSetParams(e: H, node: H, p: *mut NodePar
         return INVALID_VALUE;
     }
     let params = tri!(with(|s| from_generic(s, unsafe { &mut *p }, false)));
+    if let Params::Child(c) = params {
+        return run(|s| exec_child_set(s, e, node, c));
+    }
     exec_set(e, node, params)
 }
 
@@ -1675,7 +1681,8 @@ pub unsafe extern "C" fn cuDeviceGraphMemTrim(dev: c_int) -> CUresult {
 }
 
 /// Kernel node attributes: kept per node as raw 64-byte values.
-static ATTRS: Mutex<Option<HashMap<(H, c_int), [u8; 64]>>> = Mutex::new(None);
+type AttrMap = HashMap<(H, c_int), [u8; 64]>;
+static ATTRS: Mutex<Option<AttrMap>> = Mutex::new(None);
 
 fn kernel_node(node: H) -> Result<(), CUresult> {
     with(|s| if s.node(node)?.params.kind() == KERNEL { Ok(()) } else { Err(INVALID_VALUE) })
