@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use cudart_shim::api::device::cudaDeviceSynchronize;
 use cudart_shim::api::error::cudaGetLastError;
 use cudart_shim::api::graph::*;
 use cudart_shim::types::*;
@@ -27,6 +28,14 @@ fn instantiate(g: cudaGraph_t) -> cudaGraphExec_t {
     let mut e = null_mut();
     unsafe { ok(cudaGraphInstantiate(&mut e, g, 0)) };
     e
+}
+
+/// Launch on the legacy stream and wait (stream work may run on a worker).
+fn launch(e: cudaGraphExec_t) {
+    unsafe {
+        ok(cudaGraphLaunch(e, null_mut()));
+        ok(cudaDeviceSynchronize());
+    }
 }
 
 fn memset_params(dst: *mut c_void, value: c_uint, width: usize) -> cudaMemsetParams {
@@ -139,8 +148,9 @@ fn launch_runs_nodes_in_dependency_order_and_moves_bytes() {
             b.fill(0);
             if i == 2 {
                 ok(cudaGraphLaunch_ptsz(e, null_mut()));
+                ok(cudaDeviceSynchronize());
             } else {
-                ok(cudaGraphLaunch(e, null_mut()));
+                launch(e);
             }
             assert_eq!(&b[..48], &[0x5a; 48][..]);
             assert_eq!(&b[48..], &[0; 16][..]);
@@ -190,13 +200,13 @@ fn kernel_node_round_trip_and_launch_record() {
 
         let e = instantiate(g);
         let before = kernels(0).0;
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         let (count, func, grid) = kernels(before);
         assert_eq!(count, before + 1);
         assert_eq!((func, grid), (KERNEL, 9));
         // Exec setter changes what the next launch runs, not the graph.
         ok(cudaGraphExecKernelNodeSetParams(e, n, &kernel_params(5, args.as_mut_ptr())));
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(kernels(before + 1).2, 5);
         ok(cudaGraphKernelNodeGetParams(n, &mut q));
         assert_eq!(q.gridDim.x, 9);
@@ -249,7 +259,7 @@ fn memcpy_node_round_trip_3d_and_1d() {
         ok(cudaGraphMemcpyNodeGetParams(n, &mut q));
         assert_eq!(q, p);
         let e = instantiate(g);
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         for row in 0..8 {
             let r = &dst[row * 32..row * 32 + 32];
             let want = if row < 6 { 16 } else { 0 };
@@ -274,7 +284,7 @@ fn memcpy_node_round_trip_3d_and_1d() {
         // The exec setter (1D) moves different bytes on the next launch.
         dst.fill(0);
         ok(cudaGraphExecMemcpyNodeSetParams1D(e, n, dst.as_mut_ptr().cast(), src.as_ptr().cast(), 10, cudaMemcpyDefault));
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(dst.iter().filter(|x| **x == 1).count(), 10);
         ok(cudaGraphExecMemcpyNodeSetParams(e, n, &p));
         assert_eq!(cudaGraphExecMemcpyNodeSetParams(null_mut(), n, &p), cudaErrorInvalidValue);
@@ -304,7 +314,7 @@ fn memcpy_symbol_nodes() {
         );
         let e = instantiate(g);
         host[16..20].fill(0);
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(&symbol[..12], &[0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9]);
         assert_eq!(&host[16..20], &[9; 4]);
         // Setters move the window.
@@ -313,7 +323,7 @@ fn memcpy_symbol_nodes() {
         ok(cudaGraphExecMemcpyNodeSetParamsToSymbol(e, to, sym, host.as_ptr().cast(), 2, 28, cudaMemcpyDefault));
         ok(cudaGraphExecMemcpyNodeSetParamsFromSymbol(e, from, host.as_mut_ptr().add(16).cast(), sym, 2, 28, cudaMemcpyDefault));
         host[16..18].fill(0);
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(&symbol[28..30], &[9, 9]);
         assert_eq!(&host[16..18], &[9, 9]);
         let mut q = cudaMemcpy3DParms::default();
@@ -386,7 +396,7 @@ fn memset_host_child_empty_event_round_trips() {
 
         let e = instantiate(g);
         LOG.lock().unwrap().clear();
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(&buf[..8], &[7; 8]);
         assert_eq!(&buf[8..], &[0; 8]);
         assert_eq!(*LOG.lock().unwrap(), vec![43, 44]);
@@ -400,7 +410,7 @@ fn memset_host_child_empty_event_round_trips() {
         add_host(child2, &[], 46);
         ok(cudaGraphExecChildGraphNodeSetParams(e, cn, child2));
         LOG.lock().unwrap().clear();
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![0xdead_beef; 16]);
         assert_eq!(*LOG.lock().unwrap(), vec![45, 46]);
     }
@@ -458,7 +468,7 @@ fn external_semaphore_and_memory_nodes() {
         let e = instantiate(g);
         ok(cudaGraphExecExternalSemaphoresSignalNodeSetParams(e, s, &sp));
         ok(cudaGraphExecExternalSemaphoresWaitNodeSetParams(e, w, &wp));
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
 
         // Graph memory attributes and trim.
         let mut zero_v = 0u64;
@@ -541,13 +551,13 @@ fn generic_add_node_and_set_params() {
         assert_eq!(q.value, 4);
         let e = instantiate(g);
         LOG.lock().unwrap().clear();
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![4; 32]);
         assert_eq!(*LOG.lock().unwrap(), vec![77]);
         let mut p3 = p;
         p3._u.memset.value = 5;
         ok(cudaGraphExecNodeSetParams(e, n, &mut p3));
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![5; 32]);
         assert_eq!(cudaGraphExecNodeSetParams(e, kn, &mut p3), cudaErrorInvalidValue);
     }
@@ -691,13 +701,13 @@ fn exec_update_success_and_failures() {
     let g1 = build(1, false, false);
     let e = instantiate(g1);
     unsafe {
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![1; 16]);
         let mut info = cudaGraphExecUpdateResultInfo { result: cudaGraphExecUpdateError, errorNode: 0x1 as _, errorFromNode: 0x1 as _ };
         let g2 = build(2, false, false);
         ok(cudaGraphExecUpdate(e, g2, &mut info));
         assert_eq!(info.result, cudaGraphExecUpdateSuccess);
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![2; 16]);
 
         let g3 = build(3, true, false);
@@ -711,7 +721,7 @@ fn exec_update_success_and_failures() {
         ok(cudaGraphGetNodes(g4, nodes.as_mut_ptr(), &mut n));
         assert_eq!(info.errorNode, nodes[1]);
         // A failed update leaves the executable graph as it was.
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![2; 16]);
         assert_eq!(cudaGraphExecUpdate(e, g2, null_mut()), cudaErrorInvalidValue);
         assert_eq!(cudaGraphExecUpdate(null_mut(), g2, &mut info), cudaErrorInvalidValue);
@@ -733,10 +743,10 @@ fn enable_and_disable_nodes() {
         ok(cudaGraphNodeSetEnabled(e, m, 0));
         ok(cudaGraphNodeGetEnabled(e, m, &mut on));
         assert_eq!(on, 0);
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![0; 8]);
         ok(cudaGraphNodeSetEnabled(e, m, 1));
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
         assert_eq!(buf, vec![9; 8]);
         // Host nodes cannot be toggled; a node not in the exec is unknown.
         assert_eq!(cudaGraphNodeSetEnabled(e, h, 0), cudaErrorInvalidValue);
@@ -870,7 +880,7 @@ fn driver_failures_pass_through() {
     unsafe {
         assert_eq!(cudaGraphLaunch(e, null_mut()), cudaErrorMemoryAllocation);
         assert_eq!(cudaGetLastError(), cudaErrorMemoryAllocation);
-        ok(cudaGraphLaunch(e, null_mut()));
+        launch(e);
     }
 }
 
