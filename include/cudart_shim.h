@@ -47,6 +47,40 @@
 #define cudaInvalidDeviceId -2
 
 /**
+ * C: `cudaGraphKernelNodePortDefault` and friends (edge ports).
+ */
+#define cudaGraphKernelNodePortDefault 0
+
+#define cudaGraphKernelNodePortProgrammatic 1
+
+#define cudaGraphKernelNodePortLaunchCompletion 2
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUevent_st CUevent_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUexternalSemaphore_st CUexternalSemaphore_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUgraphExec_st CUgraphExec_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUgraphNode_st CUgraphNode_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUgraph_st CUgraph_st;
+
+/**
  * Opaque; only ever used behind a pointer.
  */
 typedef struct CUstream_st CUstream_st;
@@ -54,7 +88,29 @@ typedef struct CUstream_st CUstream_st;
 /**
  * Opaque; only ever used behind a pointer.
  */
+typedef struct CUuserObject_st CUuserObject_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct cudaArray cudaArray;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
+
+/**
+ * C: `struct cudaExternalSemaphoreSignalParams` (owned by the external
+ * area; only used behind a pointer here, passed to the driver unchanged:
+ * NVIDIA lays it out like the driver's).
+ */
+typedef struct cudaExternalSemaphoreSignalParams cudaExternalSemaphoreSignalParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitParams` (as above).
+ */
+typedef struct cudaExternalSemaphoreWaitParams cudaExternalSemaphoreWaitParams;
 
 /**
  * Return code of every runtime call (C: `enum cudaError`).
@@ -245,7 +301,428 @@ typedef int cudaFlushGPUDirectRDMAWritesTarget;
  */
 typedef int cudaFlushGPUDirectRDMAWritesScope;
 
+typedef struct CUgraph_st *cudaGraph_t;
+
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+
+/**
+ * C: `struct dim3` (the host-side `uint3` with constructors in C++).
+ */
+typedef struct dim3 {
+  unsigned int x;
+  unsigned int y;
+  unsigned int z;
+} dim3;
+
+/**
+ * C: `struct cudaKernelNodeParams`. `func` is the host stub (or a
+ * `cudaKernel_t`), resolved to the driver's function when converted.
+ */
+typedef struct cudaKernelNodeParams {
+  void *func;
+  struct dim3 gridDim;
+  struct dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+} cudaKernelNodeParams;
+
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/**
+ * C: `cudaLaunchAttributeID`.
+ */
+typedef int cudaLaunchAttributeID;
+
+/**
+ * C: `cudaAccessProperty`.
+ */
+typedef int cudaAccessProperty;
+
+/**
+ * C: `struct cudaAccessPolicyWindow`.
+ */
+typedef struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+} cudaAccessPolicyWindow;
+
+/**
+ * C: `union cudaLaunchAttributeValue` (64 bytes; the driver's
+ * `CUlaunchAttributeValue` has the same layout and values).
+ */
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  int priority;
+} cudaLaunchAttributeValue;
+
+typedef struct cudaArray *cudaArray_t;
+
+/**
+ * C: `struct cudaPos`.
+ */
+typedef struct cudaPos {
+  size_t x;
+  size_t y;
+  size_t z;
+} cudaPos;
+
+/**
+ * C: `struct cudaPitchedPtr`.
+ */
+typedef struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+} cudaPitchedPtr;
+
+/**
+ * C: `struct cudaExtent`.
+ */
+typedef struct cudaExtent {
+  size_t width;
+  size_t height;
+  size_t depth;
+} cudaExtent;
+
+/**
+ * C: `cudaMemcpyKind`.
+ */
+typedef int cudaMemcpyKind;
+
+/**
+ * C: `struct cudaMemcpy3DParms`. Positions and widths are in bytes for
+ * linear memory and in elements for arrays.
+ */
+typedef struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  cudaMemcpyKind kind;
+} cudaMemcpy3DParms;
+
+/**
+ * C: `struct cudaMemsetParams`.
+ */
+typedef struct cudaMemsetParams {
+  void *dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+} cudaMemsetParams;
+
+/**
+ * C: `cudaHostFn_t`.
+ */
+typedef void (*cudaHostFn_t)(void *userData);
+
+/**
+ * C: `struct cudaHostNodeParams`.
+ */
+typedef struct cudaHostNodeParams {
+  cudaHostFn_t fn;
+  void *userData;
+} cudaHostNodeParams;
+
+typedef struct CUevent_st *cudaEvent_t;
+
+typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
+
+/**
+ * C: `struct cudaExternalSemaphoreSignalNodeParams`.
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitNodeParams`.
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParams;
+
+/**
+ * C: `cudaMemAllocationType`.
+ */
+typedef int cudaMemAllocationType;
+
+/**
+ * C: `cudaMemAllocationHandleType`.
+ */
+typedef int cudaMemAllocationHandleType;
+
+/**
+ * C: `cudaMemLocationType`.
+ */
+typedef int cudaMemLocationType;
+
+/**
+ * C: `struct cudaMemLocation`.
+ */
+typedef struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+} cudaMemLocation;
+
+/**
+ * C: `struct cudaMemPoolProps`.
+ */
+typedef struct cudaMemPoolProps {
+  cudaMemAllocationType allocType;
+  cudaMemAllocationHandleType handleTypes;
+  struct cudaMemLocation location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  uint8_t reserved[54];
+} cudaMemPoolProps;
+
+/**
+ * C: `cudaMemAccessFlags`.
+ */
+typedef int cudaMemAccessFlags;
+
+/**
+ * C: `struct cudaMemAccessDesc`.
+ */
+typedef struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  cudaMemAccessFlags flags;
+} cudaMemAccessDesc;
+
+/**
+ * C: `struct cudaMemAllocNodeParams`; `dptr` is written by the add call.
+ */
+typedef struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+} cudaMemAllocNodeParams;
+
+typedef uint64_t cudaGraphConditionalHandle;
+
+/**
+ * C: `cudaGraphEdgeData` (same layout as the driver's `CUgraphEdgeData`).
+ */
+typedef struct cudaGraphEdgeData {
+  uint8_t from_port;
+  uint8_t to_port;
+  uint8_t type;
+  uint8_t reserved[5];
+} cudaGraphEdgeData;
+
+/**
+ * C: `cudaGraphNodeType`.
+ */
+typedef int cudaGraphNodeType;
+
+/**
+ * C: `struct cudaKernelNodeParamsV2` (same layout as
+ * [`cudaKernelNodeParams`]).
+ */
+typedef struct cudaKernelNodeParams cudaKernelNodeParamsV2;
+
+/**
+ * C: `struct cudaMemcpyNodeParams`.
+ */
+typedef struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+} cudaMemcpyNodeParams;
+
+/**
+ * C: `struct cudaMemsetParamsV2` (same layout).
+ */
+typedef struct cudaMemsetParams cudaMemsetParamsV2;
+
+/**
+ * C: `struct cudaHostNodeParamsV2` (same layout).
+ */
+typedef struct cudaHostNodeParams cudaHostNodeParamsV2;
+
+/**
+ * C: `cudaGraphChildGraphNodeOwnership`.
+ */
+typedef int cudaGraphChildGraphNodeOwnership;
+
+/**
+ * C: `struct cudaChildGraphNodeParams`.
+ */
+typedef struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  cudaGraphChildGraphNodeOwnership ownership;
+} cudaChildGraphNodeParams;
+
+/**
+ * C: `struct cudaEventWaitNodeParams`.
+ */
+typedef struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+} cudaEventWaitNodeParams;
+
+/**
+ * C: `struct cudaEventRecordNodeParams`.
+ */
+typedef struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+} cudaEventRecordNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams cudaExternalSemaphoreWaitNodeParamsV2;
+
+/**
+ * C: `struct cudaMemAllocNodeParamsV2` (same layout).
+ */
+typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParamsV2;
+
+/**
+ * C: `struct cudaMemFreeNodeParams`.
+ */
+typedef struct cudaMemFreeNodeParams {
+  void *dptr;
+} cudaMemFreeNodeParams;
+
+/**
+ * C: `cudaGraphConditionalNodeType`.
+ */
+typedef int cudaGraphConditionalNodeType;
+
+/**
+ * C: `struct cudaConditionalNodeParams` (the driver's has a trailing
+ * context; converted).
+ */
+typedef struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out;
+} cudaConditionalNodeParams;
+
+/**
+ * The anonymous union of [`cudaGraphNodeParams`] (named here because Rust
+ * has no anonymous unions; C code reaches the members as `params._u.kernel`).
+ */
+typedef union cudartShimGraphNodeParamsUnion {
+  int64_t reserved1[29];
+  cudaKernelNodeParamsV2 kernel;
+  struct cudaMemcpyNodeParams memcpy;
+  cudaMemsetParamsV2 memset;
+  cudaHostNodeParamsV2 host;
+  struct cudaChildGraphNodeParams graph;
+  struct cudaEventWaitNodeParams eventWait;
+  struct cudaEventRecordNodeParams eventRecord;
+  cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+  cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+  cudaMemAllocNodeParamsV2 alloc;
+  struct cudaMemFreeNodeParams free;
+  struct cudaConditionalNodeParams conditional;
+} cudartShimGraphNodeParamsUnion;
+
+/**
+ * C: `struct cudaGraphNodeParams` (256 bytes).
+ */
+typedef struct cudaGraphNodeParams {
+  cudaGraphNodeType type;
+  int reserved0[3];
+  union cudartShimGraphNodeParamsUnion _u;
+  int64_t reserved2;
+} cudaGraphNodeParams;
+
 typedef struct CUstream_st *cudaStream_t;
+
+/**
+ * C: `cudaGraphInstantiateResult`.
+ */
+typedef int cudaGraphInstantiateResult;
+
+/**
+ * C: `cudaGraphInstantiateParams` (same layout as the driver's
+ * `CUDA_GRAPH_INSTANTIATE_PARAMS`).
+ */
+typedef struct cudaGraphInstantiateParams {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  cudaGraphNode_t errNode_out;
+  cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
+/**
+ * C: `cudaGraphExecUpdateResult`.
+ */
+typedef int cudaGraphExecUpdateResult;
+
+/**
+ * C: `cudaGraphExecUpdateResultInfo` (same layout as the driver's).
+ */
+typedef struct cudaGraphExecUpdateResultInfo {
+  cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+
+typedef struct CUuserObject_st *cudaUserObject_t;
+
+/**
+ * C: `cudaGraphMemAttributeType`.
+ */
+typedef int cudaGraphMemAttributeType;
+
+/**
+ * C: `cudaGraphDependencyType`.
+ */
+typedef int cudaGraphDependencyType;
+
+/**
+ * C: `cudaGraphDebugDotFlags`.
+ */
+typedef int cudaGraphDebugDotFlags;
+
+/**
+ * C: `cudaGraphInstantiateFlags`.
+ */
+typedef int cudaGraphInstantiateFlags;
+
+/**
+ * C: `cudaUserObjectFlags`.
+ */
+typedef int cudaUserObjectFlags;
+
+/**
+ * C: `cudaUserObjectRetainFlags`.
+ */
+typedef int cudaUserObjectRetainFlags;
+
+/**
+ * C: `cudaGraphConditionalHandleFlags`.
+ */
+typedef int cudaGraphConditionalHandleFlags;
 
 #define cudaSuccess 0
 
@@ -861,6 +1338,206 @@ typedef struct CUstream_st *cudaStream_t;
 
 #define cudaAtomicOperationFloatMax 12
 
+#define cudaGraphNodeTypeKernel 0
+
+#define cudaGraphNodeTypeMemcpy 1
+
+#define cudaGraphNodeTypeMemset 2
+
+#define cudaGraphNodeTypeHost 3
+
+#define cudaGraphNodeTypeGraph 4
+
+#define cudaGraphNodeTypeEmpty 5
+
+#define cudaGraphNodeTypeWaitEvent 6
+
+#define cudaGraphNodeTypeEventRecord 7
+
+#define cudaGraphNodeTypeExtSemaphoreSignal 8
+
+#define cudaGraphNodeTypeExtSemaphoreWait 9
+
+#define cudaGraphNodeTypeMemAlloc 10
+
+#define cudaGraphNodeTypeMemFree 11
+
+#define cudaGraphNodeTypeConditional 13
+
+#define cudaGraphNodeTypeCount 14
+
+#define cudaGraphExecUpdateSuccess 0
+
+#define cudaGraphExecUpdateError 1
+
+#define cudaGraphExecUpdateErrorTopologyChanged 2
+
+#define cudaGraphExecUpdateErrorNodeTypeChanged 3
+
+#define cudaGraphExecUpdateErrorFunctionChanged 4
+
+#define cudaGraphExecUpdateErrorParametersChanged 5
+
+#define cudaGraphExecUpdateErrorNotSupported 6
+
+#define cudaGraphExecUpdateErrorUnsupportedFunctionChange 7
+
+#define cudaGraphExecUpdateErrorAttributesChanged 8
+
+#define cudaGraphInstantiateSuccess 0
+
+#define cudaGraphInstantiateError 1
+
+#define cudaGraphInstantiateInvalidStructure 2
+
+#define cudaGraphInstantiateNodeOperationNotSupported 3
+
+#define cudaGraphInstantiateMultipleDevicesNotSupported 4
+
+#define cudaGraphInstantiateConditionalHandleUnused 5
+
+#define cudaGraphDependencyTypeDefault 0
+
+#define cudaGraphDependencyTypeProgrammatic 1
+
+#define cudaGraphDebugDotFlagsVerbose 1
+
+#define cudaGraphDebugDotFlagsKernelNodeParams 4
+
+#define cudaGraphDebugDotFlagsMemcpyNodeParams 8
+
+#define cudaGraphDebugDotFlagsMemsetNodeParams 16
+
+#define cudaGraphDebugDotFlagsHostNodeParams 32
+
+#define cudaGraphDebugDotFlagsEventNodeParams 64
+
+#define cudaGraphDebugDotFlagsExtSemasSignalNodeParams 128
+
+#define cudaGraphDebugDotFlagsExtSemasWaitNodeParams 256
+
+#define cudaGraphDebugDotFlagsKernelNodeAttributes 512
+
+#define cudaGraphDebugDotFlagsHandles 1024
+
+#define cudaGraphDebugDotFlagsConditionalNodeParams 32768
+
+#define cudaGraphInstantiateFlagAutoFreeOnLaunch 1
+
+#define cudaGraphInstantiateFlagUpload 2
+
+#define cudaGraphInstantiateFlagDeviceLaunch 4
+
+#define cudaGraphInstantiateFlagUseNodePriority 8
+
+#define cudaGraphMemAttrUsedMemCurrent 0
+
+#define cudaGraphMemAttrUsedMemHigh 1
+
+#define cudaGraphMemAttrReservedMemCurrent 2
+
+#define cudaGraphMemAttrReservedMemHigh 3
+
+#define cudaUserObjectNoDestructorSync 1
+
+#define cudaGraphUserObjectMove 1
+
+#define cudaGraphCondAssignDefault 1
+
+#define cudaGraphCondTypeIf 0
+
+#define cudaGraphCondTypeWhile 1
+
+#define cudaGraphCondTypeSwitch 2
+
+#define cudaGraphChildGraphOwnershipClone 0
+
+#define cudaGraphChildGraphOwnershipMove 1
+
+#define cudaMemcpyHostToHost 0
+
+#define cudaMemcpyHostToDevice 1
+
+#define cudaMemcpyDeviceToHost 2
+
+#define cudaMemcpyDeviceToDevice 3
+
+#define cudaMemcpyDefault 4
+
+#define cudaMemLocationTypeInvalid 0
+
+#define cudaMemLocationTypeNone 0
+
+#define cudaMemLocationTypeDevice 1
+
+#define cudaMemLocationTypeHost 2
+
+#define cudaMemLocationTypeHostNuma 3
+
+#define cudaMemLocationTypeHostNumaCurrent 4
+
+#define cudaMemAllocationTypeInvalid 0
+
+#define cudaMemAllocationTypePinned 1
+
+#define cudaMemAllocationTypeManaged 2
+
+#define cudaMemAllocationTypeMax 2147483647
+
+#define cudaMemHandleTypeNone 0
+
+#define cudaMemHandleTypePosixFileDescriptor 1
+
+#define cudaMemHandleTypeWin32 2
+
+#define cudaMemHandleTypeWin32Kmt 4
+
+#define cudaMemHandleTypeFabric 8
+
+#define cudaMemAccessFlagsProtNone 0
+
+#define cudaMemAccessFlagsProtRead 1
+
+#define cudaMemAccessFlagsProtReadWrite 3
+
+#define cudaLaunchAttributeIgnore 0
+
+#define cudaLaunchAttributeAccessPolicyWindow 1
+
+#define cudaLaunchAttributeCooperative 2
+
+#define cudaLaunchAttributeSynchronizationPolicy 3
+
+#define cudaLaunchAttributeClusterDimension 4
+
+#define cudaLaunchAttributeClusterSchedulingPolicyPreference 5
+
+#define cudaLaunchAttributeProgrammaticStreamSerialization 6
+
+#define cudaLaunchAttributeProgrammaticEvent 7
+
+#define cudaLaunchAttributePriority 8
+
+#define cudaLaunchAttributeMemSyncDomainMap 9
+
+#define cudaLaunchAttributeMemSyncDomain 10
+
+#define cudaLaunchAttributePreferredClusterDimension 11
+
+#define cudaLaunchAttributeLaunchCompletionEvent 12
+
+#define cudaLaunchAttributeDeviceUpdatableKernelNode 13
+
+#define cudaLaunchAttributePreferredSharedMemoryCarveout 14
+
+#define cudaLaunchAttributeNvlinkUtilCentricScheduling 16
+
+#define cudaAccessPropertyNormal 0
+
+#define cudaAccessPropertyStreaming 1
+
+#define cudaAccessPropertyPersisting 2
+
 #define cudaChannelFormatKindSigned 0
 
 #define cudaChannelFormatKindUnsigned 1
@@ -1000,6 +1677,188 @@ cudaError_t cudaDriverGetVersion(int *driverVersion);
 cudaError_t cudaProfilerStart(void);
 
 cudaError_t cudaProfilerStop(void);
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams);
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams);
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc);
+
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, union cudaLaunchAttributeValue *value_out);
+
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr, const union cudaLaunchAttributeValue *value);
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams);
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams);
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams);
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams);
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaMemsetParams *pMemsetParams);
+
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams);
+
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams);
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams);
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaHostNodeParams *pNodeParams);
+
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams);
+
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams);
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaGraph_t childGraph);
+
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph);
+
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, cudaGraph_t childGraph);
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies);
+
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event);
+
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event);
+
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, cudaEvent_t event);
+
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out);
+
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
+
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event);
+
+cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+
+cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode, struct cudaExternalSemaphoreSignalNodeParams *params_out);
+
+cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+
+cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreSignalNodeParams *nodeParams);
+
+cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode, struct cudaExternalSemaphoreWaitNodeParams *params_out);
+
+cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, const struct cudaExternalSemaphoreWaitNodeParams *nodeParams);
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams);
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out);
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr);
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, unsigned int defaultLaunchValue, unsigned int flags);
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, struct cudaGraphNodeParams *nodeParams);
+
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edgeData, size_t numDependencies);
+
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const struct cudaGraphEdgeData *edgeData, size_t numDependencies);
+
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, struct cudaGraphEdgeData *edgeData, size_t *numEdges);
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies, struct cudaGraphEdgeData *edgeData, size_t *pNumDependencies);
+
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes, struct cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes);
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType *pType);
+
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph);
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags);
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, struct cudaGraphInstantiateParams *instantiateParams);
+
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, struct cudaGraphInstantiateParams *instantiateParams);
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags);
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, struct cudaGraphExecUpdateResultInfo *resultInfo);
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled);
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled);
+
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
+
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy, unsigned int initialRefcount, unsigned int flags);
+
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count);
+
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count);
+
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count, unsigned int flags);
+
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object, unsigned int count);
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
+
+cudaError_t cudaDeviceGraphMemTrim(int device);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,1 +1,361 @@
 //! C ABI types of the graph area (CUDA 13.0 layouts).
+//!
+//! Node-parameter structs as `driver_types.h` lays them out. Where the
+//! driver's struct (cuda.h) has the same layout the runtime hands the
+//! pointer through unchanged (see `runtime::graph::convert`); the ones that
+//! differ (kernel, memcpy, memset, conditional, the generic
+//! `cudaGraphNodeParams`) are converted field by field.
+
+pub use super::graph_enums::*;
+pub use super::graph_shared_enums::*;
+use super::handles::*;
+use std::ffi::{c_int, c_uint, c_ulonglong, c_ushort, c_void};
+
+// ---------------------------------------------------------------------------
+// Types other areas own too (memory, pools, launch attributes, external
+// semaphores, host functions). Declared here so the graph area builds on its
+// own; the lead keeps one copy at merge.
+// ---------------------------------------------------------------------------
+
+/// C: `cudaHostFn_t`.
+pub type cudaHostFn_t = Option<unsafe extern "C" fn(userData: *mut c_void)>;
+
+/// C: `struct cudaPitchedPtr`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaPitchedPtr {
+    pub ptr: *mut c_void,
+    pub pitch: usize,
+    pub xsize: usize,
+    pub ysize: usize,
+}
+
+/// C: `struct cudaExtent`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cudaExtent {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+/// C: `struct cudaPos`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cudaPos {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+
+/// C: `struct cudaMemcpy3DParms`. Positions and widths are in bytes for
+/// linear memory and in elements for arrays.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaMemcpy3DParms {
+    pub srcArray: cudaArray_t,
+    pub srcPos: cudaPos,
+    pub srcPtr: cudaPitchedPtr,
+    pub dstArray: cudaArray_t,
+    pub dstPos: cudaPos,
+    pub dstPtr: cudaPitchedPtr,
+    pub extent: cudaExtent,
+    pub kind: cudaMemcpyKind,
+}
+
+impl Default for cudaPitchedPtr {
+    fn default() -> Self {
+        cudaPitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: 0, ysize: 0 }
+    }
+}
+
+impl Default for cudaMemcpy3DParms {
+    fn default() -> Self {
+        cudaMemcpy3DParms {
+            srcArray: std::ptr::null_mut(),
+            srcPos: cudaPos::default(),
+            srcPtr: cudaPitchedPtr::default(),
+            dstArray: std::ptr::null_mut(),
+            dstPos: cudaPos::default(),
+            dstPtr: cudaPitchedPtr::default(),
+            extent: cudaExtent::default(),
+            kind: cudaMemcpyHostToHost,
+        }
+    }
+}
+
+/// C: `struct cudaMemLocation`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cudaMemLocation {
+    pub r#type: cudaMemLocationType,
+    pub id: c_int,
+}
+
+/// C: `struct cudaMemAccessDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cudaMemAccessDesc {
+    pub location: cudaMemLocation,
+    pub flags: cudaMemAccessFlags,
+}
+
+/// C: `struct cudaMemPoolProps`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaMemPoolProps {
+    pub allocType: cudaMemAllocationType,
+    pub handleTypes: cudaMemAllocationHandleType,
+    pub location: cudaMemLocation,
+    pub win32SecurityAttributes: *mut c_void,
+    pub maxSize: usize,
+    pub usage: c_ushort,
+    pub reserved: [u8; 54],
+}
+
+/// C: `struct cudaExternalSemaphoreSignalParams` (owned by the external
+/// area; only used behind a pointer here, passed to the driver unchanged:
+/// NVIDIA lays it out like the driver's).
+pub struct cudaExternalSemaphoreSignalParams {
+    _private: [u8; 0],
+}
+
+/// C: `struct cudaExternalSemaphoreWaitParams` (as above).
+pub struct cudaExternalSemaphoreWaitParams {
+    _private: [u8; 0],
+}
+
+/// C: `struct cudaAccessPolicyWindow`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaAccessPolicyWindow {
+    pub base_ptr: *mut c_void,
+    pub num_bytes: usize,
+    pub hitRatio: f32,
+    pub hitProp: cudaAccessProperty,
+    pub missProp: cudaAccessProperty,
+}
+
+/// C: `union cudaLaunchAttributeValue` (64 bytes; the driver's
+/// `CUlaunchAttributeValue` has the same layout and values).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union cudaLaunchAttributeValue {
+    pub pad: [std::ffi::c_char; 64],
+    pub accessPolicyWindow: cudaAccessPolicyWindow,
+    pub cooperative: c_int,
+    pub priority: c_int,
+}
+
+// ---------------------------------------------------------------------------
+// Graph node parameters.
+// ---------------------------------------------------------------------------
+
+/// C: `struct cudaKernelNodeParams`. `func` is the host stub (or a
+/// `cudaKernel_t`), resolved to the driver's function when converted.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaKernelNodeParams {
+    pub func: *mut c_void,
+    pub gridDim: dim3,
+    pub blockDim: dim3,
+    pub sharedMemBytes: c_uint,
+    pub kernelParams: *mut *mut c_void,
+    pub extra: *mut *mut c_void,
+}
+
+/// C: `struct cudaKernelNodeParamsV2` (same layout as
+/// [`cudaKernelNodeParams`]).
+pub type cudaKernelNodeParamsV2 = cudaKernelNodeParams;
+
+/// C: `struct cudaMemcpyNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaMemcpyNodeParams {
+    pub flags: c_int,
+    pub reserved: [c_int; 3],
+    pub copyParams: cudaMemcpy3DParms,
+}
+
+/// C: `struct cudaMemsetParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaMemsetParams {
+    pub dst: *mut c_void,
+    pub pitch: usize,
+    pub value: c_uint,
+    pub elementSize: c_uint,
+    pub width: usize,
+    pub height: usize,
+}
+
+/// C: `struct cudaMemsetParamsV2` (same layout).
+pub type cudaMemsetParamsV2 = cudaMemsetParams;
+
+/// C: `struct cudaHostNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaHostNodeParams {
+    pub r#fn: cudaHostFn_t,
+    pub userData: *mut c_void,
+}
+
+/// C: `struct cudaHostNodeParamsV2` (same layout).
+pub type cudaHostNodeParamsV2 = cudaHostNodeParams;
+
+/// C: `struct cudaChildGraphNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaChildGraphNodeParams {
+    pub graph: cudaGraph_t,
+    pub ownership: cudaGraphChildGraphNodeOwnership,
+}
+
+/// C: `struct cudaEventRecordNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaEventRecordNodeParams {
+    pub event: cudaEvent_t,
+}
+
+/// C: `struct cudaEventWaitNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaEventWaitNodeParams {
+    pub event: cudaEvent_t,
+}
+
+/// C: `struct cudaExternalSemaphoreSignalNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaExternalSemaphoreSignalNodeParams {
+    pub extSemArray: *mut cudaExternalSemaphore_t,
+    pub paramsArray: *const cudaExternalSemaphoreSignalParams,
+    pub numExtSems: c_uint,
+}
+
+/// C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
+pub type cudaExternalSemaphoreSignalNodeParamsV2 = cudaExternalSemaphoreSignalNodeParams;
+
+/// C: `struct cudaExternalSemaphoreWaitNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaExternalSemaphoreWaitNodeParams {
+    pub extSemArray: *mut cudaExternalSemaphore_t,
+    pub paramsArray: *const cudaExternalSemaphoreWaitParams,
+    pub numExtSems: c_uint,
+}
+
+/// C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
+pub type cudaExternalSemaphoreWaitNodeParamsV2 = cudaExternalSemaphoreWaitNodeParams;
+
+/// C: `struct cudaMemAllocNodeParams`; `dptr` is written by the add call.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaMemAllocNodeParams {
+    pub poolProps: cudaMemPoolProps,
+    pub accessDescs: *const cudaMemAccessDesc,
+    pub accessDescCount: usize,
+    pub bytesize: usize,
+    pub dptr: *mut c_void,
+}
+
+/// C: `struct cudaMemAllocNodeParamsV2` (same layout).
+pub type cudaMemAllocNodeParamsV2 = cudaMemAllocNodeParams;
+
+/// C: `struct cudaMemFreeNodeParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaMemFreeNodeParams {
+    pub dptr: *mut c_void,
+}
+
+/// C: `struct cudaConditionalNodeParams` (the driver's has a trailing
+/// context; converted).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaConditionalNodeParams {
+    pub handle: cudaGraphConditionalHandle,
+    pub r#type: cudaGraphConditionalNodeType,
+    pub size: c_uint,
+    pub phGraph_out: *mut cudaGraph_t,
+}
+
+/// The anonymous union of [`cudaGraphNodeParams`] (named here because Rust
+/// has no anonymous unions; C code reaches the members as `params._u.kernel`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union cudartShimGraphNodeParamsUnion {
+    pub reserved1: [i64; 29],
+    pub kernel: cudaKernelNodeParamsV2,
+    pub memcpy: cudaMemcpyNodeParams,
+    pub memset: cudaMemsetParamsV2,
+    pub host: cudaHostNodeParamsV2,
+    pub graph: cudaChildGraphNodeParams,
+    pub eventWait: cudaEventWaitNodeParams,
+    pub eventRecord: cudaEventRecordNodeParams,
+    pub extSemSignal: cudaExternalSemaphoreSignalNodeParamsV2,
+    pub extSemWait: cudaExternalSemaphoreWaitNodeParamsV2,
+    pub alloc: cudaMemAllocNodeParamsV2,
+    pub free: cudaMemFreeNodeParams,
+    pub conditional: cudaConditionalNodeParams,
+}
+
+/// C: `struct cudaGraphNodeParams` (256 bytes).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct cudaGraphNodeParams {
+    pub r#type: cudaGraphNodeType,
+    pub reserved0: [c_int; 3],
+    pub _u: cudartShimGraphNodeParamsUnion,
+    pub reserved2: i64,
+}
+
+impl cudaGraphNodeParams {
+    /// All zero (the "unused bytes must be zero" state) of type `t`.
+    pub fn zeroed(t: cudaGraphNodeType) -> Self {
+        cudaGraphNodeParams { r#type: t, reserved0: [0; 3], _u: cudartShimGraphNodeParamsUnion { reserved1: [0; 29] }, reserved2: 0 }
+    }
+}
+
+/// C: `cudaGraphEdgeData` (same layout as the driver's `CUgraphEdgeData`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cudaGraphEdgeData {
+    pub from_port: u8,
+    pub to_port: u8,
+    pub r#type: u8,
+    pub reserved: [u8; 5],
+}
+
+/// C: `cudaGraphExecUpdateResultInfo` (same layout as the driver's).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaGraphExecUpdateResultInfo {
+    pub result: cudaGraphExecUpdateResult,
+    pub errorNode: cudaGraphNode_t,
+    pub errorFromNode: cudaGraphNode_t,
+}
+
+/// C: `cudaGraphInstantiateParams` (same layout as the driver's
+/// `CUDA_GRAPH_INSTANTIATE_PARAMS`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaGraphInstantiateParams {
+    pub flags: c_ulonglong,
+    pub uploadStream: cudaStream_t,
+    pub errNode_out: cudaGraphNode_t,
+    pub result_out: cudaGraphInstantiateResult,
+}
+
+/// C: `cudaGraphKernelNodePortDefault` and friends (edge ports).
+pub const cudaGraphKernelNodePortDefault: c_int = 0;
+pub const cudaGraphKernelNodePortProgrammatic: c_int = 1;
+pub const cudaGraphKernelNodePortLaunchCompletion: c_int = 2;
+
+const _: () = {
+    assert!(size_of::<cudaGraphNodeParams>() == 256);
+    assert!(size_of::<cudaLaunchAttributeValue>() == 64);
+    assert!(size_of::<cudaMemcpy3DParms>() == 160);
+    assert!(size_of::<cudaMemPoolProps>() == 88);
+};

@@ -15,6 +15,8 @@ pub mod device;
 pub mod memory;
 pub mod stream;
 pub mod graph;
+mod graph_enums;
+mod graph_shared_enums;
 pub mod launch;
 pub mod texture;
 mod texture_enums;
