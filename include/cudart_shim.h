@@ -82,14 +82,14 @@
 #define cudaNvSciSyncAttrWait 2
 
 /**
- * C: `CUDA_EGL_MAX_PLANES` is 3 (`cuda_egl_interop.h`).
- */
-#define CUDA_EGL_PLANES 3
-
-/**
  * C: `cudaMemPoolCreateUsageHwDecompress`.
  */
 #define cudaMemPoolCreateUsageHwDecompress 2
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUeglStreamConnection_st CUeglStreamConnection_st;
 
 /**
  * Opaque; only ever used behind a pointer.
@@ -130,6 +130,11 @@ typedef struct cudaArray cudaArray;
  * Opaque; only ever used behind a pointer.
  */
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct cudaGraphicsResource cudaGraphicsResource;
 
 /**
  * Opaque; only ever used behind a pointer.
@@ -720,6 +725,135 @@ typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *mess
 typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
 
 typedef unsigned int cudaLogIterator;
+
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
+
+/**
+ * C: `enum cudaGLDeviceList` (`cuda_gl_interop.h`; its constants are
+ * `cudaGLDeviceListAll` = 1, `CurrentFrame` = 2, `NextFrame` = 3, not
+ * repeated here because `cuda_runtime_api.h` does not declare them).
+ */
+typedef int cudaGLDeviceList;
+
+/**
+ * C: `GLuint` (OpenGL).
+ */
+typedef unsigned int GLuint;
+
+/**
+ * C: `GLenum` (OpenGL).
+ */
+typedef unsigned int GLenum;
+
+/**
+ * C: `EGLImageKHR` (EGL, an opaque pointer).
+ */
+typedef void *EGLImageKHR;
+
+/**
+ * C: `struct cudaPitchedPtr`.
+ */
+typedef struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+} cudaPitchedPtr;
+
+/**
+ * `cudaEglFrame::frame` (anonymous in NVIDIA's header).
+ */
+typedef union cudaEglFrameUnion {
+  cudaArray_t pArray[3];
+  struct cudaPitchedPtr pPitch[3];
+} cudaEglFrameUnion;
+
+/**
+ * C: `cudaEglPlaneDesc` (`cuda_egl_interop.h`, 56 bytes).
+ */
+typedef struct cudaEglPlaneDesc {
+  unsigned int width;
+  unsigned int height;
+  unsigned int depth;
+  unsigned int pitch;
+  unsigned int numChannels;
+  struct cudaChannelFormatDesc channelDesc;
+  unsigned int reserved[4];
+} cudaEglPlaneDesc;
+
+/**
+ * C: `cudaEglFrameType` (`cuda_egl_interop.h`: 0 array, 1 pitch).
+ */
+typedef int cudaEglFrameType;
+
+/**
+ * C: `cudaEglColorFormat` (`cuda_egl_interop.h`); values equal the
+ * driver's `CUeglColorFormat`.
+ */
+typedef int cudaEglColorFormat;
+
+/**
+ * C: `cudaEglFrame` (`cuda_egl_interop.h`, 280 bytes, passed by value to
+ * `cudaEGLStreamProducerPresentFrame`).
+ */
+typedef struct cudaEglFrame {
+  union cudaEglFrameUnion frame;
+  struct cudaEglPlaneDesc planeDesc[3];
+  unsigned int planeCount;
+  cudaEglFrameType frameType;
+  cudaEglColorFormat eglColorFormat;
+} cudaEglFrame;
+
+/**
+ * C: `EGLSyncKHR` (EGL, an opaque pointer).
+ */
+typedef void *EGLSyncKHR;
+
+/**
+ * C: `cudaEglStreamConnection` (the driver's `CUeglStreamConnection`).
+ */
+typedef struct CUeglStreamConnection_st *cudaEglStreamConnection;
+
+/**
+ * C: `EGLStreamKHR` (EGL, an opaque pointer).
+ */
+typedef void *EGLStreamKHR;
+
+/**
+ * C: `EGLint` (EGL, a 32-bit integer).
+ */
+typedef int32_t EGLint;
+
+/**
+ * C: `VdpDevice` (VDPAU handle).
+ */
+typedef uint32_t VdpDevice;
+
+/**
+ * C: `VdpStatus` (VDPAU).
+ */
+typedef int VdpStatus;
+
+/**
+ * C: `VdpFuncId` (VDPAU).
+ */
+typedef uint32_t VdpFuncId;
+
+/**
+ * C: `VdpGetProcAddress`. VDPAU declares it as a function type and the
+ * runtime takes `VdpGetProcAddress *`; a Rust fn pointer is that pointer.
+ */
+typedef VdpStatus (*VdpGetProcAddress)(VdpDevice device, VdpFuncId function_id, void **function_pointer);
+
+/**
+ * C: `VdpVideoSurface` (VDPAU handle).
+ */
+typedef uint32_t VdpVideoSurface;
+
+/**
+ * C: `VdpOutputSurface` (VDPAU handle).
+ */
+typedef uint32_t VdpOutputSurface;
 
 /**
  * C: `cudaGraphicsRegisterFlags`.
@@ -1809,6 +1943,74 @@ cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
 cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags);
 
 cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
+
+cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource);
+
+cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags);
+
+cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources, cudaStream_t stream);
+
+cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources, cudaStream_t stream);
+
+cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, cudaGraphicsResource_t resource);
+
+cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array, cudaGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel);
+
+cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource);
+
+cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDevices, unsigned int cudaDeviceCount, cudaGLDeviceList deviceList);
+
+cudaError_t cudaGraphicsGLRegisterBuffer(cudaGraphicsResource_t *resource, GLuint buffer, unsigned int flags);
+
+cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *resource, GLuint image, GLenum target, unsigned int flags);
+
+cudaError_t cudaGLSetGLDevice(int device);
+
+cudaError_t cudaGLRegisterBufferObject(GLuint bufObj);
+
+cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj);
+
+cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj);
+
+cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream);
+
+cudaError_t cudaGLUnmapBufferObject(GLuint bufObj);
+
+cudaError_t cudaGLUnmapBufferObjectAsync(GLuint bufObj, cudaStream_t stream);
+
+cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int flags);
+
+cudaError_t cudaGraphicsEGLRegisterImage(cudaGraphicsResource_t *pCudaResource, EGLImageKHR image, unsigned int flags);
+
+cudaError_t cudaGraphicsResourceGetMappedEglFrame(struct cudaEglFrame *eglFrame, cudaGraphicsResource_t resource, unsigned int index, unsigned int mipLevel);
+
+cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR eglSync, unsigned int flags);
+
+cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *conn, EGLStreamKHR eglStream);
+
+cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *conn, EGLStreamKHR eglStream, unsigned int flags);
+
+cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *conn);
+
+cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *conn, cudaGraphicsResource_t *pCudaResource, cudaStream_t *pStream, unsigned int timeout);
+
+cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *conn, cudaGraphicsResource_t pCudaResource, cudaStream_t *pStream);
+
+cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn, EGLStreamKHR eglStream, EGLint width, EGLint height);
+
+cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn);
+
+cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *conn, struct cudaEglFrame eglframe, cudaStream_t *pStream);
+
+cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *conn, struct cudaEglFrame *eglframe, cudaStream_t *pStream);
+
+cudaError_t cudaVDPAUGetDevice(int *device, VdpDevice vdpDevice, VdpGetProcAddress vdpGetProcAddress);
+
+cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice, VdpGetProcAddress vdpGetProcAddress);
+
+cudaError_t cudaGraphicsVDPAURegisterVideoSurface(cudaGraphicsResource_t *resource, VdpVideoSurface vdpSurface, unsigned int flags);
+
+cudaError_t cudaGraphicsVDPAURegisterOutputSurface(cudaGraphicsResource_t *resource, VdpOutputSurface vdpSurface, unsigned int flags);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -246,9 +246,6 @@ pub struct cudaEglFrameType(pub c_int);
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct cudaEglColorFormat(pub c_int);
 
-/// C: `CUDA_EGL_MAX_PLANES` is 3 (`cuda_egl_interop.h`).
-pub const CUDA_EGL_PLANES: usize = 3;
-
 /// C: `cudaEglPlaneDesc` (`cuda_egl_interop.h`, 56 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
