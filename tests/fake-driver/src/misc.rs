@@ -492,7 +492,8 @@ pub unsafe extern "C" fn cuMemPoolExportPointer(data: *mut [u64; 8], ptr: u64) -
     if !with_book(|b| b.allocs.contains_key(&ptr)) {
         return INVALID_VALUE;
     }
-    unsafe { *data = [EXPORT_MAGIC, ptr, 0, 0, 0, 0, 0, 0] };
+    // The runtime's struct is byte-aligned.
+    unsafe { data.write_unaligned([EXPORT_MAGIC, ptr, 0, 0, 0, 0, 0, 0]) };
     SUCCESS
 }
 
@@ -500,7 +501,7 @@ pub unsafe extern "C" fn cuMemPoolImportPointer(ptr: *mut u64, pool: usize, data
     fake_enter!("cuMemPoolImportPointer");
     let _ = ctx!();
     nonnull!(ptr, data);
-    let d = unsafe { *data };
+    let d = unsafe { data.read_unaligned() };
     if d[0] != EXPORT_MAGIC {
         return INVALID_VALUE;
     }
@@ -589,7 +590,7 @@ pub unsafe extern "C" fn cuIpcGetMemHandle(handle: *mut [u64; 8], ptr: u64) -> C
     if ptr == 0 {
         return INVALID_VALUE;
     }
-    unsafe { *handle = [IPC_MEM_MAGIC, ptr, std::process::id() as u64, 0, 0, 0, 0, 0] };
+    unsafe { handle.write_unaligned([IPC_MEM_MAGIC, ptr, std::process::id() as u64, 0, 0, 0, 0, 0]) };
     SUCCESS
 }
 
@@ -636,7 +637,7 @@ pub unsafe extern "C" fn cuIpcGetEventHandle(handle: *mut [u64; 8], event: *mut 
     if event.is_null() {
         return INVALID_HANDLE;
     }
-    unsafe { *handle = [IPC_EVENT_MAGIC, event as u64, std::process::id() as u64, 0, 0, 0, 0, 0] };
+    unsafe { handle.write_unaligned([IPC_EVENT_MAGIC, event as u64, std::process::id() as u64, 0, 0, 0, 0, 0]) };
     SUCCESS
 }
 
