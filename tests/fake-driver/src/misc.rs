@@ -814,7 +814,10 @@ pub struct SemParams {
 
 fn sem_op(sems: *const usize, params: *const SemParams, n: c_uint, stream: *mut c_void, signal: bool) -> CUresult {
     let _ = ctx!();
-    if n > 0 && (sems.is_null() || params.is_null()) {
+    if n == 0 {
+        return SUCCESS;
+    }
+    if sems.is_null() || params.is_null() {
         return INVALID_VALUE;
     }
     let (hs, ps) = unsafe { (std::slice::from_raw_parts(sems, n as usize), std::slice::from_raw_parts(params, n as usize)) };
