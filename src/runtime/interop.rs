@@ -24,13 +24,15 @@ fn resource(res: cudaGraphicsResource_t) -> CudaResult<cudaGraphicsResource_t> {
 /// `cudaGraphicsUnregisterResource`.
 pub fn unregister(res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    cu!(cuGraphicsUnregisterResource(resource(res)?))
+    let res = resource(res)?;
+    cu!(cuGraphicsUnregisterResource(res))
 }
 
 /// `cudaGraphicsResourceSetMapFlags`: runtime and driver map flags agree.
 pub fn set_map_flags(res: cudaGraphicsResource_t, flags: c_uint) -> CudaResult {
     enter()?;
-    cu!(cuGraphicsResourceSetMapFlags(resource(res)?, flags))
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceSetMapFlags(res, flags))
 }
 
 /// `cudaGraphicsMapResources` / `cudaGraphicsUnmapResources`.
@@ -52,7 +54,8 @@ pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphics
     let ptr = out(ptr)?;
     let mut d: CUdeviceptr = 0;
     let mut n = 0usize;
-    cu!(cuGraphicsResourceGetMappedPointer(&mut d, &mut n, resource(res)?))?;
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceGetMappedPointer(&mut d, &mut n, res))?;
     *ptr = d as *mut c_void;
     // SAFETY: NULL or writable, by the API contract.
     if let Some(s) = unsafe { size.as_mut() } {
@@ -65,14 +68,16 @@ pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphics
 pub fn mapped_array(array: *mut cudaArray_t, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
     let array = out(array)?;
-    cu!(cuGraphicsSubResourceGetMappedArray(array, resource(res)?, index, level))
+    let res = resource(res)?;
+    cu!(cuGraphicsSubResourceGetMappedArray(array, res, index, level))
 }
 
 /// `cudaGraphicsResourceGetMappedMipmappedArray`.
 pub fn mapped_mipmapped_array(mipmap: *mut cudaMipmappedArray_t, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
     let mipmap = out(mipmap)?;
-    cu!(cuGraphicsResourceGetMappedMipmappedArray(mipmap, resource(res)?))
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceGetMappedMipmappedArray(mipmap, res))
 }
 
 /// Registration calls all have this shape: out-resource first.
@@ -97,6 +102,7 @@ pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target
 /// `cudaGLGetDevices`: the driver's devices, as runtime ordinals.
 pub fn gl_get_devices(count: *mut c_uint, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
     let rt = runtime()?;
+    enter()?;
     let count = out(count)?;
     if max > 0 && devices.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -209,20 +215,24 @@ pub fn egl_acquire_frame(
 /// `cudaEGLStreamConsumerReleaseFrame`.
 pub fn egl_release_frame(c: *mut cudaEglStreamConnection, res: cudaGraphicsResource_t, stream: *mut cudaStream_t) -> CudaResult {
     enter()?;
-    cu!(cuEGLStreamConsumerReleaseFrame(conn(c)?, resource(res)?, stream as *mut CUstream))
+    let c = conn(c)?;
+    let res = resource(res)?;
+    cu!(cuEGLStreamConsumerReleaseFrame(c, res, stream as *mut CUstream))
 }
 
 /// `cudaEGLStreamProducerConnect`.
 pub fn egl_producer_connect(c: *mut cudaEglStreamConnection, stream: EGLStreamKHR, width: EGLint, height: EGLint) -> CudaResult {
     enter()?;
-    cu!(cuEGLStreamProducerConnect(conn(c)?, stream, width, height))
+    let c = conn(c)?;
+    cu!(cuEGLStreamProducerConnect(c, stream, width, height))
 }
 
 /// `cudaEGLStreamProducerPresentFrame`.
 pub fn egl_present_frame(c: *mut cudaEglStreamConnection, frame: &cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
     enter()?;
     let f = driver_egl_frame(frame)?;
-    cu!(cuEGLStreamProducerPresentFrame(conn(c)?, f, stream as *mut CUstream))
+    let c = conn(c)?;
+    cu!(cuEGLStreamProducerPresentFrame(c, f, stream as *mut CUstream))
 }
 
 /// `cudaEGLStreamProducerReturnFrame`.
@@ -241,7 +251,8 @@ pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, i
     enter()?;
     let frame = out(frame)?;
     let mut f = empty_driver_frame();
-    cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, resource(res)?, index, level))?;
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
     *frame = runtime_egl_frame(&f);
     Ok(())
 }

@@ -130,13 +130,15 @@ fn pool_ok(pool: cudaMemPool_t) -> CudaResult<cudaMemPool_t> {
 /// `cudaMemPoolDestroy`.
 pub fn destroy(pool: cudaMemPool_t) -> CudaResult {
     enter()?;
-    cu!(cuMemPoolDestroy(pool_ok(pool)?))
+    let pool = pool_ok(pool)?;
+    cu!(cuMemPoolDestroy(pool))
 }
 
 /// `cudaMemPoolTrimTo`.
 pub fn trim_to(pool: cudaMemPool_t, keep: usize) -> CudaResult {
     enter()?;
-    cu!(cuMemPoolTrimTo(pool_ok(pool)?, keep))
+    let pool = pool_ok(pool)?;
+    cu!(cuMemPoolTrimTo(pool, keep))
 }
 
 /// `cudaMemPoolGetAttribute` / `cudaMemPoolSetAttribute`: runtime and
