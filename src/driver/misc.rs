@@ -113,20 +113,9 @@ pub mod misc_abi {
         pub reserved: [c_int; 12],
     }
 
-    /// C: `CUDA_RESOURCE_VIEW_DESC` (112 bytes).
-    #[repr(C)]
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub struct CUDA_RESOURCE_VIEW_DESC {
-        pub format: c_int,
-        pub width: usize,
-        pub height: usize,
-        pub depth: usize,
-        pub firstMipmapLevel: c_uint,
-        pub lastMipmapLevel: c_uint,
-        pub firstLayer: c_uint,
-        pub lastLayer: c_uint,
-        pub reserved: [c_uint; 16],
-    }
+    /// C: `CUDA_RESOURCE_VIEW_DESC` (112 bytes): the runtime's
+    /// `cudaResourceViewDesc` has its layout and format values.
+    pub type CUDA_RESOURCE_VIEW_DESC = crate::types::cudaResourceViewDesc;
 
     /// C: `CUDA_ARRAY3D_DESCRIPTOR` (40 bytes).
     #[repr(C)]

@@ -234,36 +234,6 @@ pub fn runtime_texture_desc(d: &CUDA_TEXTURE_DESC) -> cudaTextureDesc {
     }
 }
 
-/// The driver's view descriptor for the runtime's (formats share values).
-pub fn driver_view_desc(v: &cudaResourceViewDesc) -> CUDA_RESOURCE_VIEW_DESC {
-    CUDA_RESOURCE_VIEW_DESC {
-        format: v.format.0,
-        width: v.width,
-        height: v.height,
-        depth: v.depth,
-        firstMipmapLevel: v.firstMipmapLevel,
-        lastMipmapLevel: v.lastMipmapLevel,
-        firstLayer: v.firstLayer,
-        lastLayer: v.lastLayer,
-        reserved: [0; 16],
-    }
-}
-
-/// The runtime's view descriptor for the driver's.
-pub fn runtime_view_desc(v: &CUDA_RESOURCE_VIEW_DESC) -> cudaResourceViewDesc {
-    cudaResourceViewDesc {
-        format: cudaResourceViewFormat(v.format),
-        width: v.width,
-        height: v.height,
-        depth: v.depth,
-        firstMipmapLevel: v.firstMipmapLevel,
-        lastMipmapLevel: v.lastMipmapLevel,
-        firstLayer: v.firstLayer,
-        lastLayer: v.lastLayer,
-        reserved: [0; 16],
-    }
-}
-
 /// `cudaCreateTextureObject`: the resource and texture descriptors are
 /// required, the view is optional.
 pub fn create_texture(
@@ -276,9 +246,9 @@ pub fn create_texture(
     let tex = out(tex)?;
     let r = driver_resource_desc(input(res)?)?;
     let t = driver_texture_desc(input(desc)?);
-    // SAFETY: NULL or a view descriptor, by the API contract.
-    let v = unsafe { view.as_ref() }.map(driver_view_desc);
-    cu!(cuTexObjectCreate(tex, &r, &t, v.as_ref().map_or(std::ptr::null(), |v| v as *const _)))
+    // The view descriptor has the driver's layout and values: NULL or the
+    // caller's struct goes through as is.
+    cu!(cuTexObjectCreate(tex, &r, &t, view))
 }
 
 /// `cudaDestroyTextureObject`. Object 0 is never valid.
@@ -287,34 +257,29 @@ pub fn destroy_texture(tex: cudaTextureObject_t) -> CudaResult {
     cu!(cuTexObjectDestroy(tex))
 }
 
+/// A getter: the driver fills its descriptor `D`, the caller gets it as `R`.
+fn get<D: Default, R>(out: *mut R, fill: impl FnOnce(&mut D) -> CudaResult, convert: impl FnOnce(&D) -> R) -> CudaResult {
+    enter()?;
+    let out = super::out(out)?;
+    let mut d = D::default();
+    fill(&mut d)?;
+    *out = convert(&d);
+    Ok(())
+}
+
 /// `cudaGetTextureObjectResourceDesc`.
 pub fn texture_resource_desc(res: *mut cudaResourceDesc, tex: cudaTextureObject_t) -> CudaResult {
-    enter()?;
-    let res = out(res)?;
-    let mut d = CUDA_RESOURCE_DESC::default();
-    cu!(cuTexObjectGetResourceDesc(&mut d, tex))?;
-    *res = runtime_resource_desc(&d);
-    Ok(())
+    get(res, |d| cu!(cuTexObjectGetResourceDesc(d, tex)), runtime_resource_desc)
 }
 
 /// `cudaGetTextureObjectTextureDesc`.
 pub fn texture_texture_desc(desc: *mut cudaTextureDesc, tex: cudaTextureObject_t) -> CudaResult {
-    enter()?;
-    let desc = out(desc)?;
-    let mut d = CUDA_TEXTURE_DESC::default();
-    cu!(cuTexObjectGetTextureDesc(&mut d, tex))?;
-    *desc = runtime_texture_desc(&d);
-    Ok(())
+    get(desc, |d| cu!(cuTexObjectGetTextureDesc(d, tex)), runtime_texture_desc)
 }
 
 /// `cudaGetTextureObjectResourceViewDesc`.
 pub fn texture_view_desc(view: *mut cudaResourceViewDesc, tex: cudaTextureObject_t) -> CudaResult {
-    enter()?;
-    let view = out(view)?;
-    let mut d = CUDA_RESOURCE_VIEW_DESC::default();
-    cu!(cuTexObjectGetResourceViewDesc(&mut d, tex))?;
-    *view = runtime_view_desc(&d);
-    Ok(())
+    get(view, |d| cu!(cuTexObjectGetResourceViewDesc(d, tex)), |v: &cudaResourceViewDesc| *v)
 }
 
 /// `cudaCreateSurfaceObject`: surfaces need an array resource.
@@ -337,10 +302,5 @@ pub fn destroy_surface(surf: cudaSurfaceObject_t) -> CudaResult {
 
 /// `cudaGetSurfaceObjectResourceDesc`.
 pub fn surface_resource_desc(res: *mut cudaResourceDesc, surf: cudaSurfaceObject_t) -> CudaResult {
-    enter()?;
-    let res = out(res)?;
-    let mut d = CUDA_RESOURCE_DESC::default();
-    cu!(cuSurfObjectGetResourceDesc(&mut d, surf))?;
-    *res = runtime_resource_desc(&d);
-    Ok(())
+    get(res, |d| cu!(cuSurfObjectGetResourceDesc(d, surf)), runtime_resource_desc)
 }

@@ -181,8 +181,8 @@ fn check_location(loc_type: c_int, id: c_int) -> Result<(), CUresult> {
     }
 }
 
-pub unsafe extern "C" fn cuDeviceGetDefaultMemPool(pool: *mut usize, dev: c_int) -> CUresult {
-    fake_enter!("cuDeviceGetDefaultMemPool");
+/// The device's default (`current` false) or current pool.
+fn device_pool(pool: *mut usize, dev: c_int, current: bool) -> CUresult {
     if let Err(e) = device::initialized() {
         return e;
     }
@@ -190,21 +190,19 @@ pub unsafe extern "C" fn cuDeviceGetDefaultMemPool(pool: *mut usize, dev: c_int)
     if dev < 0 || dev >= knobs::get().devices {
         return INVALID_DEVICE;
     }
-    unsafe { *pool = with_book(|b| b.device_pools(dev).0) };
+    let (d, c) = with_book(|b| b.device_pools(dev));
+    unsafe { *pool = if current { c } else { d } };
     SUCCESS
+}
+
+pub unsafe extern "C" fn cuDeviceGetDefaultMemPool(pool: *mut usize, dev: c_int) -> CUresult {
+    fake_enter!("cuDeviceGetDefaultMemPool");
+    device_pool(pool, dev, false)
 }
 
 pub unsafe extern "C" fn cuDeviceGetMemPool(pool: *mut usize, dev: c_int) -> CUresult {
     fake_enter!("cuDeviceGetMemPool");
-    if let Err(e) = device::initialized() {
-        return e;
-    }
-    nonnull!(pool);
-    if dev < 0 || dev >= knobs::get().devices {
-        return INVALID_DEVICE;
-    }
-    unsafe { *pool = with_book(|b| b.device_pools(dev).1) };
-    SUCCESS
+    device_pool(pool, dev, true)
 }
 
 pub unsafe extern "C" fn cuDeviceSetMemPool(dev: c_int, pool: usize) -> CUresult {
