@@ -17,10 +17,10 @@ use std::ffi::{c_int, c_uint, c_void};
 /// answers for it as it does for NVIDIA's runtime.
 pub fn driver_location(loc: &cudaMemLocation) -> CudaResult<cudaMemLocation> {
     let mut l = *loc;
-    if l.r#type == cudaMemLocationTypeDevice {
-        if let Ok(d) = runtime()?.device(l.id) {
-            l.id = d.cu;
-        }
+    if l.r#type == cudaMemLocationTypeDevice
+        && let Ok(d) = runtime()?.device(l.id)
+    {
+        l.id = d.cu;
     }
     Ok(l)
 }
