@@ -124,6 +124,7 @@ fn gl_devices_are_runtime_ordinals() {
         let mut one = [-1i32; 1];
         assert_eq!(cudaGLGetDevices(&mut n, one.as_mut_ptr(), 1, cudaGLDeviceList(1)), cudaSuccess);
         assert_eq!((n, one[0]), (3, 2));
+        assert_eq!(fake::calls("cuDevicePrimaryCtxRetain"), 0, "no context is created");
         assert_eq!(cudaGLGetDevices(null_mut(), devs.as_mut_ptr(), 4, cudaGLDeviceList(1)), cudaErrorInvalidValue);
         assert_eq!(cudaGLGetDevices(&mut n, null_mut(), 4, cudaGLDeviceList(1)), cudaErrorInvalidValue);
         assert_eq!(cudaGLGetDevices(&mut n, devs.as_mut_ptr(), 4, cudaGLDeviceList(9)), cudaErrorInvalidValue);

@@ -101,8 +101,8 @@ pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target
 
 /// `cudaGLGetDevices`: the driver's devices, as runtime ordinals.
 pub fn gl_get_devices(count: *mut c_uint, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
+    // No context: programs call this to choose the device they then set.
     let rt = runtime()?;
-    enter()?;
     let count = out(count)?;
     if max > 0 && devices.is_null() {
         return Err(cudaErrorInvalidValue);

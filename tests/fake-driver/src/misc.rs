@@ -1195,7 +1195,9 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedPointer_v2(dptr: *mut u64, s
 /// tests see the device numbers converted, not copied.
 pub unsafe extern "C" fn cuGLGetDevices_v2(count: *mut c_uint, devs: *mut c_int, max: c_uint, list: c_int) -> CUresult {
     fake_enter!("cuGLGetDevices");
-    let _ = ctx!();
+    if let Err(e) = device::initialized() {
+        return e;
+    }
     nonnull!(count);
     if !(1..=3).contains(&list) {
         return INVALID_VALUE;
