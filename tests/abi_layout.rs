@@ -9,7 +9,31 @@ use std::fmt::Write;
 
 /// Types our header needs that NVIDIA's declares anonymously (nested unions
 /// and structs); their enclosing types are checked field by field.
-const SHIM_ONLY: &[&str] = &["cudaAsyncNotificationInfoUnion", "cudaAsyncNotificationOverBudget"];
+const SHIM_ONLY: &[&str] = &[
+    "cudaAsyncNotificationInfoUnion",
+    "cudaAsyncNotificationOverBudget",
+    // Nested members of the texture, external-resource and EGL descriptors,
+    // and the EGL types of cuda_egl_interop.h (which needs EGL headers):
+    // checked member by member against NVIDIA's headers in tests/interop_layout.rs.
+    "cudaResourceDescRes",
+    "cudaResourceDescArray",
+    "cudaResourceDescMipmap",
+    "cudaResourceDescLinear",
+    "cudaResourceDescPitch2D",
+    "cudaResourceDescReserved",
+    "cudaExternalWin32Handle",
+    "cudaExternalMemoryHandleUnion",
+    "cudaExternalSemaphoreHandleUnion",
+    "cudaExternalSemaphoreFence",
+    "cudaExternalSemaphoreNvSciSync",
+    "cudaExternalSemaphoreSignalKeyedMutex",
+    "cudaExternalSemaphoreSignalParamsParams",
+    "cudaExternalSemaphoreWaitKeyedMutex",
+    "cudaExternalSemaphoreWaitParamsParams",
+    "cudaEglFrame",
+    "cudaEglFrameUnion",
+    "cudaEglPlaneDesc",
+];
 
 fn ours(name: &str) -> bool {
     name.starts_with("cudartShim") || name.starts_with("CUDART_SHIM") || SHIM_ONLY.contains(&name)

@@ -1,1 +1,400 @@
-//! Runtime semantics of the interop area.
+//! Graphics interop (OpenGL, EGL, VDPAU) on the driver's entry points.
+//!
+//! `cudaGraphicsResource_t` is the driver's `CUgraphicsResource`. Every
+//! call forwards to the driver's counterpart; a driver without one (for
+//! instance the deprecated `cuGLRegisterBufferObject` family on a driver
+//! that dropped it) makes the call return `cudaErrorNotSupported`, logged
+//! once, through the driver table. When the program has no graphics
+//! context the driver's error comes back unchanged.
+
+use super::context::{enter, set_device};
+use super::state::runtime;
+use super::out;
+use crate::driver::api::misc_abi::{CUeglFrame, CUeglFrame_frame};
+use crate::driver::{CUdevice, CUdeviceptr, CUstream};
+use crate::types::*;
+use std::ffi::{c_int, c_uint, c_void};
+
+// ---- Common ----------------------------------------------------------------
+
+fn resource(res: cudaGraphicsResource_t) -> CudaResult<cudaGraphicsResource_t> {
+    if res.is_null() { Err(cudaErrorInvalidResourceHandle) } else { Ok(res) }
+}
+
+/// `cudaGraphicsUnregisterResource`.
+pub fn unregister(res: cudaGraphicsResource_t) -> CudaResult {
+    enter()?;
+    let res = resource(res)?;
+    cu!(cuGraphicsUnregisterResource(res))
+}
+
+/// `cudaGraphicsResourceSetMapFlags`: runtime and driver map flags agree.
+pub fn set_map_flags(res: cudaGraphicsResource_t, flags: c_uint) -> CudaResult {
+    enter()?;
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceSetMapFlags(res, flags))
+}
+
+/// `cudaGraphicsMapResources` / `cudaGraphicsUnmapResources`.
+pub fn map(count: c_int, res: *mut cudaGraphicsResource_t, stream: cudaStream_t, unmap: bool) -> CudaResult {
+    enter()?;
+    if count <= 0 || res.is_null() {
+        return Err(cudaErrorInvalidValue);
+    }
+    if unmap {
+        cu!(cuGraphicsUnmapResources(count as c_uint, res, stream))
+    } else {
+        cu!(cuGraphicsMapResources(count as c_uint, res, stream))
+    }
+}
+
+/// `cudaGraphicsResourceGetMappedPointer`: `size` may be NULL.
+pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphicsResource_t) -> CudaResult {
+    enter()?;
+    let ptr = out(ptr)?;
+    let mut d: CUdeviceptr = 0;
+    let mut n = 0usize;
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceGetMappedPointer(&mut d, &mut n, res))?;
+    *ptr = d as *mut c_void;
+    // SAFETY: NULL or writable, by the API contract.
+    if let Some(s) = unsafe { size.as_mut() } {
+        *s = n;
+    }
+    Ok(())
+}
+
+/// `cudaGraphicsSubResourceGetMappedArray`.
+pub fn mapped_array(array: *mut cudaArray_t, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
+    enter()?;
+    let array = out(array)?;
+    let res = resource(res)?;
+    cu!(cuGraphicsSubResourceGetMappedArray(array, res, index, level))
+}
+
+/// `cudaGraphicsResourceGetMappedMipmappedArray`.
+pub fn mapped_mipmapped_array(mipmap: *mut cudaMipmappedArray_t, res: cudaGraphicsResource_t) -> CudaResult {
+    enter()?;
+    let mipmap = out(mipmap)?;
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceGetMappedMipmappedArray(mipmap, res))
+}
+
+/// Registration calls all have this shape: out-resource first.
+fn register(res: *mut cudaGraphicsResource_t, f: impl FnOnce(*mut cudaGraphicsResource_t) -> CudaResult) -> CudaResult {
+    enter()?;
+    let res = out(res)?;
+    f(res)
+}
+
+// ---- OpenGL ----------------------------------------------------------------
+
+/// `cudaGraphicsGLRegisterBuffer`.
+pub fn gl_register_buffer(res: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> CudaResult {
+    register(res, |r| cu!(cuGraphicsGLRegisterBuffer(r, buffer, flags)))
+}
+
+/// `cudaGraphicsGLRegisterImage`.
+pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target: GLenum, flags: c_uint) -> CudaResult {
+    register(res, |r| cu!(cuGraphicsGLRegisterImage(r, image, target, flags)))
+}
+
+/// `cudaGLGetDevices`: the driver's devices, as runtime ordinals.
+pub fn gl_get_devices(count: *mut c_uint, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
+    // No context: programs call this to choose the device they then set.
+    let rt = runtime()?;
+    let count = out(count)?;
+    if max > 0 && devices.is_null() {
+        return Err(cudaErrorInvalidValue);
+    }
+    let mut cu_devs: Vec<CUdevice> = vec![0; max as usize];
+    cu!(cuGLGetDevices(count, cu_devs.as_mut_ptr(), max, list.0))?;
+    for (i, &d) in cu_devs.iter().take((*count).min(max) as usize).enumerate() {
+        // SAFETY: non-NULL when max > 0 (checked); the caller gives `max` slots.
+        unsafe { *devices.add(i) = rt.ordinal_of(d)? };
+    }
+    Ok(())
+}
+
+/// `cudaGLSetGLDevice` (deprecated since CUDA 5.0, when associating a
+/// device with the GL context stopped being necessary): selects the device
+/// as `cudaSetDevice` does.
+pub fn gl_set_gl_device(device: c_int) -> CudaResult {
+    set_device(device)
+}
+
+/// `cudaGLRegisterBufferObject` and the other deprecated buffer-object
+/// calls: the driver's `cuGL*BufferObject*` counterparts.
+pub fn gl_register_buffer_object(buffer: GLuint) -> CudaResult {
+    enter()?;
+    cu!(cuGLRegisterBufferObject(buffer))
+}
+
+/// `cudaGLUnregisterBufferObject`.
+pub fn gl_unregister_buffer_object(buffer: GLuint) -> CudaResult {
+    enter()?;
+    cu!(cuGLUnregisterBufferObject(buffer))
+}
+
+/// `cudaGLMapBufferObject` / `cudaGLMapBufferObjectAsync` (`stream` given).
+pub fn gl_map_buffer_object(ptr: *mut *mut c_void, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
+    enter()?;
+    let ptr = out(ptr)?;
+    let (mut d, mut size): (CUdeviceptr, usize) = (0, 0);
+    match stream {
+        Some(s) => cu!(cuGLMapBufferObjectAsync(&mut d, &mut size, buffer, s))?,
+        None => cu!(cuGLMapBufferObject(&mut d, &mut size, buffer))?,
+    }
+    *ptr = d as *mut c_void;
+    Ok(())
+}
+
+/// `cudaGLUnmapBufferObject` / `cudaGLUnmapBufferObjectAsync`.
+pub fn gl_unmap_buffer_object(buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
+    enter()?;
+    match stream {
+        Some(s) => cu!(cuGLUnmapBufferObjectAsync(buffer, s)),
+        None => cu!(cuGLUnmapBufferObject(buffer)),
+    }
+}
+
+/// `cudaGLSetBufferObjectMapFlags`.
+pub fn gl_set_buffer_object_map_flags(buffer: GLuint, flags: c_uint) -> CudaResult {
+    enter()?;
+    cu!(cuGLSetBufferObjectMapFlags(buffer, flags))
+}
+
+// ---- EGL -------------------------------------------------------------------
+
+/// `cudaGraphicsEGLRegisterImage`.
+pub fn egl_register_image(res: *mut cudaGraphicsResource_t, image: EGLImageKHR, flags: c_uint) -> CudaResult {
+    register(res, |r| cu!(cuGraphicsEGLRegisterImage(r, image, flags)))
+}
+
+/// `cudaEventCreateFromEGLSync`.
+pub fn event_from_egl_sync(event: *mut cudaEvent_t, sync: EGLSyncKHR, flags: c_uint) -> CudaResult {
+    enter()?;
+    let event = out(event)?;
+    cu!(cuEventCreateFromEGLSync(event, sync, flags))
+}
+
+fn conn(c: *mut cudaEglStreamConnection) -> CudaResult<*mut cudaEglStreamConnection> {
+    if c.is_null() { Err(cudaErrorInvalidValue) } else { Ok(c) }
+}
+
+/// `cudaEGLStreamConsumerConnect` / `...WithFlags`.
+pub fn egl_consumer_connect(c: *mut cudaEglStreamConnection, stream: EGLStreamKHR, flags: Option<c_uint>) -> CudaResult {
+    enter()?;
+    let c = conn(c)?;
+    match flags {
+        Some(f) => cu!(cuEGLStreamConsumerConnectWithFlags(c, stream, f)),
+        None => cu!(cuEGLStreamConsumerConnect(c, stream)),
+    }
+}
+
+/// `cudaEGLStreamConsumerDisconnect` / `cudaEGLStreamProducerDisconnect`.
+pub fn egl_disconnect(c: *mut cudaEglStreamConnection, producer: bool) -> CudaResult {
+    enter()?;
+    let c = conn(c)?;
+    if producer { cu!(cuEGLStreamProducerDisconnect(c)) } else { cu!(cuEGLStreamConsumerDisconnect(c)) }
+}
+
+/// `cudaEGLStreamConsumerAcquireFrame`.
+pub fn egl_acquire_frame(
+    c: *mut cudaEglStreamConnection,
+    res: *mut cudaGraphicsResource_t,
+    stream: *mut cudaStream_t,
+    timeout: c_uint,
+) -> CudaResult {
+    enter()?;
+    let c = conn(c)?;
+    let res = out(res)?;
+    cu!(cuEGLStreamConsumerAcquireFrame(c, res, stream as *mut CUstream, timeout))
+}
+
+/// `cudaEGLStreamConsumerReleaseFrame`.
+pub fn egl_release_frame(c: *mut cudaEglStreamConnection, res: cudaGraphicsResource_t, stream: *mut cudaStream_t) -> CudaResult {
+    enter()?;
+    let c = conn(c)?;
+    let res = resource(res)?;
+    cu!(cuEGLStreamConsumerReleaseFrame(c, res, stream as *mut CUstream))
+}
+
+/// `cudaEGLStreamProducerConnect`.
+pub fn egl_producer_connect(c: *mut cudaEglStreamConnection, stream: EGLStreamKHR, width: EGLint, height: EGLint) -> CudaResult {
+    enter()?;
+    let c = conn(c)?;
+    cu!(cuEGLStreamProducerConnect(c, stream, width, height))
+}
+
+/// `cudaEGLStreamProducerPresentFrame`.
+pub fn egl_present_frame(c: *mut cudaEglStreamConnection, frame: &cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
+    enter()?;
+    let f = driver_egl_frame(frame)?;
+    let c = conn(c)?;
+    cu!(cuEGLStreamProducerPresentFrame(c, f, stream as *mut CUstream))
+}
+
+/// `cudaEGLStreamProducerReturnFrame`.
+pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
+    enter()?;
+    let c = conn(c)?;
+    let frame = out(frame)?;
+    let mut f = empty_driver_frame();
+    cu!(cuEGLStreamProducerReturnFrame(c, &mut f, stream as *mut CUstream))?;
+    *frame = runtime_egl_frame(&f);
+    Ok(())
+}
+
+/// `cudaGraphicsResourceGetMappedEglFrame`.
+pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
+    enter()?;
+    let frame = out(frame)?;
+    let mut f = empty_driver_frame();
+    let res = resource(res)?;
+    cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
+    *frame = runtime_egl_frame(&f);
+    Ok(())
+}
+
+const EGL_FRAME_TYPE_PITCH: c_int = 1;
+/// `CUDA_EGL_MAX_PLANES` (`cuda_egl_interop.h`).
+const CUDA_EGL_PLANES: usize = 3;
+
+/// Color formats whose chroma planes are halved in both directions (4:2:0)
+/// and in width only (4:2:2), and those whose plane 1 interleaves U and V
+/// (two channels). Values of `cudaEglColorFormat` (= `CUeglColorFormat`).
+const YUV420: &[c_int] = &[0, 1, 21, 23, 25, 35, 38, 41, 44, 67, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 106, 107, 110, 111];
+const YUV422: &[c_int] = &[2, 3, 20, 34, 37, 40, 43, 66, 93, 94, 95];
+const SEMIPLANAR: &[c_int] = &[
+    1, 3, 11, 19, 20, 21, 22, 23, 24, 25, 36, 37, 38, 42, 43, 44, 83, 84, 87, 88, 91, 92, 93, 94, 95, 106, 107, 108,
+    109, 110, 111, 112, 113,
+];
+
+fn empty_driver_frame() -> CUeglFrame {
+    CUeglFrame {
+        frame: CUeglFrame_frame { pPitch: [std::ptr::null_mut(); 3] },
+        width: 0,
+        height: 0,
+        depth: 0,
+        pitch: 0,
+        planeCount: 0,
+        numChannels: 0,
+        frameType: 0,
+        eglColorFormat: 0,
+        cuFormat: Default::default(),
+    }
+}
+
+/// The driver's frame for the runtime's: the driver describes plane 0 and
+/// derives the others from the color format.
+pub fn driver_egl_frame(f: &cudaEglFrame) -> CudaResult<CUeglFrame> {
+    let p0 = &f.planeDesc[0];
+    let (cuFormat, _) = super::texture::array_format(&p0.channelDesc)?;
+    let frame = if f.frameType.0 == EGL_FRAME_TYPE_PITCH {
+        // SAFETY: a pitch frame holds pitched pointers (plain data).
+        CUeglFrame_frame { pPitch: unsafe { f.frame.pPitch }.map(|p| p.ptr) }
+    } else {
+        // SAFETY: an array frame holds array handles (plain data).
+        CUeglFrame_frame { pArray: unsafe { f.frame.pArray } }
+    };
+    Ok(CUeglFrame {
+        frame,
+        width: p0.width,
+        height: p0.height,
+        depth: p0.depth,
+        pitch: p0.pitch,
+        planeCount: f.planeCount,
+        numChannels: p0.numChannels,
+        frameType: f.frameType.0,
+        eglColorFormat: f.eglColorFormat.0,
+        cuFormat,
+    })
+}
+
+/// The runtime's frame for the driver's: one plane descriptor per plane,
+/// chroma planes sized by the format's subsampling (unverified against
+/// NVIDIA's runtime beyond plane 0; EGL streams need a Tegra/EGL setup).
+pub fn runtime_egl_frame(f: &CUeglFrame) -> cudaEglFrame {
+    let fmt = f.eglColorFormat;
+    let mut planes = [cudaEglPlaneDesc::default(); CUDA_EGL_PLANES];
+    for (i, p) in planes.iter_mut().enumerate().take((f.planeCount as usize).min(CUDA_EGL_PLANES)) {
+        let chroma = i > 0;
+        let (w, h) = match (chroma, YUV420.contains(&fmt), YUV422.contains(&fmt)) {
+            (true, true, _) => (f.width.div_ceil(2), f.height.div_ceil(2)),
+            (true, _, true) => (f.width.div_ceil(2), f.height),
+            _ => (f.width, f.height),
+        };
+        let channels = if chroma && SEMIPLANAR.contains(&fmt) { 2 } else { f.numChannels };
+        *p = cudaEglPlaneDesc {
+            width: w,
+            height: h,
+            depth: f.depth,
+            pitch: f.pitch,
+            numChannels: channels,
+            channelDesc: super::texture::channel_desc(f.cuFormat, channels),
+            reserved: [0; 4],
+        };
+    }
+    let frame = if f.frameType == EGL_FRAME_TYPE_PITCH {
+        // SAFETY: a pitch frame holds pointers (plain data).
+        let ptrs = unsafe { f.frame.pPitch };
+        let mut pp = [cudaPitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: 0, ysize: 0 }; 3];
+        for i in 0..CUDA_EGL_PLANES {
+            pp[i] = cudaPitchedPtr {
+                ptr: ptrs[i],
+                pitch: planes[i].pitch as usize,
+                xsize: planes[i].width as usize,
+                ysize: planes[i].height as usize,
+            };
+        }
+        cudaEglFrameUnion { pPitch: pp }
+    } else {
+        // SAFETY: an array frame holds array handles.
+        cudaEglFrameUnion { pArray: unsafe { f.frame.pArray } }
+    };
+    cudaEglFrame {
+        frame,
+        planeDesc: planes,
+        planeCount: f.planeCount,
+        frameType: cudaEglFrameType(f.frameType),
+        eglColorFormat: cudaEglColorFormat(fmt),
+    }
+}
+
+// ---- VDPAU -----------------------------------------------------------------
+
+/// `cudaVDPAUGetDevice`: the driver's device, as a runtime ordinal.
+pub fn vdpau_get_device(device: *mut c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
+    let rt = runtime()?;
+    let device = out(device)?;
+    let mut d: CUdevice = 0;
+    cu!(cuVDPAUGetDevice(&mut d, vdp, gpa))?;
+    *device = rt.ordinal_of(d)?;
+    Ok(())
+}
+
+/// `cudaVDPAUSetVDPAUDevice`: checks that the VDPAU device is this CUDA
+/// device and selects it. (The driver's `cuVDPAUCtxCreate` would make a
+/// separate context; the runtime works in primary contexts, and surfaces
+/// register against whichever context is current.)
+pub fn vdpau_set_device(device: c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
+    let rt = runtime()?;
+    let d = rt.device(device)?;
+    let mut got: CUdevice = 0;
+    cu!(cuVDPAUGetDevice(&mut got, vdp, gpa))?;
+    if got != d.cu {
+        return Err(cudaErrorInvalidDevice);
+    }
+    set_device(device)
+}
+
+/// `cudaGraphicsVDPAURegisterVideoSurface`.
+pub fn vdpau_register_video_surface(res: *mut cudaGraphicsResource_t, surface: VdpVideoSurface, flags: c_uint) -> CudaResult {
+    register(res, |r| cu!(cuGraphicsVDPAURegisterVideoSurface(r, surface, flags)))
+}
+
+/// `cudaGraphicsVDPAURegisterOutputSurface`.
+pub fn vdpau_register_output_surface(res: *mut cudaGraphicsResource_t, surface: VdpOutputSurface, flags: c_uint) -> CudaResult {
+    register(res, |r| cu!(cuGraphicsVDPAURegisterOutputSurface(r, surface, flags)))
+}

@@ -1,1 +1,52 @@
-//! Runtime semantics of the ipc area.
+//! Inter-process sharing of device memory and events: the driver's IPC
+//! calls, whose 64-byte handles have the runtime's layout.
+
+use super::context::enter;
+use super::out;
+use crate::driver::CUdeviceptr;
+use crate::types::*;
+use std::ffi::{c_uint, c_void};
+
+/// `cudaIpcGetMemHandle`.
+pub fn get_mem_handle(handle: *mut cudaIpcMemHandle_t, ptr: *mut c_void) -> CudaResult {
+    enter()?;
+    let handle = out(handle)?;
+    cu!(cuIpcGetMemHandle(handle, ptr as CUdeviceptr))
+}
+
+/// `cudaIpcOpenMemHandle`: `cudaIpcMemLazyEnablePeerAccess` is the only flag.
+pub fn open_mem_handle(ptr: *mut *mut c_void, handle: cudaIpcMemHandle_t, flags: c_uint) -> CudaResult {
+    enter()?;
+    let ptr = out(ptr)?;
+    if flags & !(cudaIpcMemLazyEnablePeerAccess as c_uint) != 0 {
+        return Err(cudaErrorInvalidValue);
+    }
+    let mut d: CUdeviceptr = 0;
+    cu!(cuIpcOpenMemHandle(&mut d, handle, flags))?;
+    *ptr = d as *mut c_void;
+    Ok(())
+}
+
+/// `cudaIpcCloseMemHandle`.
+pub fn close_mem_handle(ptr: *mut c_void) -> CudaResult {
+    enter()?;
+    cu!(cuIpcCloseMemHandle(ptr as CUdeviceptr))
+}
+
+/// `cudaIpcGetEventHandle`: the driver requires an event made with
+/// `cudaEventInterprocess | cudaEventDisableTiming` and answers otherwise.
+pub fn get_event_handle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> CudaResult {
+    enter()?;
+    let handle = out(handle)?;
+    if event.is_null() {
+        return Err(cudaErrorInvalidResourceHandle);
+    }
+    cu!(cuIpcGetEventHandle(handle, event))
+}
+
+/// `cudaIpcOpenEventHandle`.
+pub fn open_event_handle(event: *mut cudaEvent_t, handle: cudaIpcEventHandle_t) -> CudaResult {
+    enter()?;
+    let event = out(event)?;
+    cu!(cuIpcOpenEventHandle(event, handle))
+}

@@ -20,8 +20,13 @@ mod graph_shared_enums;
 pub mod launch;
 pub mod texture;
 mod texture_enums;
+mod texture_sampling_enums;
 pub mod interop;
+mod interop_enums;
 pub mod pool;
+mod pool_enums;
+// Memory-area types the interop descriptors need (see the file).
+pub mod memory_shared;
 
 pub use device::*;
 pub use device_enums::*;
@@ -31,6 +36,7 @@ pub use handles::*;
 pub use interop::*;
 pub use launch::*;
 pub use memory::*;
+pub use memory_shared::*;
 pub use pool::*;
 pub use stream::*;
 pub use texture::*;

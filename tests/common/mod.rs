@@ -203,6 +203,14 @@ pub mod fake {
         p
     }
 
+    /// A test-control function of the fake driver (`fake_cuda_*`), by name;
+    /// `F` is its `unsafe extern "C" fn` type.
+    pub fn control<F: Copy>(name: &str) -> F {
+        let n = CString::new(name).unwrap();
+        let f: libloading::Symbol<F> = unsafe { lib().get(n.as_bytes_with_nul()) }.unwrap();
+        *f
+    }
+
     /// Calls of driver entry point `name` so far.
     pub fn calls(name: &str) -> u64 {
         let l = lib();
