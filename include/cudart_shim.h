@@ -56,9 +56,59 @@
 #define cudaGraphKernelNodePortLaunchCompletion 2
 
 /**
+ * C: `CUDA_IPC_HANDLE_SIZE`.
+ */
+#define CUDA_IPC_HANDLE_SIZE 64
+
+/**
+ * C: `cudaIpcMemLazyEnablePeerAccess`.
+ */
+#define cudaIpcMemLazyEnablePeerAccess 1
+
+/**
+ * C: `cudaExternalMemoryDedicated`.
+ */
+#define cudaExternalMemoryDedicated 1
+
+/**
+ * C: `cudaExternalSemaphoreSignalSkipNvSciBufMemSync`.
+ */
+#define cudaExternalSemaphoreSignalSkipNvSciBufMemSync 1
+
+/**
+ * C: `cudaExternalSemaphoreWaitSkipNvSciBufMemSync`.
+ */
+#define cudaExternalSemaphoreWaitSkipNvSciBufMemSync 2
+
+/**
+ * C: `cudaNvSciSyncAttrSignal`.
+ */
+#define cudaNvSciSyncAttrSignal 1
+
+/**
+ * C: `cudaNvSciSyncAttrWait`.
+ */
+#define cudaNvSciSyncAttrWait 2
+
+/**
+ * C: `cudaMemPoolCreateUsageHwDecompress`.
+ */
+#define cudaMemPoolCreateUsageHwDecompress 2
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUeglStreamConnection_st CUeglStreamConnection_st;
+
+/**
  * Opaque; only ever used behind a pointer.
  */
 typedef struct CUevent_st CUevent_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUexternalMemory_st CUexternalMemory_st;
 
 /**
  * Opaque; only ever used behind a pointer.
@@ -83,6 +133,16 @@ typedef struct CUgraph_st CUgraph_st;
 /**
  * Opaque; only ever used behind a pointer.
  */
+typedef struct CUlogsCallbackEntry_st CUlogsCallbackEntry_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUmemPoolHandle_st CUmemPoolHandle_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
 typedef struct CUstream_st CUstream_st;
 
 /**
@@ -101,16 +161,14 @@ typedef struct cudaArray cudaArray;
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
 
 /**
- * C: `struct cudaExternalSemaphoreSignalParams` (owned by the external
- * area; only used behind a pointer here, passed to the driver unchanged:
- * NVIDIA lays it out like the driver's).
+ * Opaque; only ever used behind a pointer.
  */
-typedef struct cudaExternalSemaphoreSignalParams cudaExternalSemaphoreSignalParams;
+typedef struct cudaGraphicsResource cudaGraphicsResource;
 
 /**
- * C: `struct cudaExternalSemaphoreWaitParams` (as above).
+ * Opaque; only ever used behind a pointer.
  */
-typedef struct cudaExternalSemaphoreWaitParams cudaExternalSemaphoreWaitParams;
+typedef struct cudaMipmappedArray cudaMipmappedArray;
 
 /**
  * Return code of every runtime call (C: `enum cudaError`).
@@ -441,6 +499,48 @@ typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
 
 /**
+ * `params.fence` of the signal/wait parameters (anonymous in NVIDIA's header).
+ */
+typedef struct cudaExternalSemaphoreFence {
+  unsigned long long value;
+} cudaExternalSemaphoreFence;
+
+/**
+ * `params.nvSciSync` of the signal/wait parameters (anonymous in NVIDIA's header).
+ */
+typedef union cudaExternalSemaphoreNvSciSync {
+  void *fence;
+  unsigned long long reserved;
+} cudaExternalSemaphoreNvSciSync;
+
+/**
+ * `params.keyedMutex` of the signal parameters (anonymous in NVIDIA's header).
+ */
+typedef struct cudaExternalSemaphoreSignalKeyedMutex {
+  unsigned long long key;
+} cudaExternalSemaphoreSignalKeyedMutex;
+
+/**
+ * `cudaExternalSemaphoreSignalParams::params` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaExternalSemaphoreSignalParamsParams {
+  struct cudaExternalSemaphoreFence fence;
+  union cudaExternalSemaphoreNvSciSync nvSciSync;
+  struct cudaExternalSemaphoreSignalKeyedMutex keyedMutex;
+  unsigned int reserved[12];
+} cudaExternalSemaphoreSignalParamsParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreSignalParams` (144 bytes; same layout
+ * as the driver's `CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS`).
+ */
+typedef struct cudaExternalSemaphoreSignalParams {
+  struct cudaExternalSemaphoreSignalParamsParams params;
+  unsigned int flags;
+  unsigned int reserved[16];
+} cudaExternalSemaphoreSignalParams;
+
+/**
  * C: `struct cudaExternalSemaphoreSignalNodeParams`.
  */
 typedef struct cudaExternalSemaphoreSignalNodeParams {
@@ -448,6 +548,34 @@ typedef struct cudaExternalSemaphoreSignalNodeParams {
   const struct cudaExternalSemaphoreSignalParams *paramsArray;
   unsigned int numExtSems;
 } cudaExternalSemaphoreSignalNodeParams;
+
+/**
+ * `params.keyedMutex` of the wait parameters (anonymous in NVIDIA's header).
+ */
+typedef struct cudaExternalSemaphoreWaitKeyedMutex {
+  unsigned long long key;
+  unsigned int timeoutMs;
+} cudaExternalSemaphoreWaitKeyedMutex;
+
+/**
+ * `cudaExternalSemaphoreWaitParams::params` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaExternalSemaphoreWaitParamsParams {
+  struct cudaExternalSemaphoreFence fence;
+  union cudaExternalSemaphoreNvSciSync nvSciSync;
+  struct cudaExternalSemaphoreWaitKeyedMutex keyedMutex;
+  unsigned int reserved[10];
+} cudaExternalSemaphoreWaitParamsParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitParams` (144 bytes; same layout as
+ * the driver's `CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS`).
+ */
+typedef struct cudaExternalSemaphoreWaitParams {
+  struct cudaExternalSemaphoreWaitParamsParams params;
+  unsigned int flags;
+  unsigned int reserved[16];
+} cudaExternalSemaphoreWaitParams;
 
 /**
  * C: `struct cudaExternalSemaphoreWaitNodeParams`.
@@ -474,7 +602,8 @@ typedef int cudaMemAllocationHandleType;
 typedef int cudaMemLocationType;
 
 /**
- * C: `struct cudaMemLocation`.
+ * C: `struct cudaMemLocation` (8 bytes). For a device location `id` is a
+ * runtime device ordinal; for host NUMA locations a NUMA node id.
  */
 typedef struct cudaMemLocation {
   cudaMemLocationType type;
@@ -482,7 +611,7 @@ typedef struct cudaMemLocation {
 } cudaMemLocation;
 
 /**
- * C: `struct cudaMemPoolProps`.
+ * C: `struct cudaMemPoolProps` (88 bytes).
  */
 typedef struct cudaMemPoolProps {
   cudaMemAllocationType allocType;
@@ -491,7 +620,7 @@ typedef struct cudaMemPoolProps {
   void *win32SecurityAttributes;
   size_t maxSize;
   unsigned short usage;
-  uint8_t reserved[54];
+  unsigned char reserved[54];
 } cudaMemPoolProps;
 
 /**
@@ -500,7 +629,7 @@ typedef struct cudaMemPoolProps {
 typedef int cudaMemAccessFlags;
 
 /**
- * C: `struct cudaMemAccessDesc`.
+ * C: `struct cudaMemAccessDesc` (12 bytes).
  */
 typedef struct cudaMemAccessDesc {
   struct cudaMemLocation location;
@@ -694,6 +823,384 @@ typedef struct CUuserObject_st *cudaUserObject_t;
  */
 typedef int cudaGraphMemAttributeType;
 
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+/**
+ * C: `cudaMemPoolAttr`.
+ */
+typedef int cudaMemPoolAttr;
+
+/**
+ * C: `struct cudaMemPoolPtrExportData` (64 opaque bytes).
+ */
+typedef struct cudaMemPoolPtrExportData {
+  unsigned char reserved[64];
+} cudaMemPoolPtrExportData;
+
+/**
+ * C: `cudaIpcMemHandle_t` (64 opaque bytes, passed by value).
+ */
+typedef struct cudaIpcMemHandle_st {
+  char reserved[64];
+} cudaIpcMemHandle_st;
+
+typedef struct cudaIpcMemHandle_st cudaIpcMemHandle_t;
+
+/**
+ * C: `cudaIpcEventHandle_t` (64 opaque bytes, passed by value).
+ */
+typedef struct cudaIpcEventHandle_st {
+  char reserved[64];
+} cudaIpcEventHandle_st;
+
+typedef struct cudaIpcEventHandle_st cudaIpcEventHandle_t;
+
+typedef struct CUexternalMemory_st *cudaExternalMemory_t;
+
+/**
+ * C: `cudaExternalMemoryHandleType`.
+ */
+typedef int cudaExternalMemoryHandleType;
+
+/**
+ * The Win32 member of the handle unions (anonymous in NVIDIA's header).
+ */
+typedef struct cudaExternalWin32Handle {
+  void *handle;
+  const void *name;
+} cudaExternalWin32Handle;
+
+/**
+ * `cudaExternalMemoryHandleDesc::handle` (anonymous in NVIDIA's header).
+ */
+typedef union cudaExternalMemoryHandleUnion {
+  int fd;
+  struct cudaExternalWin32Handle win32;
+  const void *nvSciBufObject;
+} cudaExternalMemoryHandleUnion;
+
+/**
+ * C: `struct cudaExternalMemoryHandleDesc` (104 bytes; the driver's
+ * `CUDA_EXTERNAL_MEMORY_HANDLE_DESC` has the same layout and values).
+ */
+typedef struct cudaExternalMemoryHandleDesc {
+  cudaExternalMemoryHandleType type;
+  union cudaExternalMemoryHandleUnion handle;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+} cudaExternalMemoryHandleDesc;
+
+/**
+ * C: `struct cudaExternalMemoryBufferDesc` (88 bytes; same layout as the
+ * driver's `CUDA_EXTERNAL_MEMORY_BUFFER_DESC`).
+ */
+typedef struct cudaExternalMemoryBufferDesc {
+  unsigned long long offset;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+} cudaExternalMemoryBufferDesc;
+
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+
+/**
+ * C: `struct cudaExternalMemoryMipmappedArrayDesc` (128 bytes; converted
+ * to the driver's descriptor, which holds a `CUDA_ARRAY3D_DESCRIPTOR`).
+ */
+typedef struct cudaExternalMemoryMipmappedArrayDesc {
+  unsigned long long offset;
+  struct cudaChannelFormatDesc formatDesc;
+  struct cudaExtent extent;
+  unsigned int flags;
+  unsigned int numLevels;
+  unsigned int reserved[16];
+} cudaExternalMemoryMipmappedArrayDesc;
+
+/**
+ * C: `cudaExternalSemaphoreHandleType`.
+ */
+typedef int cudaExternalSemaphoreHandleType;
+
+/**
+ * `cudaExternalSemaphoreHandleDesc::handle` (anonymous in NVIDIA's header).
+ */
+typedef union cudaExternalSemaphoreHandleUnion {
+  int fd;
+  struct cudaExternalWin32Handle win32;
+  const void *nvSciSyncObj;
+} cudaExternalSemaphoreHandleUnion;
+
+/**
+ * C: `struct cudaExternalSemaphoreHandleDesc` (96 bytes; same layout and
+ * values as the driver's `CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC`).
+ */
+typedef struct cudaExternalSemaphoreHandleDesc {
+  cudaExternalSemaphoreHandleType type;
+  union cudaExternalSemaphoreHandleUnion handle;
+  unsigned int flags;
+  unsigned int reserved[16];
+} cudaExternalSemaphoreHandleDesc;
+
+typedef const struct cudaArray *cudaArray_const_t;
+
+typedef uint64_t cudaTextureObject_t;
+
+/**
+ * C: `cudaResourceType`.
+ */
+typedef int cudaResourceType;
+
+/**
+ * `cudaResourceDesc::res.array` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaResourceDescArray {
+  cudaArray_t array;
+} cudaResourceDescArray;
+
+/**
+ * `cudaResourceDesc::res.mipmap` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaResourceDescMipmap {
+  cudaMipmappedArray_t mipmap;
+} cudaResourceDescMipmap;
+
+/**
+ * `cudaResourceDesc::res.linear` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaResourceDescLinear {
+  void *devPtr;
+  struct cudaChannelFormatDesc desc;
+  size_t sizeInBytes;
+} cudaResourceDescLinear;
+
+/**
+ * `cudaResourceDesc::res.pitch2D` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaResourceDescPitch2D {
+  void *devPtr;
+  struct cudaChannelFormatDesc desc;
+  size_t width;
+  size_t height;
+  size_t pitchInBytes;
+} cudaResourceDescPitch2D;
+
+/**
+ * `cudaResourceDesc::res.reserved` (anonymous in NVIDIA's header).
+ */
+typedef struct cudaResourceDescReserved {
+  int reserved[32];
+} cudaResourceDescReserved;
+
+/**
+ * `cudaResourceDesc::res` (anonymous in NVIDIA's header).
+ */
+typedef union cudaResourceDescRes {
+  struct cudaResourceDescArray array;
+  struct cudaResourceDescMipmap mipmap;
+  struct cudaResourceDescLinear linear;
+  struct cudaResourceDescPitch2D pitch2D;
+  struct cudaResourceDescReserved reserved;
+} cudaResourceDescRes;
+
+/**
+ * C: `struct cudaResourceDesc` (144 bytes).
+ */
+typedef struct cudaResourceDesc {
+  cudaResourceType resType;
+  union cudaResourceDescRes res;
+  unsigned int flags;
+} cudaResourceDesc;
+
+/**
+ * C: `cudaTextureAddressMode`.
+ */
+typedef int cudaTextureAddressMode;
+
+/**
+ * C: `cudaTextureFilterMode`.
+ */
+typedef int cudaTextureFilterMode;
+
+/**
+ * C: `cudaTextureReadMode`.
+ */
+typedef int cudaTextureReadMode;
+
+/**
+ * C: `struct cudaTextureDesc`.
+ */
+typedef struct cudaTextureDesc {
+  cudaTextureAddressMode addressMode[3];
+  cudaTextureFilterMode filterMode;
+  cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+} cudaTextureDesc;
+
+/**
+ * C: `cudaResourceViewFormat`.
+ */
+typedef int cudaResourceViewFormat;
+
+/**
+ * C: `struct cudaResourceViewDesc`.
+ */
+typedef struct cudaResourceViewDesc {
+  cudaResourceViewFormat format;
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned int firstMipmapLevel;
+  unsigned int lastMipmapLevel;
+  unsigned int firstLayer;
+  unsigned int lastLayer;
+  unsigned int reserved[16];
+} cudaResourceViewDesc;
+
+typedef uint64_t cudaSurfaceObject_t;
+
+/**
+ * C: `cudaLogLevel`.
+ */
+typedef int cudaLogLevel;
+
+/**
+ * C: `cudaLogsCallback_t`: `(data, level, message, length)`.
+ */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+
+typedef struct CUlogsCallbackEntry_st *cudaLogsCallbackHandle;
+
+typedef unsigned int cudaLogIterator;
+
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
+
+/**
+ * C: `enum cudaGLDeviceList` (`cuda_gl_interop.h`; its constants are
+ * `cudaGLDeviceListAll` = 1, `CurrentFrame` = 2, `NextFrame` = 3, not
+ * repeated here because `cuda_runtime_api.h` does not declare them).
+ */
+typedef int cudaGLDeviceList;
+
+/**
+ * C: `GLuint` (OpenGL).
+ */
+typedef unsigned int GLuint;
+
+/**
+ * C: `GLenum` (OpenGL).
+ */
+typedef unsigned int GLenum;
+
+/**
+ * C: `EGLImageKHR` (EGL, an opaque pointer).
+ */
+typedef void *EGLImageKHR;
+
+/**
+ * `cudaEglFrame::frame` (anonymous in NVIDIA's header).
+ */
+typedef union cudaEglFrameUnion {
+  cudaArray_t pArray[3];
+  struct cudaPitchedPtr pPitch[3];
+} cudaEglFrameUnion;
+
+/**
+ * C: `cudaEglPlaneDesc` (`cuda_egl_interop.h`, 56 bytes).
+ */
+typedef struct cudaEglPlaneDesc {
+  unsigned int width;
+  unsigned int height;
+  unsigned int depth;
+  unsigned int pitch;
+  unsigned int numChannels;
+  struct cudaChannelFormatDesc channelDesc;
+  unsigned int reserved[4];
+} cudaEglPlaneDesc;
+
+/**
+ * C: `cudaEglFrameType` (`cuda_egl_interop.h`: 0 array, 1 pitch).
+ */
+typedef int cudaEglFrameType;
+
+/**
+ * C: `cudaEglColorFormat` (`cuda_egl_interop.h`); values equal the
+ * driver's `CUeglColorFormat`.
+ */
+typedef int cudaEglColorFormat;
+
+/**
+ * C: `cudaEglFrame` (`cuda_egl_interop.h`, 280 bytes, passed by value to
+ * `cudaEGLStreamProducerPresentFrame`).
+ */
+typedef struct cudaEglFrame {
+  union cudaEglFrameUnion frame;
+  struct cudaEglPlaneDesc planeDesc[3];
+  unsigned int planeCount;
+  cudaEglFrameType frameType;
+  cudaEglColorFormat eglColorFormat;
+} cudaEglFrame;
+
+/**
+ * C: `EGLSyncKHR` (EGL, an opaque pointer).
+ */
+typedef void *EGLSyncKHR;
+
+/**
+ * C: `cudaEglStreamConnection` (the driver's `CUeglStreamConnection`).
+ */
+typedef struct CUeglStreamConnection_st *cudaEglStreamConnection;
+
+/**
+ * C: `EGLStreamKHR` (EGL, an opaque pointer).
+ */
+typedef void *EGLStreamKHR;
+
+/**
+ * C: `EGLint` (EGL, a 32-bit integer).
+ */
+typedef int32_t EGLint;
+
+/**
+ * C: `VdpDevice` (VDPAU handle).
+ */
+typedef uint32_t VdpDevice;
+
+/**
+ * C: `VdpStatus` (VDPAU).
+ */
+typedef int VdpStatus;
+
+/**
+ * C: `VdpFuncId` (VDPAU).
+ */
+typedef uint32_t VdpFuncId;
+
+/**
+ * C: `VdpGetProcAddress`. VDPAU declares it as a function type and the
+ * runtime takes `VdpGetProcAddress *`; a Rust fn pointer is that pointer.
+ */
+typedef VdpStatus (*VdpGetProcAddress)(VdpDevice device, VdpFuncId function_id, void **function_pointer);
+
+/**
+ * C: `VdpVideoSurface` (VDPAU handle).
+ */
+typedef uint32_t VdpVideoSurface;
+
+/**
+ * C: `VdpOutputSurface` (VDPAU handle).
+ */
+typedef uint32_t VdpOutputSurface;
+
 /**
  * C: `cudaGraphDependencyType`.
  */
@@ -723,6 +1230,21 @@ typedef int cudaUserObjectRetainFlags;
  * C: `cudaGraphConditionalHandleFlags`.
  */
 typedef int cudaGraphConditionalHandleFlags;
+
+/**
+ * C: `cudaGraphicsRegisterFlags`.
+ */
+typedef int cudaGraphicsRegisterFlags;
+
+/**
+ * C: `cudaGraphicsMapFlags`.
+ */
+typedef int cudaGraphicsMapFlags;
+
+/**
+ * C: `cudaGraphicsCubeFace`.
+ */
+typedef int cudaGraphicsCubeFace;
 
 #define cudaSuccess 0
 
@@ -1454,90 +1976,6 @@ typedef int cudaGraphConditionalHandleFlags;
 
 #define cudaGraphChildGraphOwnershipMove 1
 
-#define cudaMemcpyHostToHost 0
-
-#define cudaMemcpyHostToDevice 1
-
-#define cudaMemcpyDeviceToHost 2
-
-#define cudaMemcpyDeviceToDevice 3
-
-#define cudaMemcpyDefault 4
-
-#define cudaMemLocationTypeInvalid 0
-
-#define cudaMemLocationTypeNone 0
-
-#define cudaMemLocationTypeDevice 1
-
-#define cudaMemLocationTypeHost 2
-
-#define cudaMemLocationTypeHostNuma 3
-
-#define cudaMemLocationTypeHostNumaCurrent 4
-
-#define cudaMemAllocationTypeInvalid 0
-
-#define cudaMemAllocationTypePinned 1
-
-#define cudaMemAllocationTypeManaged 2
-
-#define cudaMemAllocationTypeMax 2147483647
-
-#define cudaMemHandleTypeNone 0
-
-#define cudaMemHandleTypePosixFileDescriptor 1
-
-#define cudaMemHandleTypeWin32 2
-
-#define cudaMemHandleTypeWin32Kmt 4
-
-#define cudaMemHandleTypeFabric 8
-
-#define cudaMemAccessFlagsProtNone 0
-
-#define cudaMemAccessFlagsProtRead 1
-
-#define cudaMemAccessFlagsProtReadWrite 3
-
-#define cudaLaunchAttributeIgnore 0
-
-#define cudaLaunchAttributeAccessPolicyWindow 1
-
-#define cudaLaunchAttributeCooperative 2
-
-#define cudaLaunchAttributeSynchronizationPolicy 3
-
-#define cudaLaunchAttributeClusterDimension 4
-
-#define cudaLaunchAttributeClusterSchedulingPolicyPreference 5
-
-#define cudaLaunchAttributeProgrammaticStreamSerialization 6
-
-#define cudaLaunchAttributeProgrammaticEvent 7
-
-#define cudaLaunchAttributePriority 8
-
-#define cudaLaunchAttributeMemSyncDomainMap 9
-
-#define cudaLaunchAttributeMemSyncDomain 10
-
-#define cudaLaunchAttributePreferredClusterDimension 11
-
-#define cudaLaunchAttributeLaunchCompletionEvent 12
-
-#define cudaLaunchAttributeDeviceUpdatableKernelNode 13
-
-#define cudaLaunchAttributePreferredSharedMemoryCarveout 14
-
-#define cudaLaunchAttributeNvlinkUtilCentricScheduling 16
-
-#define cudaAccessPropertyNormal 0
-
-#define cudaAccessPropertyStreaming 1
-
-#define cudaAccessPropertyPersisting 2
-
 #define cudaChannelFormatKindSigned 0
 
 #define cudaChannelFormatKindUnsigned 1
@@ -1601,6 +2039,268 @@ typedef int cudaGraphConditionalHandleFlags;
 #define cudaChannelFormatKindUnsignedBlockCompressed7SRGB 30
 
 #define cudaChannelFormatKindUnsignedNormalized1010102 31
+
+#define cudaResourceTypeArray 0
+
+#define cudaResourceTypeMipmappedArray 1
+
+#define cudaResourceTypeLinear 2
+
+#define cudaResourceTypePitch2D 3
+
+#define cudaResViewFormatNone 0
+
+#define cudaResViewFormatUnsignedChar1 1
+
+#define cudaResViewFormatUnsignedChar2 2
+
+#define cudaResViewFormatUnsignedChar4 3
+
+#define cudaResViewFormatSignedChar1 4
+
+#define cudaResViewFormatSignedChar2 5
+
+#define cudaResViewFormatSignedChar4 6
+
+#define cudaResViewFormatUnsignedShort1 7
+
+#define cudaResViewFormatUnsignedShort2 8
+
+#define cudaResViewFormatUnsignedShort4 9
+
+#define cudaResViewFormatSignedShort1 10
+
+#define cudaResViewFormatSignedShort2 11
+
+#define cudaResViewFormatSignedShort4 12
+
+#define cudaResViewFormatUnsignedInt1 13
+
+#define cudaResViewFormatUnsignedInt2 14
+
+#define cudaResViewFormatUnsignedInt4 15
+
+#define cudaResViewFormatSignedInt1 16
+
+#define cudaResViewFormatSignedInt2 17
+
+#define cudaResViewFormatSignedInt4 18
+
+#define cudaResViewFormatHalf1 19
+
+#define cudaResViewFormatHalf2 20
+
+#define cudaResViewFormatHalf4 21
+
+#define cudaResViewFormatFloat1 22
+
+#define cudaResViewFormatFloat2 23
+
+#define cudaResViewFormatFloat4 24
+
+#define cudaResViewFormatUnsignedBlockCompressed1 25
+
+#define cudaResViewFormatUnsignedBlockCompressed2 26
+
+#define cudaResViewFormatUnsignedBlockCompressed3 27
+
+#define cudaResViewFormatUnsignedBlockCompressed4 28
+
+#define cudaResViewFormatSignedBlockCompressed4 29
+
+#define cudaResViewFormatUnsignedBlockCompressed5 30
+
+#define cudaResViewFormatSignedBlockCompressed5 31
+
+#define cudaResViewFormatUnsignedBlockCompressed6H 32
+
+#define cudaResViewFormatSignedBlockCompressed6H 33
+
+#define cudaResViewFormatUnsignedBlockCompressed7 34
+
+#define cudaAddressModeWrap 0
+
+#define cudaAddressModeClamp 1
+
+#define cudaAddressModeMirror 2
+
+#define cudaAddressModeBorder 3
+
+#define cudaFilterModePoint 0
+
+#define cudaFilterModeLinear 1
+
+#define cudaReadModeElementType 0
+
+#define cudaReadModeNormalizedFloat 1
+
+#define cudaExternalMemoryHandleTypeOpaqueFd 1
+
+#define cudaExternalMemoryHandleTypeOpaqueWin32 2
+
+#define cudaExternalMemoryHandleTypeOpaqueWin32Kmt 3
+
+#define cudaExternalMemoryHandleTypeD3D12Heap 4
+
+#define cudaExternalMemoryHandleTypeD3D12Resource 5
+
+#define cudaExternalMemoryHandleTypeD3D11Resource 6
+
+#define cudaExternalMemoryHandleTypeD3D11ResourceKmt 7
+
+#define cudaExternalMemoryHandleTypeNvSciBuf 8
+
+#define cudaExternalSemaphoreHandleTypeOpaqueFd 1
+
+#define cudaExternalSemaphoreHandleTypeOpaqueWin32 2
+
+#define cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt 3
+
+#define cudaExternalSemaphoreHandleTypeD3D12Fence 4
+
+#define cudaExternalSemaphoreHandleTypeD3D11Fence 5
+
+#define cudaExternalSemaphoreHandleTypeNvSciSync 6
+
+#define cudaExternalSemaphoreHandleTypeKeyedMutex 7
+
+#define cudaExternalSemaphoreHandleTypeKeyedMutexKmt 8
+
+#define cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd 9
+
+#define cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 10
+
+#define cudaGraphicsRegisterFlagsNone 0
+
+#define cudaGraphicsRegisterFlagsReadOnly 1
+
+#define cudaGraphicsRegisterFlagsWriteDiscard 2
+
+#define cudaGraphicsRegisterFlagsSurfaceLoadStore 4
+
+#define cudaGraphicsRegisterFlagsTextureGather 8
+
+#define cudaGraphicsMapFlagsNone 0
+
+#define cudaGraphicsMapFlagsReadOnly 1
+
+#define cudaGraphicsMapFlagsWriteDiscard 2
+
+#define cudaGraphicsCubeFacePositiveX 0
+
+#define cudaGraphicsCubeFaceNegativeX 1
+
+#define cudaGraphicsCubeFacePositiveY 2
+
+#define cudaGraphicsCubeFaceNegativeY 3
+
+#define cudaGraphicsCubeFacePositiveZ 4
+
+#define cudaGraphicsCubeFaceNegativeZ 5
+
+#define cudaLogLevelError 0
+
+#define cudaLogLevelWarning 1
+
+#define cudaMemPoolReuseFollowEventDependencies 1
+
+#define cudaMemPoolReuseAllowOpportunistic 2
+
+#define cudaMemPoolReuseAllowInternalDependencies 3
+
+#define cudaMemPoolAttrReleaseThreshold 4
+
+#define cudaMemPoolAttrReservedMemCurrent 5
+
+#define cudaMemPoolAttrReservedMemHigh 6
+
+#define cudaMemPoolAttrUsedMemCurrent 7
+
+#define cudaMemPoolAttrUsedMemHigh 8
+
+#define cudaMemLocationTypeInvalid 0
+
+#define cudaMemLocationTypeNone 0
+
+#define cudaMemLocationTypeDevice 1
+
+#define cudaMemLocationTypeHost 2
+
+#define cudaMemLocationTypeHostNuma 3
+
+#define cudaMemLocationTypeHostNumaCurrent 4
+
+#define cudaMemAccessFlagsProtNone 0
+
+#define cudaMemAccessFlagsProtRead 1
+
+#define cudaMemAccessFlagsProtReadWrite 3
+
+#define cudaMemAllocationTypeInvalid 0
+
+#define cudaMemAllocationTypePinned 1
+
+#define cudaMemAllocationTypeManaged 2
+
+#define cudaMemAllocationTypeMax 2147483647
+
+#define cudaMemHandleTypeNone 0
+
+#define cudaMemHandleTypePosixFileDescriptor 1
+
+#define cudaMemHandleTypeWin32 2
+
+#define cudaMemHandleTypeWin32Kmt 4
+
+#define cudaMemHandleTypeFabric 8
+
+#define cudaMemcpyHostToHost 0
+
+#define cudaMemcpyHostToDevice 1
+
+#define cudaMemcpyDeviceToHost 2
+
+#define cudaMemcpyDeviceToDevice 3
+
+#define cudaMemcpyDefault 4
+
+#define cudaLaunchAttributeIgnore 0
+
+#define cudaLaunchAttributeAccessPolicyWindow 1
+
+#define cudaLaunchAttributeCooperative 2
+
+#define cudaLaunchAttributeSynchronizationPolicy 3
+
+#define cudaLaunchAttributeClusterDimension 4
+
+#define cudaLaunchAttributeClusterSchedulingPolicyPreference 5
+
+#define cudaLaunchAttributeProgrammaticStreamSerialization 6
+
+#define cudaLaunchAttributeProgrammaticEvent 7
+
+#define cudaLaunchAttributePriority 8
+
+#define cudaLaunchAttributeMemSyncDomainMap 9
+
+#define cudaLaunchAttributeMemSyncDomain 10
+
+#define cudaLaunchAttributePreferredClusterDimension 11
+
+#define cudaLaunchAttributeLaunchCompletionEvent 12
+
+#define cudaLaunchAttributeDeviceUpdatableKernelNode 13
+
+#define cudaLaunchAttributePreferredSharedMemoryCarveout 14
+
+#define cudaLaunchAttributeNvlinkUtilCentricScheduling 16
+
+#define cudaAccessPropertyNormal 0
+
+#define cudaAccessPropertyStreaming 1
+
+#define cudaAccessPropertyPersisting 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -1859,6 +2559,180 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType
 cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void *value);
 
 cudaError_t cudaDeviceGraphMemTrim(int device);
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
+
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location, cudaMemAllocationType type);
+
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location, cudaMemAllocationType type);
+
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, cudaMemAllocationType type, cudaMemPool_t memPool);
+
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+
+cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream);
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+
+cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream);
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps);
+
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void *value);
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void *value);
+
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList, size_t count);
+
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags *flags, cudaMemPool_t memPool, struct cudaMemLocation *location);
+
+cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool, cudaMemAllocationHandleType handleType, unsigned int flags);
+
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle, cudaMemAllocationHandleType handleType, unsigned int flags);
+
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr);
+
+cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool, struct cudaMemPoolPtrExportData *exportData);
+
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr);
+
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags);
+
+cudaError_t cudaIpcCloseMemHandle(void *devPtr);
+
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
+
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
+
+cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out, const struct cudaExternalMemoryHandleDesc *memHandleDesc);
+
+cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem, const struct cudaExternalMemoryBufferDesc *bufferDesc);
+
+cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap, cudaExternalMemory_t extMem, const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc);
+
+cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem);
+
+cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out, const struct cudaExternalSemaphoreHandleDesc *semHandleDesc);
+
+cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
+
+cudaError_t cudaSignalExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreSignalParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
+
+cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
+
+cudaError_t cudaWaitExternalSemaphoresAsync_ptsz(const cudaExternalSemaphore_t *extSemArray, const struct cudaExternalSemaphoreWaitParams *paramsArray, unsigned int numExtSems, cudaStream_t stream);
+
+cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
+
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
+
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array);
+
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc);
+
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject);
+
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject);
+
+cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject);
+
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
+
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaSurfaceObject_t surfObject);
+
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData, cudaLogsCallbackHandle *callback_out);
+
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback);
+
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags);
+
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags);
+
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
+
+cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource);
+
+cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags);
+
+cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources, cudaStream_t stream);
+
+cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources, cudaStream_t stream);
+
+cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size, cudaGraphicsResource_t resource);
+
+cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array, cudaGraphicsResource_t resource, unsigned int arrayIndex, unsigned int mipLevel);
+
+cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mipmappedArray, cudaGraphicsResource_t resource);
+
+cudaError_t cudaGLGetDevices(unsigned int *pCudaDeviceCount, int *pCudaDevices, unsigned int cudaDeviceCount, cudaGLDeviceList deviceList);
+
+cudaError_t cudaGraphicsGLRegisterBuffer(cudaGraphicsResource_t *resource, GLuint buffer, unsigned int flags);
+
+cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *resource, GLuint image, GLenum target, unsigned int flags);
+
+cudaError_t cudaGLSetGLDevice(int device);
+
+cudaError_t cudaGLRegisterBufferObject(GLuint bufObj);
+
+cudaError_t cudaGLUnregisterBufferObject(GLuint bufObj);
+
+cudaError_t cudaGLMapBufferObject(void **devPtr, GLuint bufObj);
+
+cudaError_t cudaGLMapBufferObjectAsync(void **devPtr, GLuint bufObj, cudaStream_t stream);
+
+cudaError_t cudaGLUnmapBufferObject(GLuint bufObj);
+
+cudaError_t cudaGLUnmapBufferObjectAsync(GLuint bufObj, cudaStream_t stream);
+
+cudaError_t cudaGLSetBufferObjectMapFlags(GLuint bufObj, unsigned int flags);
+
+cudaError_t cudaGraphicsEGLRegisterImage(cudaGraphicsResource_t *pCudaResource, EGLImageKHR image, unsigned int flags);
+
+cudaError_t cudaGraphicsResourceGetMappedEglFrame(struct cudaEglFrame *eglFrame, cudaGraphicsResource_t resource, unsigned int index, unsigned int mipLevel);
+
+cudaError_t cudaEventCreateFromEGLSync(cudaEvent_t *phEvent, EGLSyncKHR eglSync, unsigned int flags);
+
+cudaError_t cudaEGLStreamConsumerConnect(cudaEglStreamConnection *conn, EGLStreamKHR eglStream);
+
+cudaError_t cudaEGLStreamConsumerConnectWithFlags(cudaEglStreamConnection *conn, EGLStreamKHR eglStream, unsigned int flags);
+
+cudaError_t cudaEGLStreamConsumerDisconnect(cudaEglStreamConnection *conn);
+
+cudaError_t cudaEGLStreamConsumerAcquireFrame(cudaEglStreamConnection *conn, cudaGraphicsResource_t *pCudaResource, cudaStream_t *pStream, unsigned int timeout);
+
+cudaError_t cudaEGLStreamConsumerReleaseFrame(cudaEglStreamConnection *conn, cudaGraphicsResource_t pCudaResource, cudaStream_t *pStream);
+
+cudaError_t cudaEGLStreamProducerConnect(cudaEglStreamConnection *conn, EGLStreamKHR eglStream, EGLint width, EGLint height);
+
+cudaError_t cudaEGLStreamProducerDisconnect(cudaEglStreamConnection *conn);
+
+cudaError_t cudaEGLStreamProducerPresentFrame(cudaEglStreamConnection *conn, struct cudaEglFrame eglframe, cudaStream_t *pStream);
+
+cudaError_t cudaEGLStreamProducerReturnFrame(cudaEglStreamConnection *conn, struct cudaEglFrame *eglframe, cudaStream_t *pStream);
+
+cudaError_t cudaVDPAUGetDevice(int *device, VdpDevice vdpDevice, VdpGetProcAddress vdpGetProcAddress);
+
+cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice, VdpGetProcAddress vdpGetProcAddress);
+
+cudaError_t cudaGraphicsVDPAURegisterVideoSurface(cudaGraphicsResource_t *resource, VdpVideoSurface vdpSurface, unsigned int flags);
+
+cudaError_t cudaGraphicsVDPAURegisterOutputSurface(cudaGraphicsResource_t *resource, VdpOutputSurface vdpSurface, unsigned int flags);
 
 #ifdef __cplusplus
 }  // extern "C"

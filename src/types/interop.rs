@@ -7,7 +7,7 @@
 
 pub use super::interop_enums::*;
 use super::handles::cudaArray_t;
-use super::memory_shared::{cudaExtent, cudaPitchedPtr};
+use super::shared::{cudaExtent, cudaPitchedPtr};
 use super::texture::cudaChannelFormatDesc;
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 

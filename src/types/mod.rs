@@ -16,7 +16,6 @@ pub mod memory;
 pub mod stream;
 pub mod graph;
 mod graph_enums;
-mod graph_shared_enums;
 pub mod launch;
 pub mod texture;
 mod texture_enums;
@@ -25,8 +24,8 @@ pub mod interop;
 mod interop_enums;
 pub mod pool;
 mod pool_enums;
-// Memory-area types the interop descriptors need (see the file).
-pub mod memory_shared;
+pub mod shared;
+mod shared_enums;
 
 pub use device::*;
 pub use device_enums::*;
@@ -36,7 +35,7 @@ pub use handles::*;
 pub use interop::*;
 pub use launch::*;
 pub use memory::*;
-pub use memory_shared::*;
+pub use shared::*;
 pub use pool::*;
 pub use stream::*;
 pub use texture::*;

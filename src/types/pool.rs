@@ -25,7 +25,7 @@ pub struct cudaMemAccessDesc {
 
 /// C: `struct cudaMemPoolProps` (88 bytes).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct cudaMemPoolProps {
     pub allocType: cudaMemAllocationType,
     pub handleTypes: cudaMemAllocationHandleType,

@@ -16,56 +16,6 @@ pub const cudaMemcpyDefault: cudaMemcpyKind = cudaMemcpyKind(4);
 
 crate::trace_enum!(cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault });
 
-/// C: `cudaMemLocationType`.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct cudaMemLocationType(pub c_int);
-
-pub const cudaMemLocationTypeInvalid: cudaMemLocationType = cudaMemLocationType(0);
-pub const cudaMemLocationTypeNone: cudaMemLocationType = cudaMemLocationType(0);
-pub const cudaMemLocationTypeDevice: cudaMemLocationType = cudaMemLocationType(1);
-pub const cudaMemLocationTypeHost: cudaMemLocationType = cudaMemLocationType(2);
-pub const cudaMemLocationTypeHostNuma: cudaMemLocationType = cudaMemLocationType(3);
-pub const cudaMemLocationTypeHostNumaCurrent: cudaMemLocationType = cudaMemLocationType(4);
-
-crate::trace_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent });
-
-/// C: `cudaMemAllocationType`.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct cudaMemAllocationType(pub c_int);
-
-pub const cudaMemAllocationTypeInvalid: cudaMemAllocationType = cudaMemAllocationType(0x0);
-pub const cudaMemAllocationTypePinned: cudaMemAllocationType = cudaMemAllocationType(0x1);
-pub const cudaMemAllocationTypeManaged: cudaMemAllocationType = cudaMemAllocationType(0x2);
-pub const cudaMemAllocationTypeMax: cudaMemAllocationType = cudaMemAllocationType(0x7fffffff);
-
-crate::trace_enum!(cudaMemAllocationType { cudaMemAllocationTypeInvalid, cudaMemAllocationTypePinned, cudaMemAllocationTypeManaged, cudaMemAllocationTypeMax });
-
-/// C: `cudaMemAllocationHandleType`.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct cudaMemAllocationHandleType(pub c_int);
-
-pub const cudaMemHandleTypeNone: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x0);
-pub const cudaMemHandleTypePosixFileDescriptor: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x1);
-pub const cudaMemHandleTypeWin32: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x2);
-pub const cudaMemHandleTypeWin32Kmt: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x4);
-pub const cudaMemHandleTypeFabric: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x8);
-
-crate::trace_enum!(cudaMemAllocationHandleType { cudaMemHandleTypeNone, cudaMemHandleTypePosixFileDescriptor, cudaMemHandleTypeWin32, cudaMemHandleTypeWin32Kmt, cudaMemHandleTypeFabric });
-
-/// C: `cudaMemAccessFlags`.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct cudaMemAccessFlags(pub c_int);
-
-pub const cudaMemAccessFlagsProtNone: cudaMemAccessFlags = cudaMemAccessFlags(0);
-pub const cudaMemAccessFlagsProtRead: cudaMemAccessFlags = cudaMemAccessFlags(1);
-pub const cudaMemAccessFlagsProtReadWrite: cudaMemAccessFlags = cudaMemAccessFlags(3);
-
-crate::trace_enum!(cudaMemAccessFlags { cudaMemAccessFlagsProtNone, cudaMemAccessFlagsProtRead, cudaMemAccessFlagsProtReadWrite });
-
 /// C: `cudaLaunchAttributeID`.
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
