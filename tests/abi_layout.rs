@@ -9,7 +9,15 @@ use std::fmt::Write;
 
 /// Types our header needs that NVIDIA's declares anonymously (nested unions
 /// and structs); their enclosing types are checked field by field.
-const SHIM_ONLY: &[&str] = &["cudaAsyncNotificationInfoUnion", "cudaAsyncNotificationOverBudget"];
+const SHIM_ONLY: &[&str] = &[
+    "cudaAsyncNotificationInfoUnion",
+    "cudaAsyncNotificationOverBudget",
+    // Named stand-ins for anonymous members of NVIDIA's memory structs.
+    "cudaArraySparseTileExtent",
+    "cudaMemcpy3DOperandPtr",
+    "cudaMemcpy3DOperandArray",
+    "cudaMemcpy3DOperandOp",
+];
 
 fn ours(name: &str) -> bool {
     name.starts_with("cudartShim") || name.starts_with("CUDART_SHIM") || SHIM_ONLY.contains(&name)
