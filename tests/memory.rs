@@ -223,8 +223,9 @@ fn memcpy_2d_honours_pitches() {
             assert_eq!(&back[y * 12..y * 12 + w], &src[y * spitch..y * spitch + w]);
         }
         assert_eq!(cudaMemcpy2D_ptds(back.as_mut_ptr().cast(), 12, d, dpitch, w, h, cudaMemcpyDefault), cudaSuccess);
+        assert_eq!(cudaMemcpy2DAsync_ptsz(back.as_mut_ptr().cast(), 12, d, dpitch, w, h, cudaMemcpyDefault, null_mut()), cudaSuccess);
         assert_eq!(fake::calls("cuMemcpy2DUnaligned"), 2);
-        assert_eq!(fake::calls("cuMemcpy2DAsync"), 1);
+        assert_eq!(fake::calls("cuMemcpy2DAsync"), 2);
         // Width wider than a pitch; rows beyond the allocation; bad kind.
         assert_eq!(cudaMemcpy2D(d, dpitch, src.as_ptr().cast(), 8, w, h, cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
         assert_eq!(cudaMemcpy2D(d, dpitch, src.as_ptr().cast(), spitch, w, h + 1, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
