@@ -1,16 +1,16 @@
 //! Memory management, unified addressing and managed memory (the runtime
 //! API's "Memory Management" and "Unified Addressing" sections).
 //!
-//! - [`alloc`]: device, pitched, host (pinned), registered and managed
+//! - `alloc`: device, pitched, host (pinned), registered and managed
 //!   allocations. `cudaMalloc`/`cudaFree`/`cudaMallocHost`/`cudaFreeHost`
 //!   each go through one small function ([`alloc::malloc`], [`alloc::free`],
 //!   [`alloc::malloc_host`], [`alloc::free_host`]) so an opt-in caching
 //!   allocator can wrap exactly those four.
-//! - [`array`]: CUDA arrays and mipmapped arrays.
-//! - [`copy`]: every `cudaMemcpy*` form, with the conversions of runtime
+//! - `array`: CUDA arrays and mipmapped arrays.
+//! - `copy`: every `cudaMemcpy*` form, with the conversions of runtime
 //!   copy descriptions to the driver's `CUDA_MEMCPY2D`/`CUDA_MEMCPY3D`.
-//! - [`set`]: `cudaMemset*`.
-//! - [`unified`]: pointer attributes, prefetch, advice, range attributes.
+//! - `set`: `cudaMemset*`.
+//! - `unified`: pointer attributes, prefetch, advice, range attributes.
 //!
 //! No lock is taken anywhere here: every call is a context lookup
 //! ([`enter`](super::context::enter)) and driver calls.

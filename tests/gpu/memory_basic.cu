@@ -80,7 +80,7 @@ static void two_d() {
     unsigned char *a;
     size_t pitch;
     CK(cudaMallocPitch((void **)&a, &pitch, w, hgt));
-    printf("pitch >= width: %d, pitch %% 32 == 0: %d\n", pitch >= w, pitch % 32 == 0);
+    printf("cudaMallocPitch(300 x 50) pitch %zu\n", pitch);
     CK(cudaMemcpy2D(a, pitch, h.data(), hp, w, hgt, cudaMemcpyHostToDevice));
     add2d<<<dim3((w + 127) / 128, hgt), 128>>>(a, pitch, w, hgt, 5);
     CK(cudaMemcpy2DAsync(back.data(), w, a, pitch, w, hgt, cudaMemcpyDeviceToHost, 0));
@@ -107,7 +107,7 @@ static void three_d() {
     cudaExtent e = make_cudaExtent(40, 6, 5);
     cudaPitchedPtr d;
     CK(cudaMalloc3D(&d, e));
-    printf("3D pitch >= width: %d, ysize %zu, xsize %zu\n", d.pitch >= 40, d.ysize, d.xsize);
+    printf("cudaMalloc3D(40 x 6 x 5) pitch %zu, xsize %zu, ysize %zu\n", d.pitch, d.xsize, d.ysize);
     std::vector<unsigned char> h(40 * 6 * 5), back(h.size());
     for (size_t i = 0; i < h.size(); i++) h[i] = val(i, 4);
     cudaMemcpy3DParms p = {};
