@@ -568,3 +568,53 @@ pub fn memcpy_3d_batch(n: usize, ops: *mut cudaMemcpy3DBatchOp, flags: c_ulonglo
     enter()?;
     cu!(mode m; cuMemcpy3DBatchAsync(n, ops, flags, stream))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_map_to_memory_types() {
+        assert_eq!(Dir::of(cudaMemcpyHostToDevice), Ok(Dir::HostToDevice));
+        assert_eq!(Dir::of(cudaMemcpyKind(5)), Err(cudaErrorInvalidMemcpyDirection));
+        assert_eq!(Dir::of(cudaMemcpyKind(-1)), Err(cudaErrorInvalidMemcpyDirection));
+        assert_eq!((Dir::HostToDevice.src_type(), Dir::HostToDevice.dst_type()), (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE));
+        assert_eq!((Dir::DeviceToHost.src_type(), Dir::DeviceToHost.dst_type()), (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST));
+        assert_eq!(Dir::Default.src_type(), CU_MEMORYTYPE_UNIFIED);
+        assert_eq!(Dir::HostToHost.array_dst(), Err(cudaErrorInvalidMemcpyDirection));
+        assert_eq!(Dir::DeviceToHost.array_dst(), Err(cudaErrorInvalidMemcpyDirection));
+        assert_eq!(Dir::HostToDevice.array_src(), Err(cudaErrorInvalidMemcpyDirection));
+        assert_eq!(Dir::Default.array_src().and_then(Dir::array_dst), Ok(Dir::Default));
+    }
+
+    #[test]
+    fn a_3d_copy_fills_the_driver_struct_and_narrows_to_2d() {
+        let h = 0x1000 as *const c_void;
+        let d = 0x2000 as *const c_void;
+        let a = 0x3000 as CUarray;
+        let src = End::Ptr { p: h, pitch: 64, height: 8, ty: CU_MEMORYTYPE_HOST };
+        let dst = End::Ptr { p: d, pitch: 128, height: 4, ty: CU_MEMORYTYPE_DEVICE };
+        let c = copy_3d(src, At { x: 1, y: 2, z: 3 }, dst, At { x: 4, y: 5, z: 6 }, 10, 3, 2);
+        assert_eq!((c.srcMemoryType, c.srcHost, c.srcDevice), (CU_MEMORYTYPE_HOST, h, 0));
+        assert_eq!((c.srcXInBytes, c.srcY, c.srcZ, c.srcPitch, c.srcHeight), (1, 2, 3, 64, 8));
+        assert_eq!((c.dstMemoryType, c.dstDevice, c.dstHost), (CU_MEMORYTYPE_DEVICE, 0x2000, std::ptr::null_mut()));
+        assert_eq!((c.dstXInBytes, c.dstY, c.dstZ, c.dstPitch, c.dstHeight), (4, 5, 6, 128, 4));
+        assert_eq!((c.WidthInBytes, c.Height, c.Depth), (10, 3, 2));
+        assert!(c.reserved0.is_null() && c.reserved1.is_null() && c.srcArray.is_null());
+
+        let c = copy_3d(End::Array(a), At { x: 8, y: 1, z: 0 }, dst, At::default(), 16, 2, 1);
+        let n = narrow(&c);
+        assert_eq!((n.srcMemoryType, n.srcArray, n.srcXInBytes, n.srcY), (CU_MEMORYTYPE_ARRAY, a, 8, 1));
+        assert_eq!((n.dstMemoryType, n.dstDevice, n.dstPitch), (CU_MEMORYTYPE_DEVICE, 0x2000, 128));
+        assert_eq!((n.WidthInBytes, n.Height), (16, 2));
+    }
+
+    #[test]
+    fn driver_structs_have_cuda_13_sizes() {
+        assert_eq!(std::mem::size_of::<CUDA_MEMCPY2D>(), 128);
+        assert_eq!(std::mem::size_of::<CUDA_MEMCPY3D>(), 200);
+        assert_eq!(std::mem::size_of::<crate::driver::api::CUDA_ARRAY3D_DESCRIPTOR>(), 40);
+        assert_eq!(std::mem::size_of::<cudaMemcpy3DBatchOp>(), 112, "sizeof(CUDA_MEMCPY3D_BATCH_OP)");
+        assert_eq!(std::mem::size_of::<cudaMemcpyAttributes>(), 24);
+    }
+}
