@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use cudart_shim::api::device::cudaDeviceSynchronize;
 use cudart_shim::api::error::*;
 use cudart_shim::api::memory::*;
 use cudart_shim::types::*;
@@ -167,6 +168,7 @@ fn memcpy_async_and_per_thread_twins() {
     unsafe {
         assert_eq!(cudaMemcpyAsync(d, src.as_ptr().cast(), n, cudaMemcpyHostToDevice, null_mut()), cudaSuccess);
         assert_eq!(cudaMemcpyAsync_ptsz(back.as_mut_ptr().cast(), d, n, cudaMemcpyDeviceToHost, null_mut()), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         assert_eq!(back, src);
         assert_eq!(cudaMemcpyAsync(d, d, n, cudaMemcpyDeviceToDevice, null_mut()), cudaSuccess);
         assert_eq!(cudaMemcpyAsync(back.as_mut_ptr().cast(), d, n, cudaMemcpyDefault, null_mut()), cudaSuccess);
@@ -219,6 +221,7 @@ fn memcpy_2d_honours_pitches() {
         // Back with another pitch, async and through the per-thread twin.
         let mut back = vec![0u8; 12 * h];
         assert_eq!(cudaMemcpy2DAsync(back.as_mut_ptr().cast(), 12, d, dpitch, w, h, cudaMemcpyDeviceToHost, null_mut()), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         for y in 0..h {
             assert_eq!(&back[y * 12..y * 12 + w], &src[y * spitch..y * spitch + w]);
         }
@@ -291,6 +294,7 @@ fn memcpy_3d_with_offsets_and_slice_heights() {
         q.dstPtr = cudaPitchedPtr { ptr: back.as_mut_ptr().cast(), pitch: 5, xsize: 5, ysize: 3 };
         q.extent = p.extent;
         assert_eq!(cudaMemcpy3DAsync(&q, null_mut()), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         assert_eq!(back[0], host[hw * hh + 2 * hw + 1]);
         assert_eq!(cudaMemcpy3DAsync_ptsz(&q, null_mut()), cudaSuccess);
         assert_eq!(cudaMemcpy3D_ptds(&q), cudaSuccess);
@@ -522,10 +526,12 @@ fn managed_memory_prefetch_advise_and_range_attributes() {
         assert!(read(d, 4096).iter().all(|&b| b == 0x42));
 
         assert_eq!(cudaMemPrefetchAsync(m, 4096, dev1, 0, null_mut()), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         let mut v: c_int = 99;
         assert_eq!(cudaMemRangeGetAttribute((&raw mut v).cast(), 4, cudaMemRangeAttributeLastPrefetchLocation, m, 4096), cudaSuccess);
         assert_eq!(v, 1);
         assert_eq!(cudaMemPrefetchAsync_ptsz(m, 4096, host, 0, null_mut()), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         assert_eq!(cudaMemRangeGetAttribute((&raw mut v).cast(), 4, cudaMemRangeAttributeLastPrefetchLocation, m, 4096), cudaSuccess);
         assert_eq!(v, cudaCpuDeviceId);
 
@@ -569,6 +575,7 @@ fn prefetch_and_discard_batches() {
         let mut idx = [0usize];
         let s = per_thread_stream();
         assert_eq!(cudaMemPrefetchBatchAsync(ptrs.as_mut_ptr(), sizes.as_mut_ptr(), 2, locs.as_mut_ptr(), idx.as_mut_ptr(), 1, 0, s), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         let mut v: c_int = 9;
         assert_eq!(cudaMemRangeGetAttribute((&raw mut v).cast(), 4, cudaMemRangeAttributeLastPrefetchLocation, b, 256), cudaSuccess);
         assert_eq!(v, 0);
@@ -576,6 +583,7 @@ fn prefetch_and_discard_batches() {
         // The legacy stream is refused for batches.
         assert_eq!(cudaMemPrefetchBatchAsync(ptrs.as_mut_ptr(), sizes.as_mut_ptr(), 2, locs.as_mut_ptr(), idx.as_mut_ptr(), 1, 0, null_mut()), cudaErrorInvalidValue);
         assert_eq!(cudaMemDiscardBatchAsync(ptrs.as_mut_ptr(), sizes.as_mut_ptr(), 1, 0, s), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         assert_eq!(*a.cast::<u8>(), 0, "the fake zeroes discarded memory");
         assert_eq!(*b.cast::<u8>(), 1);
         assert_eq!(cudaMemDiscardBatchAsync_ptsz(ptrs.as_mut_ptr(), sizes.as_mut_ptr(), 0, 0, s), cudaErrorInvalidValue);
@@ -584,6 +592,7 @@ fn prefetch_and_discard_batches() {
             cudaMemDiscardAndPrefetchBatchAsync(ptrs.as_mut_ptr().add(1), sizes.as_mut_ptr(), 1, host.as_mut_ptr(), idx.as_mut_ptr(), 1, 0, s),
             cudaSuccess
         );
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         assert_eq!(*b.cast::<u8>(), 0);
         assert_eq!(cudaMemRangeGetAttribute((&raw mut v).cast(), 4, cudaMemRangeAttributeLastPrefetchLocation, b, 256), cudaSuccess);
         assert_eq!(v, cudaCpuDeviceId);

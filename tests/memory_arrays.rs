@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use cudart_shim::api::device::cudaDeviceSynchronize;
 use cudart_shim::api::memory::*;
 use cudart_shim::types::*;
 use std::ffi::{c_uint, c_void};
@@ -228,6 +229,7 @@ fn deprecated_linear_array_copies_wrap_across_rows() {
         assert_eq!(cudaMemcpyToArrayAsync_ptsz(a, 0, 2, src.as_ptr().cast(), 5, cudaMemcpyHostToDevice, null_mut()), cudaSuccess);
         assert_eq!(cudaMemcpyToArray_ptds(a, 0, 2, src.as_ptr().cast(), 5, cudaMemcpyHostToDevice), cudaSuccess);
         assert_eq!(cudaMemcpyFromArrayAsync(back.as_mut_ptr().cast(), a, 0, 2, 5, cudaMemcpyDeviceToHost, null_mut()), cudaSuccess);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         assert_eq!(&back[..5], &src[..5]);
         assert_eq!(cudaMemcpyFromArrayAsync_ptsz(back.as_mut_ptr().cast(), a, 0, 2, 5, cudaMemcpyDeviceToHost, null_mut()), cudaSuccess);
         assert_eq!(cudaMemcpyFromArray_ptds(back.as_mut_ptr().cast(), a, 0, 2, 5, cudaMemcpyDeviceToHost), cudaSuccess);

@@ -633,9 +633,14 @@ fn run(plan: &Plan) {
     }
 }
 
+/// Synchronous work waits for everything queued before it (the legacy
+/// stream's rule), then runs on the caller's thread.
 fn submit(plan: Plan, stream: Option<*mut c_void>) {
     match stream {
-        None => run(&plan),
+        None => {
+            crate::stream::synchronize_all();
+            run(&plan)
+        }
         Some(s) => crate::stream::enqueue(s, Box::new(move || run(&plan))),
     }
 }
@@ -1132,7 +1137,10 @@ fn set(rows: Vec<usize>, w: usize, v: u8, stream: Option<*mut c_void>) {
         }
     };
     match stream {
-        None => work(),
+        None => {
+            crate::stream::synchronize_all();
+            work()
+        }
         Some(s) => crate::stream::enqueue(s, Box::new(work)),
     }
 }
