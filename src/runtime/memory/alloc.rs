@@ -58,10 +58,10 @@ const HOST_ALLOC_FLAGS: c_uint = cudaHostAllocPortable | cudaHostAllocMapped | c
 
 /// `cudaHostAlloc`: flag values equal the driver's `CU_MEMHOSTALLOC_*`.
 pub fn host_alloc(size: usize, flags: c_uint) -> CudaResult<*mut c_void> {
+    enter()?;
     if flags & !HOST_ALLOC_FLAGS != 0 {
         return Err(cudaErrorInvalidValue);
     }
-    enter()?;
     if size == 0 {
         return Ok(null_mut());
     }
@@ -75,28 +75,28 @@ const HOST_REGISTER_FLAGS: c_uint =
 
 /// `cudaHostRegister`: flag values equal the driver's `CU_MEMHOSTREGISTER_*`.
 pub fn host_register(p: *mut c_void, size: usize, flags: c_uint) -> CudaResult {
+    enter()?;
     if p.is_null() || size == 0 || flags & !HOST_REGISTER_FLAGS != 0 {
         return Err(cudaErrorInvalidValue);
     }
-    enter()?;
     cu!(cuMemHostRegister(p, size, flags))
 }
 
 /// `cudaHostUnregister`: not registered gives `cudaErrorHostMemoryNotRegistered`.
 pub fn host_unregister(p: *mut c_void) -> CudaResult {
+    enter()?;
     if p.is_null() {
         return Err(cudaErrorInvalidValue);
     }
-    enter()?;
     cu!(cuMemHostUnregister(p))
 }
 
 /// `cudaHostGetDevicePointer`: `flags` must be 0.
 pub fn host_device_pointer(p: *mut c_void, flags: c_uint) -> CudaResult<*mut c_void> {
+    enter()?;
     if p.is_null() || flags != 0 {
         return Err(cudaErrorInvalidValue);
     }
-    enter()?;
     let mut d = 0;
     cu!(cuMemHostGetDevicePointer(&mut d, p, 0))?;
     Ok(d as usize as *mut c_void)
@@ -104,10 +104,10 @@ pub fn host_device_pointer(p: *mut c_void, flags: c_uint) -> CudaResult<*mut c_v
 
 /// `cudaHostGetFlags`.
 pub fn host_flags(p: *mut c_void) -> CudaResult<c_uint> {
+    enter()?;
     if p.is_null() {
         return Err(cudaErrorInvalidValue);
     }
-    enter()?;
     let mut f = 0;
     cu!(cuMemHostGetFlags(&mut f, p))?;
     Ok(f)
@@ -116,10 +116,10 @@ pub fn host_flags(p: *mut c_void) -> CudaResult<c_uint> {
 /// `cudaMallocManaged`: size 0 and flags other than exactly one of
 /// `cudaMemAttachGlobal`/`cudaMemAttachHost` are `cudaErrorInvalidValue`.
 pub fn malloc_managed(size: usize, flags: c_uint) -> CudaResult<*mut c_void> {
+    enter()?;
     if size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
         return Err(cudaErrorInvalidValue);
     }
-    enter()?;
     let mut d = 0;
     cu!(cuMemAllocManaged(&mut d, size, flags))?;
     Ok(d as usize as *mut c_void)
@@ -140,6 +140,7 @@ pub fn malloc_pitch(width: usize, height: usize) -> CudaResult<(*mut c_void, usi
 
 /// `cudaMalloc3D`: a pitched allocation of `height * depth` rows.
 pub fn malloc_3d(extent: cudaExtent) -> CudaResult<cudaPitchedPtr> {
+    enter()?;
     let rows = extent.height.checked_mul(extent.depth).ok_or(cudaErrorInvalidValue)?;
     let (ptr, pitch) = malloc_pitch(extent.width, rows)?;
     Ok(cudaPitchedPtr { ptr, pitch, xsize: extent.width, ysize: extent.height })

@@ -32,8 +32,8 @@ pub fn malloc_array(desc: &cudaChannelFormatDesc, width: usize, height: usize, f
 
 /// `cudaMalloc3DArray`.
 pub fn malloc_3d_array(desc: &cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> CudaResult<cudaArray_t> {
-    let d = descriptor(desc, extent, flags)?;
     enter()?;
+    let d = descriptor(desc, extent, flags)?;
     let mut a = null_mut();
     cu!(cuArray3DCreate(&mut a, &d))?;
     Ok(a)
@@ -46,8 +46,8 @@ pub fn malloc_mipmapped_array(
     levels: c_uint,
     flags: c_uint,
 ) -> CudaResult<cudaMipmappedArray_t> {
-    let d = descriptor(desc, extent, flags)?;
     enter()?;
+    let d = descriptor(desc, extent, flags)?;
     let mut m = null_mut();
     cu!(cuMipmappedArrayCreate(&mut m, &d, levels))?;
     Ok(m)
@@ -55,10 +55,10 @@ pub fn malloc_mipmapped_array(
 
 /// `cudaGetMipmappedArrayLevel`.
 pub fn mipmapped_array_level(m: cudaMipmappedArray_const_t, level: c_uint) -> CudaResult<cudaArray_t> {
+    enter()?;
     if m.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    enter()?;
     let mut a = null_mut();
     cu!(cuMipmappedArrayGetLevel(&mut a, m.cast_mut(), level))?;
     Ok(a)
@@ -176,10 +176,10 @@ pub fn array_info(
 
 /// `cudaArrayGetPlane`.
 pub fn array_plane(a: cudaArray_t, plane: c_uint) -> CudaResult<cudaArray_t> {
+    enter()?;
     if a.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    enter()?;
     let mut p = null_mut();
     cu!(cuArrayGetPlane(&mut p, a, plane))?;
     Ok(p)
@@ -211,18 +211,18 @@ pub fn mipmapped_array_memory_requirements(
 
 /// `cudaArrayGetSparseProperties`.
 pub fn array_sparse_properties(out: &mut cudaArraySparseProperties, a: cudaArray_t) -> CudaResult {
+    enter()?;
     if a.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    enter()?;
     cu!(cuArrayGetSparseProperties(out, a))
 }
 
 /// `cudaMipmappedArrayGetSparseProperties`.
 pub fn mipmapped_array_sparse_properties(out: &mut cudaArraySparseProperties, m: cudaMipmappedArray_t) -> CudaResult {
+    enter()?;
     if m.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    enter()?;
     cu!(cuMipmappedArrayGetSparseProperties(out, m))
 }

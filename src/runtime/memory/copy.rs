@@ -84,8 +84,8 @@ pub type On = Option<CUstream>;
 /// `cudaMemcpyDefault`).
 #[inline]
 pub fn memcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind, on: On, m: StreamMode) -> CudaResult {
-    let dir = Dir::of(kind)?;
     enter()?;
+    let dir = Dir::of(kind)?;
     if count == 0 {
         return Ok(());
     }
@@ -201,9 +201,9 @@ pub fn memcpy_2d(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
+    enter()?;
     let dir = Dir::of(kind)?;
     check_pitch(width, &[dpitch, spitch])?;
-    enter()?;
     if width == 0 || height == 0 {
         return Ok(());
     }
@@ -226,9 +226,9 @@ pub fn memcpy_2d_to_array(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
+    enter()?;
     let dir = Dir::of(kind)?.array_dst()?;
     check_pitch(width, &[spitch])?;
-    enter()?;
     if dst.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -254,9 +254,9 @@ pub fn memcpy_2d_from_array(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
+    enter()?;
     let dir = Dir::of(kind)?.array_src()?;
     check_pitch(width, &[dpitch])?;
-    enter()?;
     if src.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -282,8 +282,8 @@ pub fn memcpy_2d_array_to_array(
     kind: cudaMemcpyKind,
     m: StreamMode,
 ) -> CudaResult {
-    Dir::of(kind)?.array_src()?.array_dst()?;
     enter()?;
+    Dir::of(kind)?.array_src()?.array_dst()?;
     if dst.is_null() || src.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -378,8 +378,8 @@ pub fn memcpy_to_array(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
-    let dir = Dir::of(kind)?.array_dst()?;
     enter()?;
+    let dir = Dir::of(kind)?.array_dst()?;
     let a = lin_array(dst)?;
     copy_linear(a, At { x: w_offset, y: h_offset, z: 0 }, Lin::Ptr(src, dir.src_type()), At::default(), count, on, m)
 }
@@ -396,8 +396,8 @@ pub fn memcpy_from_array(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
-    let dir = Dir::of(kind)?.array_src()?;
     enter()?;
+    let dir = Dir::of(kind)?.array_src()?;
     let a = lin_array(src.cast_mut())?;
     copy_linear(Lin::Ptr(dst, dir.dst_type()), At::default(), a, At { x: w_offset, y: h_offset, z: 0 }, count, on, m)
 }
@@ -415,8 +415,8 @@ pub fn memcpy_array_to_array(
     kind: cudaMemcpyKind,
     m: StreamMode,
 ) -> CudaResult {
-    Dir::of(kind)?.array_src()?.array_dst()?;
     enter()?;
+    Dir::of(kind)?.array_src()?.array_dst()?;
     let (d, s) = (lin_array(dst)?, lin_array(src.cast_mut())?);
     copy_linear(d, At { x: w_dst, y: h_dst, z: 0 }, s, At { x: w_src, y: h_src, z: 0 }, count, None, m)
 }
@@ -467,6 +467,7 @@ fn empty(e: &cudaExtent) -> bool {
 
 /// `cudaMemcpy3D` / `cudaMemcpy3DAsync`.
 pub fn memcpy_3d(p: &cudaMemcpy3DParms, on: On, m: StreamMode) -> CudaResult {
+    enter()?;
     let dir = Dir::of(p.kind)?;
     let dir = match (p.srcArray.is_null(), p.dstArray.is_null()) {
         (false, false) => dir.array_src()?.array_dst()?,
@@ -474,7 +475,6 @@ pub fn memcpy_3d(p: &cudaMemcpy3DParms, on: On, m: StreamMode) -> CudaResult {
         (true, false) => dir.array_dst()?,
         (true, true) => dir,
     };
-    enter()?;
     let c = convert_3d(
         p.srcArray, p.srcPos, &p.srcPtr, p.dstArray, p.dstPos, &p.dstPtr, p.extent, dir.src_type(), dir.dst_type(),
     )?;
