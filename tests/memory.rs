@@ -227,7 +227,7 @@ fn memcpy_2d_honours_pitches() {
         }
         assert_eq!(cudaMemcpy2D_ptds(back.as_mut_ptr().cast(), 12, d, dpitch, w, h, cudaMemcpyDefault), cudaSuccess);
         assert_eq!(cudaMemcpy2DAsync_ptsz(back.as_mut_ptr().cast(), 12, d, dpitch, w, h, cudaMemcpyDefault, null_mut()), cudaSuccess);
-        assert_eq!(fake::calls("cuMemcpy2DUnaligned"), 2);
+        assert_eq!(fake::calls("cuMemcpy2D"), 2);
         assert_eq!(fake::calls("cuMemcpy2DAsync"), 2);
         // Width wider than a pitch; rows beyond the allocation; bad kind.
         assert_eq!(cudaMemcpy2D(d, dpitch, src.as_ptr().cast(), 8, w, h, cudaMemcpyHostToDevice), cudaErrorInvalidPitchValue);
@@ -235,7 +235,16 @@ fn memcpy_2d_honours_pitches() {
         assert_eq!(cudaMemcpy2D(d, dpitch, src.as_ptr().cast(), spitch, w, h, cudaMemcpyKind(9)), cudaErrorInvalidMemcpyDirection);
         // Empty copies succeed without a driver call.
         assert_eq!(cudaMemcpy2D(d, dpitch, src.as_ptr().cast(), spitch, 0, h, cudaMemcpyHostToDevice), cudaSuccess);
-        assert_eq!(fake::calls("cuMemcpy2DUnaligned"), 3);
+        assert_eq!(fake::calls("cuMemcpy2D"), 3);
+        assert_eq!(fake::calls("cuMemcpy2DUnaligned"), 1, "the out-of-range copy was retried unaligned, and failed");
+        // A pitch the driver's aligned path refuses: retried unaligned.
+        fake::fail("cuMemcpy2D", 1, 1);
+        back.fill(0);
+        assert_eq!(cudaMemcpy2D(back.as_mut_ptr().cast(), 12, d, dpitch, w, h, cudaMemcpyDeviceToHost), cudaSuccess);
+        assert_eq!(fake::calls("cuMemcpy2DUnaligned"), 2);
+        for y in 0..h {
+            assert_eq!(&back[y * 12..y * 12 + w], &src[y * spitch..y * spitch + w]);
+        }
     }
 }
 

@@ -212,9 +212,9 @@ fn deprecated_linear_array_copies_wrap_across_rows() {
         assert_eq!(cudaMemcpyFromArray(back.as_mut_ptr().cast(), a, 3, 1, 23, cudaMemcpyDeviceToHost), cudaSuccess);
         assert_eq!(back, src[..23]);
         // Whole rows from the row start go in one 2D copy.
-        let calls = fake::calls("cuMemcpy2DUnaligned");
+        let calls = fake::calls("cuMemcpy2D");
         assert_eq!(cudaMemcpyToArray(a, 0, 0, src.as_ptr().cast(), 40, cudaMemcpyHostToDevice), cudaSuccess);
-        assert_eq!(fake::calls("cuMemcpy2DUnaligned") - calls, 1);
+        assert_eq!(fake::calls("cuMemcpy2D") - calls, 1);
         assert_eq!(dump(a, 10, 4), src);
 
         // Array to array with different row lengths (10 and 16 bytes).

@@ -157,6 +157,7 @@ driver_table! {
     fn cuMemcpyHtoDAsync(dst: CUdeviceptr, src: *const c_void, count: usize, stream: CUstream);
     fn cuMemcpyDtoHAsync(dst: *mut c_void, src: CUdeviceptr, count: usize, stream: CUstream);
     fn cuMemcpyDtoDAsync(dst: CUdeviceptr, src: CUdeviceptr, count: usize, stream: CUstream);
+    fn cuMemcpy2D(copy: *const CUDA_MEMCPY2D);
     fn cuMemcpy2DUnaligned(copy: *const CUDA_MEMCPY2D);
     fn cuMemcpy2DAsync(copy: *const CUDA_MEMCPY2D, stream: CUstream);
     fn cuMemcpy3D(copy: *const CUDA_MEMCPY3D);

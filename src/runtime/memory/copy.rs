@@ -168,10 +168,17 @@ pub fn narrow(c: &CUDA_MEMCPY3D) -> CUDA_MEMCPY2D {
     }
 }
 
+/// Synchronous 2D copies use `cuMemcpy2D`, the fast path; the driver may
+/// refuse pitches it did not compute itself, and then the copy is retried
+/// with `cuMemcpy2DUnaligned`, which takes any pitch. Bad input fails both
+/// the same way, so the code the caller sees is unchanged.
 fn run_2d(c: &CUDA_MEMCPY3D, on: On, m: StreamMode) -> CudaResult {
     let c = narrow(c);
     match on {
-        None => cu!(mode m; cuMemcpy2DUnaligned(&c)),
+        None => match cu!(mode m; cuMemcpy2D(&c)) {
+            Err(cudaErrorInvalidValue) => cu!(mode m; cuMemcpy2DUnaligned(&c)),
+            r => r,
+        },
         Some(st) => cu!(mode m; cuMemcpy2DAsync(&c, st)),
     }
 }
