@@ -33,6 +33,11 @@ const SHIM_ONLY: &[&str] = &[
     "cudaEglFrame",
     "cudaEglFrameUnion",
     "cudaEglPlaneDesc",
+    // Named stand-ins for anonymous members of NVIDIA's memory structs.
+    "cudaArraySparseTileExtent",
+    "cudaMemcpy3DOperandPtr",
+    "cudaMemcpy3DOperandArray",
+    "cudaMemcpy3DOperandOp",
 ];
 
 fn ours(name: &str) -> bool {

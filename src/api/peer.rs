@@ -1,6 +1,47 @@
-//! Exports of the peer area.
+//! Exports of the peer device memory access area.
 
-#[allow(unused_imports)]
-use crate::runtime;
-#[allow(unused_imports)]
+use crate::runtime::{out, peer, state::runtime};
 use crate::types::*;
+use std::ffi::{c_int, c_uint};
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceCanAccessPeer(canAccessPeer: *mut c_int, device: c_int, peerDevice: c_int) -> cudaError_t {
+    entry!(cudaDeviceCanAccessPeer(canAccessPeer, device, peerDevice) => {
+        runtime()?;
+        let o = out(canAccessPeer)?;
+        *o = peer::can_access_peer(device, peerDevice)?;
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceEnablePeerAccess(peerDevice: c_int, flags: c_uint) -> cudaError_t {
+    entry!(cudaDeviceEnablePeerAccess(peerDevice, flags) => peer::enable_peer_access(peerDevice, flags))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceDisablePeerAccess(peerDevice: c_int) -> cudaError_t {
+    entry!(cudaDeviceDisablePeerAccess(peerDevice) => peer::disable_peer_access(peerDevice))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(value: *mut c_int, attr: cudaDeviceP2PAttr, srcDevice: c_int, dstDevice: c_int) -> cudaError_t {
+    entry!(cudaDeviceGetP2PAttribute(value, attr, srcDevice, dstDevice) => {
+        runtime()?;
+        let o = out(value)?;
+        *o = peer::p2p_attribute(attr, srcDevice, dstDevice)?;
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetP2PAtomicCapabilities(
+    capabilities: *mut c_uint,
+    operations: *const cudaAtomicOperation,
+    count: c_uint,
+    srcDevice: c_int,
+    dstDevice: c_int,
+) -> cudaError_t {
+    entry!(cudaDeviceGetP2PAtomicCapabilities(capabilities, operations, count, srcDevice, dstDevice) =>
+        peer::p2p_atomic_capabilities(capabilities, operations, count, srcDevice, dstDevice))
+}

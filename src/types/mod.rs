@@ -13,6 +13,7 @@ pub mod handles;
 pub mod device_enums;
 pub mod device;
 pub mod memory;
+mod memory_enums;
 pub mod stream;
 pub mod graph;
 mod graph_enums;

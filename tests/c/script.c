@@ -16,6 +16,7 @@ int main(void) {
     unsigned int f = 77;
     size_t s = 77;
     struct cudaDeviceProp prop;
+    void *p = (void *)&prop;
     memset(&prop, 0, sizeof prop);
 
     SHOW(cudaPeekAtLastError());
@@ -46,6 +47,9 @@ int main(void) {
     SHOW(cudaDeviceSynchronize());
     SHOW(cudaDeviceReset());
     SHOW(cudaDeviceGetLimit(&s, cudaLimitStackSize));
+    SHOW(cudaMalloc(&p, 16));
+    printf("malloc wrote p=%d\n", p != (void *)&prop);
+    SHOW(cudaFree(NULL));
     SHOW(cudaGetDeviceCount(NULL));
     SHOW(cudaProfilerStart());
     SHOW(cudaProfilerStop());
