@@ -46,6 +46,50 @@
 
 #define cudaInvalidDeviceId -2
 
+#define cudaHostAllocDefault 0
+
+#define cudaHostAllocPortable 1
+
+#define cudaHostAllocMapped 2
+
+#define cudaHostAllocWriteCombined 4
+
+#define cudaHostRegisterDefault 0
+
+#define cudaHostRegisterPortable 1
+
+#define cudaHostRegisterMapped 2
+
+#define cudaHostRegisterIoMemory 4
+
+#define cudaHostRegisterReadOnly 8
+
+#define cudaPeerAccessDefault 0
+
+#define cudaArrayDefault 0
+
+#define cudaArrayLayered 1
+
+#define cudaArraySurfaceLoadStore 2
+
+#define cudaArrayCubemap 4
+
+#define cudaArrayTextureGather 8
+
+#define cudaArrayColorAttachment 32
+
+#define cudaArraySparse 64
+
+#define cudaArrayDeferredMapping 128
+
+#define cudaArraySparsePropertiesSingleMipTail 1
+
+#define cudaMemAttachGlobal 1
+
+#define cudaMemAttachHost 2
+
+#define cudaMemAttachSingle 4
+
 /**
  * C: `cudaGraphKernelNodePortDefault` and friends (edge ports).
  */
@@ -359,6 +403,229 @@ typedef int cudaFlushGPUDirectRDMAWritesTarget;
  */
 typedef int cudaFlushGPUDirectRDMAWritesScope;
 
+/**
+ * C: `struct cudaPitchedPtr`.
+ */
+typedef struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+} cudaPitchedPtr;
+
+/**
+ * C: `struct cudaExtent`.
+ */
+typedef struct cudaExtent {
+  size_t width;
+  size_t height;
+  size_t depth;
+} cudaExtent;
+
+typedef struct cudaArray *cudaArray_t;
+
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+
+typedef const struct cudaMipmappedArray *cudaMipmappedArray_const_t;
+
+/**
+ * C: `struct cudaArrayMemoryRequirements`.
+ */
+typedef struct cudaArrayMemoryRequirements {
+  size_t size;
+  size_t alignment;
+  unsigned int reserved[4];
+} cudaArrayMemoryRequirements;
+
+/**
+ * C: the anonymous `tileExtent` of `struct cudaArraySparseProperties`.
+ */
+typedef struct cudaArraySparseTileExtent {
+  unsigned int width;
+  unsigned int height;
+  unsigned int depth;
+} cudaArraySparseTileExtent;
+
+/**
+ * C: `struct cudaArraySparseProperties`.
+ */
+typedef struct cudaArraySparseProperties {
+  struct cudaArraySparseTileExtent tileExtent;
+  unsigned int miptailFirstLevel;
+  unsigned long long miptailSize;
+  unsigned int flags;
+  unsigned int reserved[4];
+} cudaArraySparseProperties;
+
+/**
+ * C: `cudaMemcpyKind`.
+ */
+typedef int cudaMemcpyKind;
+
+typedef struct CUstream_st *cudaStream_t;
+
+typedef const struct cudaArray *cudaArray_const_t;
+
+/**
+ * C: `struct cudaPos`.
+ */
+typedef struct cudaPos {
+  size_t x;
+  size_t y;
+  size_t z;
+} cudaPos;
+
+/**
+ * C: `struct cudaMemcpy3DParms`. Positions and widths are in bytes for
+ * linear memory and in elements for arrays.
+ */
+typedef struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  cudaMemcpyKind kind;
+} cudaMemcpy3DParms;
+
+/**
+ * C: `struct cudaMemcpy3DPeerParms`.
+ */
+typedef struct cudaMemcpy3DPeerParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  int srcDevice;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  int dstDevice;
+  struct cudaExtent extent;
+} cudaMemcpy3DPeerParms;
+
+/**
+ * C: `cudaMemcpySrcAccessOrder`.
+ */
+typedef int cudaMemcpySrcAccessOrder;
+
+/**
+ * C: `cudaMemLocationType`.
+ */
+typedef int cudaMemLocationType;
+
+/**
+ * C: `struct cudaMemLocation` (8 bytes). For a device location `id` is a
+ * runtime device ordinal; for host NUMA locations a NUMA node id.
+ */
+typedef struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+} cudaMemLocation;
+
+/**
+ * C: `struct cudaMemcpyAttributes`. Same layout and values as the
+ * driver's `CUmemcpyAttributes`.
+ */
+typedef struct cudaMemcpyAttributes {
+  cudaMemcpySrcAccessOrder srcAccessOrder;
+  struct cudaMemLocation srcLocHint;
+  struct cudaMemLocation dstLocHint;
+  unsigned int flags;
+} cudaMemcpyAttributes;
+
+/**
+ * C: `cudaMemcpy3DOperandType`.
+ */
+typedef int cudaMemcpy3DOperandType;
+
+/**
+ * C: the `ptr` member of `cudaMemcpy3DOperand::op`.
+ */
+typedef struct cudaMemcpy3DOperandPtr {
+  void *ptr;
+  size_t rowLength;
+  size_t layerHeight;
+  struct cudaMemLocation locHint;
+} cudaMemcpy3DOperandPtr;
+
+/**
+ * C: `struct cudaOffset3D`.
+ */
+typedef struct cudaOffset3D {
+  size_t x;
+  size_t y;
+  size_t z;
+} cudaOffset3D;
+
+/**
+ * C: the `array` member of `cudaMemcpy3DOperand::op`.
+ */
+typedef struct cudaMemcpy3DOperandArray {
+  cudaArray_t array;
+  struct cudaOffset3D offset;
+} cudaMemcpy3DOperandArray;
+
+/**
+ * C: the anonymous union `op` of `struct cudaMemcpy3DOperand`.
+ */
+typedef union cudaMemcpy3DOperandOp {
+  struct cudaMemcpy3DOperandPtr ptr;
+  struct cudaMemcpy3DOperandArray array;
+} cudaMemcpy3DOperandOp;
+
+/**
+ * C: `struct cudaMemcpy3DOperand`.
+ */
+typedef struct cudaMemcpy3DOperand {
+  cudaMemcpy3DOperandType type;
+  union cudaMemcpy3DOperandOp op;
+} cudaMemcpy3DOperand;
+
+/**
+ * C: `struct cudaMemcpy3DBatchOp`. Same layout and values as the driver's
+ * `CUDA_MEMCPY3D_BATCH_OP`.
+ */
+typedef struct cudaMemcpy3DBatchOp {
+  struct cudaMemcpy3DOperand src;
+  struct cudaMemcpy3DOperand dst;
+  struct cudaExtent extent;
+  cudaMemcpySrcAccessOrder srcAccessOrder;
+  unsigned int flags;
+} cudaMemcpy3DBatchOp;
+
+/**
+ * C: `cudaMemoryType`.
+ */
+typedef int cudaMemoryType;
+
+/**
+ * C: `struct cudaPointerAttributes` (88 bytes since CUDA 13).
+ */
+typedef struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+  long reserved[8];
+} cudaPointerAttributes;
+
+/**
+ * C: `cudaMemoryAdvise`.
+ */
+typedef int cudaMemoryAdvise;
+
+/**
+ * C: `cudaMemRangeAttribute`.
+ */
+typedef int cudaMemRangeAttribute;
+
+/**
+ * C: `cudaDeviceP2PAttr`.
+ */
+typedef int cudaDeviceP2PAttr;
+
 typedef struct CUgraph_st *cudaGraph_t;
 
 typedef struct CUgraphNode_st *cudaGraphNode_t;
@@ -418,56 +685,6 @@ typedef union cudaLaunchAttributeValue {
   int cooperative;
   int priority;
 } cudaLaunchAttributeValue;
-
-typedef struct cudaArray *cudaArray_t;
-
-/**
- * C: `struct cudaPos`.
- */
-typedef struct cudaPos {
-  size_t x;
-  size_t y;
-  size_t z;
-} cudaPos;
-
-/**
- * C: `struct cudaPitchedPtr`.
- */
-typedef struct cudaPitchedPtr {
-  void *ptr;
-  size_t pitch;
-  size_t xsize;
-  size_t ysize;
-} cudaPitchedPtr;
-
-/**
- * C: `struct cudaExtent`.
- */
-typedef struct cudaExtent {
-  size_t width;
-  size_t height;
-  size_t depth;
-} cudaExtent;
-
-/**
- * C: `cudaMemcpyKind`.
- */
-typedef int cudaMemcpyKind;
-
-/**
- * C: `struct cudaMemcpy3DParms`. Positions and widths are in bytes for
- * linear memory and in elements for arrays.
- */
-typedef struct cudaMemcpy3DParms {
-  cudaArray_t srcArray;
-  struct cudaPos srcPos;
-  struct cudaPitchedPtr srcPtr;
-  cudaArray_t dstArray;
-  struct cudaPos dstPos;
-  struct cudaPitchedPtr dstPtr;
-  struct cudaExtent extent;
-  cudaMemcpyKind kind;
-} cudaMemcpy3DParms;
 
 /**
  * C: `struct cudaMemsetParams`.
@@ -595,20 +812,6 @@ typedef int cudaMemAllocationType;
  * C: `cudaMemAllocationHandleType`.
  */
 typedef int cudaMemAllocationHandleType;
-
-/**
- * C: `cudaMemLocationType`.
- */
-typedef int cudaMemLocationType;
-
-/**
- * C: `struct cudaMemLocation` (8 bytes). For a device location `id` is a
- * runtime device ordinal; for host NUMA locations a NUMA node id.
- */
-typedef struct cudaMemLocation {
-  cudaMemLocationType type;
-  int id;
-} cudaMemLocation;
 
 /**
  * C: `struct cudaMemPoolProps` (88 bytes).
@@ -784,8 +987,6 @@ typedef struct cudaGraphNodeParams {
   int64_t reserved2;
 } cudaGraphNodeParams;
 
-typedef struct CUstream_st *cudaStream_t;
-
 /**
  * C: `cudaGraphInstantiateResult`.
  */
@@ -902,8 +1103,6 @@ typedef struct cudaExternalMemoryBufferDesc {
   unsigned int reserved[16];
 } cudaExternalMemoryBufferDesc;
 
-typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
-
 /**
  * C: `struct cudaExternalMemoryMipmappedArrayDesc` (128 bytes; converted
  * to the driver's descriptor, which holds a `CUDA_ARRAY3D_DESCRIPTOR`).
@@ -941,8 +1140,6 @@ typedef struct cudaExternalSemaphoreHandleDesc {
   unsigned int flags;
   unsigned int reserved[16];
 } cudaExternalSemaphoreHandleDesc;
-
-typedef const struct cudaArray *cudaArray_const_t;
 
 typedef uint64_t cudaTextureObject_t;
 
@@ -1200,6 +1397,11 @@ typedef uint32_t VdpVideoSurface;
  * C: `VdpOutputSurface` (VDPAU handle).
  */
 typedef uint32_t VdpOutputSurface;
+
+/**
+ * C: `cudaMemcpyFlags`.
+ */
+typedef int cudaMemcpyFlags;
 
 /**
  * C: `cudaGraphDependencyType`.
@@ -1860,6 +2062,72 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaAtomicOperationFloatMax 12
 
+#define cudaMemoryTypeUnregistered 0
+
+#define cudaMemoryTypeHost 1
+
+#define cudaMemoryTypeDevice 2
+
+#define cudaMemoryTypeManaged 3
+
+#define cudaMemAdviseSetReadMostly 1
+
+#define cudaMemAdviseUnsetReadMostly 2
+
+#define cudaMemAdviseSetPreferredLocation 3
+
+#define cudaMemAdviseUnsetPreferredLocation 4
+
+#define cudaMemAdviseSetAccessedBy 5
+
+#define cudaMemAdviseUnsetAccessedBy 6
+
+#define cudaMemRangeAttributeReadMostly 1
+
+#define cudaMemRangeAttributePreferredLocation 2
+
+#define cudaMemRangeAttributeAccessedBy 3
+
+#define cudaMemRangeAttributeLastPrefetchLocation 4
+
+#define cudaMemRangeAttributePreferredLocationType 5
+
+#define cudaMemRangeAttributePreferredLocationId 6
+
+#define cudaMemRangeAttributeLastPrefetchLocationType 7
+
+#define cudaMemRangeAttributeLastPrefetchLocationId 8
+
+#define cudaDevP2PAttrPerformanceRank 1
+
+#define cudaDevP2PAttrAccessSupported 2
+
+#define cudaDevP2PAttrNativeAtomicSupported 3
+
+#define cudaDevP2PAttrCudaArrayAccessSupported 4
+
+#define cudaDevP2PAttrOnlyPartialNativeAtomicSupported 5
+
+#define cudaMemcpyFlagDefault 0
+
+#define cudaMemcpyFlagPreferOverlapWithCompute 1
+
+#define cudaMemcpySrcAccessOrderInvalid 0
+
+#define cudaMemcpySrcAccessOrderStream 1
+
+#define cudaMemcpySrcAccessOrderDuringApiCall 2
+
+#define cudaMemcpySrcAccessOrderAny 3
+
+#define cudaMemcpySrcAccessOrderMax 2147483647
+
+#define cudaMemcpyOperandTypePointer 1
+
+#define cudaMemcpyOperandTypeArray 2
+
+#define cudaMemcpyOperandTypeMax 2147483647
+
 #define cudaGraphNodeTypeKernel 0
 
 #define cudaGraphNodeTypeMemcpy 1
@@ -2377,6 +2645,198 @@ cudaError_t cudaDriverGetVersion(int *driverVersion);
 cudaError_t cudaProfilerStart(void);
 
 cudaError_t cudaProfilerStop(void);
+
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+
+cudaError_t cudaFree(void *devPtr);
+
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+
+cudaError_t cudaFreeHost(void *ptr);
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+
+cudaError_t cudaHostUnregister(void *ptr);
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost);
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags);
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent);
+
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+
+cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height, unsigned int flags);
+
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int flags);
+
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int numLevels, unsigned int flags);
+
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray, unsigned int level);
+
+cudaError_t cudaFreeArray(cudaArray_t array);
+
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
+
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags, cudaArray_t array);
+
+cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx);
+
+cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements, cudaArray_t array, int device);
+
+cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements, cudaMipmappedArray_t mipmap, int device);
+
+cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties, cudaArray_t array);
+
+cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties, cudaMipmappedArray_t mipmap);
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst, cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t count, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+
+cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p);
+
+cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p);
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream);
+
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count, cudaStream_t stream);
+
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
+
+cudaError_t cudaMemcpyBatchAsync_ptsz(void *const *dsts, const void *const *srcs, const size_t *sizes, size_t count, struct cudaMemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DBatchAsync_ptsz(size_t numOps, struct cudaMemcpy3DBatchOp *opList, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+
+cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+
+cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
+
+cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
+
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+
+cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream);
+
+cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t stream);
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, cudaMemoryAdvise advice, struct cudaMemLocation location);
+
+cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemDiscardBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync_ptsz(void **dptrs, size_t *sizes, size_t count, struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, cudaMemRangeAttribute attribute, const void *devPtr, size_t count);
+
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count);
+
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+
+cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
+
+cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const cudaAtomicOperation *operations, unsigned int count, int srcDevice, int dstDevice);
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
 

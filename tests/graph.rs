@@ -278,7 +278,7 @@ fn memcpy_node_round_trip_3d_and_1d() {
             cudaGraphMemcpyNodeSetParams1D(n, dst.as_mut_ptr().cast(), src.as_ptr().cast(), 4, cudaMemcpyKind(9)),
             cudaErrorInvalidMemcpyDirection
         );
-        let both = cudaMemcpy3DParms { srcArray: 0x40 as cudaArray_t, ..p };
+        let both = cudaMemcpy3DParms { srcArray: 0x40 as cudaArray_t, kind: cudaMemcpyDeviceToDevice, ..p };
         assert_eq!(cudaGraphMemcpyNodeSetParams(n, &both), cudaErrorInvalidValue);
         assert_eq!(cudaGraphAddMemcpyNode(&mut n, g, null(), 0, null()), cudaErrorInvalidValue);
         // The exec setter (1D) moves different bytes on the next launch.

@@ -50,11 +50,11 @@ fn registration_without_driver_support_is_not_supported() {
         // NULL out-pointers are the runtime's own check, before the driver.
         assert_eq!(cudaGraphicsGLRegisterBuffer(null_mut(), 1, 0), cudaErrorInvalidValue);
         assert_eq!(cudaEGLStreamConsumerConnect(null_mut(), null_mut()), cudaErrorInvalidValue);
-        assert_eq!(cudaGetLastError_for_test(), cudaErrorInvalidValue);
+        assert_eq!(get_last_error_for_test(), cudaErrorInvalidValue);
     }
 }
 
-unsafe fn cudaGetLastError_for_test() -> cudaError_t {
+unsafe fn get_last_error_for_test() -> cudaError_t {
     unsafe { cudart_shim::api::error::cudaGetLastError() }
 }
 

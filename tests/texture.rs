@@ -19,10 +19,10 @@ fn pitch2d(buf: &mut [f32], desc: cudaChannelFormatDesc) -> cudaResourceDesc {
 }
 
 fn float1() -> cudaChannelFormatDesc {
-    cudaCreateChannelDescHost(32, 0, 0, 0, cudaChannelFormatKindFloat)
+    create_channel_desc_host(32, 0, 0, 0, cudaChannelFormatKindFloat)
 }
 
-fn cudaCreateChannelDescHost(x: i32, y: i32, z: i32, w: i32, f: cudaChannelFormatKind) -> cudaChannelFormatDesc {
+fn create_channel_desc_host(x: i32, y: i32, z: i32, w: i32, f: cudaChannelFormatKind) -> cudaChannelFormatDesc {
     unsafe { cudaCreateChannelDesc(x, y, z, w, f) }
 }
 
@@ -47,7 +47,7 @@ fn tex_desc() -> cudaTextureDesc {
 #[test]
 fn create_channel_desc_fills_the_fields() {
     use_fake_driver(&[]);
-    let d = cudaCreateChannelDescHost(8, 16, 32, 64, cudaChannelFormatKindSigned);
+    let d = create_channel_desc_host(8, 16, 32, 64, cudaChannelFormatKindSigned);
     assert_eq!(d, cudaChannelFormatDesc { x: 8, y: 16, z: 32, w: 64, f: cudaChannelFormatKindSigned });
 }
 
@@ -112,7 +112,7 @@ fn pitch2d_texture_descriptors_round_trip() {
 fn every_texture_flag_round_trips() {
     use_fake_driver(&[]);
     let mut buf = vec![0f32; 128];
-    let res = pitch2d(&mut buf, cudaCreateChannelDescHost(8, 8, 8, 8, cudaChannelFormatKindUnsigned));
+    let res = pitch2d(&mut buf, create_channel_desc_host(8, 8, 8, 8, cudaChannelFormatKindUnsigned));
     for (srgb, norm, tri, seam, read) in [
         (1, 0, 0, 1, cudaReadModeNormalizedFloat),
         (0, 1, 1, 0, cudaReadModeElementType),
@@ -143,11 +143,11 @@ fn linear_array_and_mipmap_resources_round_trip() {
     use_fake_driver(&[]);
     let mut buf = vec![0u8; 4096];
     let kinds = [
-        cudaCreateChannelDescHost(8, 8, 8, 8, cudaChannelFormatKindUnsigned),
-        cudaCreateChannelDescHost(16, 16, 0, 0, cudaChannelFormatKindSigned),
-        cudaCreateChannelDescHost(16, 0, 0, 0, cudaChannelFormatKindFloat),
-        cudaCreateChannelDescHost(8, 8, 8, 8, cudaChannelFormatKindUnsignedNormalized8X4),
-        cudaCreateChannelDescHost(16, 16, 0, 0, cudaChannelFormatKindSignedNormalized16X2),
+        create_channel_desc_host(8, 8, 8, 8, cudaChannelFormatKindUnsigned),
+        create_channel_desc_host(16, 16, 0, 0, cudaChannelFormatKindSigned),
+        create_channel_desc_host(16, 0, 0, 0, cudaChannelFormatKindFloat),
+        create_channel_desc_host(8, 8, 8, 8, cudaChannelFormatKindUnsignedNormalized8X4),
+        create_channel_desc_host(16, 16, 0, 0, cudaChannelFormatKindSignedNormalized16X2),
     ];
     let tex = tex_desc();
     unsafe {
@@ -200,11 +200,11 @@ fn texture_bad_input() {
         assert_eq!(cudaCreateTextureObject(&mut t, &res, null(), null()), cudaErrorInvalidValue);
         let bad_type = cudaResourceDesc { resType: cudaResourceType(7), ..res };
         assert_eq!(cudaCreateTextureObject(&mut t, &bad_type, &tex, null()), cudaErrorInvalidValue);
-        let three = pitch2d(&mut buf, cudaCreateChannelDescHost(32, 32, 32, 0, cudaChannelFormatKindFloat));
+        let three = pitch2d(&mut buf, create_channel_desc_host(32, 32, 32, 0, cudaChannelFormatKindFloat));
         assert_eq!(cudaCreateTextureObject(&mut t, &three, &tex, null()), cudaErrorInvalidChannelDescriptor);
-        let mixed = pitch2d(&mut buf, cudaCreateChannelDescHost(8, 16, 0, 0, cudaChannelFormatKindUnsigned));
+        let mixed = pitch2d(&mut buf, create_channel_desc_host(8, 16, 0, 0, cudaChannelFormatKindUnsigned));
         assert_eq!(cudaCreateTextureObject(&mut t, &mixed, &tex, null()), cudaErrorInvalidChannelDescriptor);
-        let bad_norm = pitch2d(&mut buf, cudaCreateChannelDescHost(8, 0, 0, 0, cudaChannelFormatKindUnsignedNormalized8X4));
+        let bad_norm = pitch2d(&mut buf, create_channel_desc_host(8, 0, 0, 0, cudaChannelFormatKindUnsignedNormalized8X4));
         assert_eq!(cudaCreateTextureObject(&mut t, &bad_norm, &tex, null()), cudaErrorInvalidChannelDescriptor);
         assert_eq!(fake::calls("cuTexObjectCreate"), 0, "all rejected before the driver");
         // The driver rejects a NULL array.

@@ -17,19 +17,11 @@ use crate::types::{
     cudaGraphExecUpdateResultInfo, cudaGraphInstantiateParams, cudaHostFn_t, cudaHostNodeParams,
     cudaLaunchAttributeValue, cudaMemAllocNodeParams,
 };
+use super::memory::CUDA_MEMCPY3D;
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 
-/// C: `CUarray` (opaque).
-pub type CUarray = *mut crate::types::cudaArray;
 /// C: `CUgraphConditionalHandle`.
 pub type CUgraphConditionalHandle = u64;
-
-/// C: `CUmemorytype`.
-pub type CUmemorytype = c_int;
-pub const CU_MEMORYTYPE_HOST: CUmemorytype = 1;
-pub const CU_MEMORYTYPE_DEVICE: CUmemorytype = 2;
-pub const CU_MEMORYTYPE_ARRAY: CUmemorytype = 3;
-pub const CU_MEMORYTYPE_UNIFIED: CUmemorytype = 4;
 
 /// C: `CUDA_KERNEL_NODE_PARAMS` (`_v2`, and `_v3` inside `CUgraphNodeParams`:
 /// same layout). `kern` is used only when `func` is NULL; `ctx` NULL means
@@ -49,44 +41,6 @@ pub struct CUDA_KERNEL_NODE_PARAMS {
     pub extra: *mut *mut c_void,
     pub kern: CUkernel,
     pub ctx: CUcontext,
-}
-
-/// C: `CUDA_MEMCPY3D` (`_v2`). Offsets and widths in bytes.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct CUDA_MEMCPY3D {
-    pub srcXInBytes: usize,
-    pub srcY: usize,
-    pub srcZ: usize,
-    pub srcLOD: usize,
-    pub srcMemoryType: CUmemorytype,
-    pub srcHost: *const c_void,
-    pub srcDevice: CUdeviceptr,
-    pub srcArray: CUarray,
-    pub reserved0: *mut c_void,
-    pub srcPitch: usize,
-    pub srcHeight: usize,
-    pub dstXInBytes: usize,
-    pub dstY: usize,
-    pub dstZ: usize,
-    pub dstLOD: usize,
-    pub dstMemoryType: CUmemorytype,
-    pub dstHost: *mut c_void,
-    pub dstDevice: CUdeviceptr,
-    pub dstArray: CUarray,
-    pub reserved1: *mut c_void,
-    pub dstPitch: usize,
-    pub dstHeight: usize,
-    pub WidthInBytes: usize,
-    pub Height: usize,
-    pub Depth: usize,
-}
-
-impl Default for CUDA_MEMCPY3D {
-    fn default() -> Self {
-        // SAFETY: all-zero is a valid value of every field (NULL pointers, 0).
-        unsafe { std::mem::zeroed() }
-    }
 }
 
 /// C: `CUDA_MEMSET_NODE_PARAMS` (`_v1`, and `_v2` with `ctx` inside
@@ -133,18 +87,6 @@ pub struct CUgraphNodeParams {
     pub reserved0: [c_int; 3],
     pub u: [i64; 29],
     pub reserved2: i64,
-}
-
-/// C: `CUDA_ARRAY3D_DESCRIPTOR` (for array element sizes in 3D copies).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CUDA_ARRAY3D_DESCRIPTOR {
-    pub Width: usize,
-    pub Height: usize,
-    pub Depth: usize,
-    pub Format: c_int,
-    pub NumChannels: c_uint,
-    pub Flags: c_uint,
 }
 
 const _: () = {
@@ -242,5 +184,4 @@ driver_table! {
 
     // Owned by the memory area too (the lead keeps one at merge): element
     // sizes of arrays in 3D copies.
-    fn cuArray3DGetDescriptor(desc: *mut CUDA_ARRAY3D_DESCRIPTOR, array: CUarray);
 }

@@ -92,6 +92,13 @@ pub struct CUDA_MEMCPY3D {
     pub Depth: usize,
 }
 
+impl Default for CUDA_MEMCPY3D {
+    fn default() -> Self {
+        // SAFETY: every field is an integer or a raw pointer; all-zero is valid.
+        unsafe { std::mem::zeroed() }
+    }
+}
+
 /// C: `CUDA_MEMCPY3D_PEER`: `CUDA_MEMCPY3D` with the two reserved
 /// pointers replaced by the source and destination contexts.
 pub type CUDA_MEMCPY3D_PEER = CUDA_MEMCPY3D;

@@ -117,17 +117,7 @@ pub mod misc_abi {
     /// `cudaResourceViewDesc` has its layout and format values.
     pub type CUDA_RESOURCE_VIEW_DESC = crate::types::cudaResourceViewDesc;
 
-    /// C: `CUDA_ARRAY3D_DESCRIPTOR` (40 bytes).
-    #[repr(C)]
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-    pub struct CUDA_ARRAY3D_DESCRIPTOR {
-        pub Width: usize,
-        pub Height: usize,
-        pub Depth: usize,
-        pub Format: CUarray_format,
-        pub NumChannels: c_uint,
-        pub Flags: c_uint,
-    }
+    pub use crate::driver::api::CUDA_ARRAY3D_DESCRIPTOR;
 
     /// C: `CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC` (120 bytes).
     #[repr(C)]
@@ -171,13 +161,6 @@ pub mod misc_abi {
     const _: () = assert!(std::mem::size_of::<CUeglFrame>() == 64);
 }
 
-// `cuArray3DGetDescriptor` is also wanted by the memory area; declared here
-// under a private Rust name (same driver symbol) so the two tables cannot
-// collide in `driver::api`.
-/// `cuArray3DGetDescriptor` (`_v2` at 13000), for `cudaGetChannelDesc`.
-pub static cuArray3DGetDescriptor_tex: super::DriverFn<
-    unsafe extern "C" fn(*mut CUDA_ARRAY3D_DESCRIPTOR, cudaArray_t) -> CUresult,
-> = super::DriverFn::new("cuArray3DGetDescriptor\0");
 
 driver_table! {
     // Stream-ordered allocator and pools.

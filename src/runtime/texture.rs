@@ -105,8 +105,7 @@ pub fn get_channel_desc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const
     if array.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    let mut a = CUDA_ARRAY3D_DESCRIPTOR::default();
-    cu!(cuArray3DGetDescriptor_tex(&mut a, array as cudaArray_t))?;
+    let a = crate::runtime::memory::array::describe(array as cudaArray_t)?;
     *desc = channel_desc(a.Format, a.NumChannels);
     Ok(())
 }

@@ -3,59 +3,11 @@
 
 pub use super::memory_enums::*;
 use super::handles::cudaArray_t;
+use super::{pool::cudaMemLocation, shared::*};
 use std::ffi::{c_int, c_long, c_uint, c_ulonglong, c_void};
 
-/// C: `struct cudaPitchedPtr`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct cudaPitchedPtr {
-    pub ptr: *mut c_void,
-    pub pitch: usize,
-    pub xsize: usize,
-    pub ysize: usize,
-}
-crate::trace_debug!(cudaPitchedPtr);
 
-impl Default for cudaPitchedPtr {
-    fn default() -> Self {
-        cudaPitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: 0, ysize: 0 }
-    }
-}
 
-/// C: `struct cudaExtent`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct cudaExtent {
-    pub width: usize,
-    pub height: usize,
-    pub depth: usize,
-}
-crate::trace_debug!(cudaExtent);
-
-/// C: `struct cudaPos`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct cudaPos {
-    pub x: usize,
-    pub y: usize,
-    pub z: usize,
-}
-crate::trace_debug!(cudaPos);
-
-/// C: `struct cudaMemcpy3DParms`. Not laid out like the driver's
-/// `CUDA_MEMCPY3D`: the runtime converts.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct cudaMemcpy3DParms {
-    pub srcArray: cudaArray_t,
-    pub srcPos: cudaPos,
-    pub srcPtr: cudaPitchedPtr,
-    pub dstArray: cudaArray_t,
-    pub dstPos: cudaPos,
-    pub dstPtr: cudaPitchedPtr,
-    pub extent: cudaExtent,
-    pub kind: cudaMemcpyKind,
-}
 
 /// C: `struct cudaMemcpy3DPeerParms`.
 #[repr(C)]
@@ -101,15 +53,6 @@ pub struct cudaArraySparseProperties {
     pub reserved: [c_uint; 4],
 }
 
-/// C: `struct cudaMemLocation`. Same layout and values as the driver's
-/// `CUmemLocation`, so it passes through unchanged.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct cudaMemLocation {
-    pub r#type: cudaMemLocationType,
-    pub id: c_int,
-}
-crate::trace_debug!(cudaMemLocation);
 
 /// C: `struct cudaPointerAttributes` (88 bytes since CUDA 13).
 #[repr(C)]

@@ -3,19 +3,6 @@
 
 use std::ffi::c_int;
 
-/// C: `cudaMemcpyKind`.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct cudaMemcpyKind(pub c_int);
-
-pub const cudaMemcpyHostToHost: cudaMemcpyKind = cudaMemcpyKind(0);
-pub const cudaMemcpyHostToDevice: cudaMemcpyKind = cudaMemcpyKind(1);
-pub const cudaMemcpyDeviceToHost: cudaMemcpyKind = cudaMemcpyKind(2);
-pub const cudaMemcpyDeviceToDevice: cudaMemcpyKind = cudaMemcpyKind(3);
-pub const cudaMemcpyDefault: cudaMemcpyKind = cudaMemcpyKind(4);
-
-crate::trace_enum!(cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault });
-
 /// C: `cudaMemoryType`.
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -57,20 +44,6 @@ pub const cudaMemRangeAttributeLastPrefetchLocationType: cudaMemRangeAttribute =
 pub const cudaMemRangeAttributeLastPrefetchLocationId: cudaMemRangeAttribute = cudaMemRangeAttribute(8);
 
 crate::trace_enum!(cudaMemRangeAttribute { cudaMemRangeAttributeReadMostly, cudaMemRangeAttributePreferredLocation, cudaMemRangeAttributeAccessedBy, cudaMemRangeAttributeLastPrefetchLocation, cudaMemRangeAttributePreferredLocationType, cudaMemRangeAttributePreferredLocationId, cudaMemRangeAttributeLastPrefetchLocationType, cudaMemRangeAttributeLastPrefetchLocationId });
-
-/// C: `cudaMemLocationType`.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct cudaMemLocationType(pub c_int);
-
-pub const cudaMemLocationTypeInvalid: cudaMemLocationType = cudaMemLocationType(0);
-pub const cudaMemLocationTypeNone: cudaMemLocationType = cudaMemLocationType(0);
-pub const cudaMemLocationTypeDevice: cudaMemLocationType = cudaMemLocationType(1);
-pub const cudaMemLocationTypeHost: cudaMemLocationType = cudaMemLocationType(2);
-pub const cudaMemLocationTypeHostNuma: cudaMemLocationType = cudaMemLocationType(3);
-pub const cudaMemLocationTypeHostNumaCurrent: cudaMemLocationType = cudaMemLocationType(4);
-
-crate::trace_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent });
 
 /// C: `cudaDeviceP2PAttr`.
 #[repr(transparent)]

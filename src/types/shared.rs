@@ -96,3 +96,5 @@ pub union cudaLaunchAttributeValue {
     pub priority: c_int,
 }
 
+
+crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos);

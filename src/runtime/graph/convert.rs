@@ -19,97 +19,12 @@ use crate::types::*;
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
-/// Bytes per element of a CUDA array (format size times channels).
+pub use crate::runtime::memory::copy::params_3d as memcpy3d_to_driver;
+
+/// Bytes per element of a CUDA array.
 fn element_size(array: cudaArray_t) -> CudaResult<usize> {
-    let mut d = CUDA_ARRAY3D_DESCRIPTOR::default();
-    cu!(cuArray3DGetDescriptor(&mut d, array))?;
-    let per_channel = match d.Format {
-        0x01 | 0x08 => 1,
-        0x02 | 0x09 | 0x10 => 2,
-        0x03 | 0x0a | 0x20 => 4,
-        // Normalized formats carry their channel count in the format.
-        0xc0 | 0xc6 => return Ok(1),
-        0xc1 | 0xc3 | 0xc7 | 0xc9 => return Ok(2),
-        0xc2 | 0xc4 | 0xc8 | 0xca => return Ok(4),
-        0xc5 | 0xcb => return Ok(8),
-        // Block-compressed and video formats have no per-element byte
-        // offset a cudaPos could express.
-        _ => return Err(cudaErrorInvalidValue),
-    };
-    Ok(per_channel * d.NumChannels.max(1) as usize)
-}
-
-/// Memory types of (source, destination) for a linear side, by copy kind.
-fn memory_types(kind: cudaMemcpyKind) -> CudaResult<(CUmemorytype, CUmemorytype)> {
-    Ok(match kind {
-        cudaMemcpyHostToHost => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_HOST),
-        cudaMemcpyHostToDevice => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE),
-        cudaMemcpyDeviceToHost => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST),
-        cudaMemcpyDeviceToDevice => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE),
-        // Unified addressing: the driver finds out where each pointer lives.
-        cudaMemcpyDefault => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
-        _ => return Err(cudaErrorInvalidMemcpyDirection),
-    })
-}
-
-/// `cudaMemcpy3DParms` -> `CUDA_MEMCPY3D`, as cudaMemcpy3D, cudaMemcpy3DAsync
-/// and memcpy graph nodes need it. Arrays take positions and the width in
-/// elements (converted to bytes with the array's element size); linear
-/// memory takes them in bytes. Each side is an array or a pitched pointer,
-/// never both (`cudaErrorInvalidValue`).
-pub fn memcpy3d_to_driver(p: &cudaMemcpy3DParms) -> CudaResult<CUDA_MEMCPY3D> {
-    let (src_type, dst_type) = memory_types(p.kind)?;
-    if (!p.srcArray.is_null() && !p.srcPtr.ptr.is_null()) || (!p.dstArray.is_null() && !p.dstPtr.ptr.is_null()) {
-        return Err(cudaErrorInvalidValue);
-    }
-    let src_elem = if p.srcArray.is_null() { None } else { Some(element_size(p.srcArray)?) };
-    let dst_elem = if p.dstArray.is_null() { None } else { Some(element_size(p.dstArray)?) };
-    let mut c = CUDA_MEMCPY3D::default();
-    match src_elem {
-        Some(e) => {
-            c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-            c.srcArray = p.srcArray;
-            c.srcXInBytes = p.srcPos.x * e;
-        }
-        None => {
-            c.srcMemoryType = src_type;
-            if src_type == CU_MEMORYTYPE_HOST {
-                c.srcHost = p.srcPtr.ptr;
-            } else {
-                c.srcDevice = p.srcPtr.ptr as CUdeviceptr;
-            }
-            c.srcXInBytes = p.srcPos.x;
-            c.srcPitch = p.srcPtr.pitch;
-            c.srcHeight = p.srcPtr.ysize;
-        }
-    }
-    c.srcY = p.srcPos.y;
-    c.srcZ = p.srcPos.z;
-    match dst_elem {
-        Some(e) => {
-            c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-            c.dstArray = p.dstArray;
-            c.dstXInBytes = p.dstPos.x * e;
-        }
-        None => {
-            c.dstMemoryType = dst_type;
-            if dst_type == CU_MEMORYTYPE_HOST {
-                c.dstHost = p.dstPtr.ptr;
-            } else {
-                c.dstDevice = p.dstPtr.ptr as CUdeviceptr;
-            }
-            c.dstXInBytes = p.dstPos.x;
-            c.dstPitch = p.dstPtr.pitch;
-            c.dstHeight = p.dstPtr.ysize;
-        }
-    }
-    c.dstY = p.dstPos.y;
-    c.dstZ = p.dstPos.z;
-    // With an array on either side the width counts elements.
-    c.WidthInBytes = p.extent.width * src_elem.or(dst_elem).unwrap_or(1);
-    c.Height = p.extent.height;
-    c.Depth = p.extent.depth;
-    Ok(c)
+    use crate::runtime::memory::array::{describe, element_size};
+    Ok(element_size(&describe(array)?))
 }
 
 /// `CUDA_MEMCPY3D` -> `cudaMemcpy3DParms` (memcpy node queries). The kind

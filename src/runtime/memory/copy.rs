@@ -118,14 +118,9 @@ pub struct At {
     pub z: usize,
 }
 
-fn zeroed3d() -> CUDA_MEMCPY3D {
-    // SAFETY: every field is an integer or a raw pointer; all-zero is valid.
-    unsafe { std::mem::zeroed() }
-}
-
 /// The driver's 3D copy of `width` bytes x `height` rows x `depth` slices.
 pub fn copy_3d(src: End, s: At, dst: End, d: At, width: usize, height: usize, depth: usize) -> CUDA_MEMCPY3D {
-    let mut c = zeroed3d();
+    let mut c = CUDA_MEMCPY3D::default();
     (c.srcXInBytes, c.srcY, c.srcZ) = (s.x, s.y, s.z);
     match src {
         End::Ptr { p, pitch, height, ty } => {
@@ -472,9 +467,9 @@ fn empty(e: &cudaExtent) -> bool {
     e.width == 0 || e.height == 0 || e.depth == 0
 }
 
-/// `cudaMemcpy3D` / `cudaMemcpy3DAsync`.
-pub fn memcpy_3d(p: &cudaMemcpy3DParms, on: On, m: StreamMode) -> CudaResult {
-    enter()?;
+/// `cudaMemcpy3DParms` as the driver's `CUDA_MEMCPY3D`: the one conversion
+/// behind `cudaMemcpy3D*` and memcpy graph nodes.
+pub fn params_3d(p: &cudaMemcpy3DParms) -> CudaResult<CUDA_MEMCPY3D> {
     let dir = Dir::of(p.kind)?;
     let dir = match (p.srcArray.is_null(), p.dstArray.is_null()) {
         (false, false) => dir.array_src()?.array_dst()?,
@@ -482,9 +477,13 @@ pub fn memcpy_3d(p: &cudaMemcpy3DParms, on: On, m: StreamMode) -> CudaResult {
         (true, false) => dir.array_dst()?,
         (true, true) => dir,
     };
-    let c = convert_3d(
-        p.srcArray, p.srcPos, &p.srcPtr, p.dstArray, p.dstPos, &p.dstPtr, p.extent, dir.src_type(), dir.dst_type(),
-    )?;
+    convert_3d(p.srcArray, p.srcPos, &p.srcPtr, p.dstArray, p.dstPos, &p.dstPtr, p.extent, dir.src_type(), dir.dst_type())
+}
+
+/// `cudaMemcpy3D` / `cudaMemcpy3DAsync`.
+pub fn memcpy_3d(p: &cudaMemcpy3DParms, on: On, m: StreamMode) -> CudaResult {
+    enter()?;
+    let c = params_3d(p)?;
     if empty(&p.extent) {
         return Ok(());
     }
