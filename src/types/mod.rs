@@ -16,6 +16,8 @@ pub mod memory;
 pub mod stream;
 pub mod graph;
 pub mod launch;
+mod launch_enums;
+mod launch_interim;
 pub mod texture;
 mod texture_enums;
 pub mod interop;
