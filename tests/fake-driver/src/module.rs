@@ -215,12 +215,25 @@ fn module_statement(stmt: &str, ptx: &mut Ptx) {
                 .collect()
         })
         .unwrap_or_default();
-    ptx.globals.push((name, size, decl.contains(".managed"), elem, values));
+    ptx.globals.push((name, size, decl.contains(".attribute_managed"), elem, values));
 }
 
 pub fn parse_ptx(text: &str) -> Ptx {
-    let text = strip_comments(text);
+    // `.attribute(.managed)` would read as a parenthesized list.
+    let text = strip_comments(text).replace(".attribute(.managed)", ".attribute_managed");
     let mut ptx = Ptx { kernels: Vec::new(), globals: Vec::new(), version: 0 };
+    // `.version`, `.target` and `.address_size` end at the line, not at ';'.
+    let mut body = String::with_capacity(text.len());
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with(".version") {
+            module_statement(t, &mut ptx);
+        } else if !(t.starts_with(".target") || t.starts_with(".address_size")) {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    let text = body;
     let mut depth = 0i32;
     let mut rest = text.as_str();
     // Walk statements at module scope (depth 0), skipping function bodies.
