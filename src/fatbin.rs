@@ -334,6 +334,32 @@ mod tests {
         }
     }
 
+    /// Real nvcc 13 output (`-gencode arch=compute_90,code=[sm_90,compute_90]`),
+    /// shared with the fuzz corpus.
+    #[test]
+    fn parses_real_nvcc_fatbins() {
+        let plain = include_bytes!("../fuzz/corpus/fatbin/nvcc_sm90_ptx_uncompressed.fatbin");
+        let p = parse(plain).unwrap();
+        assert_eq!(p.total_size as usize, plain.len());
+        assert_eq!(p.entries.len(), 2);
+        assert_eq!((p.entries[0].kind, p.entries[0].arch, p.entries[0].compression), (Kind::Elf, 90, Compression::None));
+        assert!(p.entries[0].payload.starts_with(b"\x7fELF"));
+        assert_eq!((p.entries[1].kind, p.entries[1].version), (Kind::Ptx, (9, 0)));
+        assert!(p.entries[1].ptx_text().unwrap().contains(".entry _Z2k1idcPi"));
+
+        let zstd = include_bytes!("../fuzz/corpus/fatbin/nvcc_sm90_ptx_zstd.fatbin");
+        let p = parse(zstd).unwrap();
+        assert_eq!(p.entries[0].compression, Compression::None, "nvcc 13 leaves ELF uncompressed by default");
+        assert_eq!(p.entries[1].compression, Compression::Zstd);
+        assert_eq!((p.entries[1].payload.len(), p.entries[1].uncompressed_size), (554, 1493));
+        assert_eq!(p.summary(), "sm_90 ELF 8016 B, compute_90 PTX 554 B (zstd, 1493 B)");
+
+        let all = include_bytes!("../fuzz/corpus/fatbin/nvcc_sm90_all_compressed.fatbin");
+        let p = parse(all).unwrap();
+        assert!(p.entries.iter().all(|e| e.compression == Compression::Zstd));
+        assert!(p.runs_on(90) && !p.runs_on(80));
+    }
+
     #[test]
     fn empty_container_has_no_entries() {
         let c = container(&[]);
