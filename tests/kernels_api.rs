@@ -505,3 +505,24 @@ fn no_driver_gives_insufficient_driver() {
         let _: c_int = 0;
     }
 }
+
+#[test]
+fn registered_kernels_work_on_every_device() {
+    use_fake_driver(&[("FAKE_CUDA_DEVICES", "2")]);
+    static STUB: u8 = 0;
+    let w = fatbin_wrapper(PTX);
+    unsafe {
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        let stub = (&STUB as *const u8).cast::<c_char>();
+        __cudaRegisterFunction(h, stub, null_mut(), c"noargs".as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        __cudaRegisterFatBinaryEnd(h);
+        assert_eq!(cudaLaunchKernel(stub.cast(), ONE, ONE, null_mut(), 0, null_mut()), cudaSuccess);
+        assert_eq!(cudaSetDevice(1), cudaSuccess);
+        assert_eq!(cudaLaunchKernel(stub.cast(), ONE, ONE, null_mut(), 0, null_mut()), cudaSuccess);
+        assert_eq!(cudaSetDevice(0), cudaSuccess);
+        assert_eq!(cudaDeviceReset(), cudaSuccess);
+        assert_eq!(cudaLaunchKernel(stub.cast(), ONE, ONE, null_mut(), 0, null_mut()), cudaSuccess);
+        assert_eq!(launches().len(), 3);
+        assert_eq!(fake::calls("cuLibraryLoadData"), 1, "one library for every device and across resets");
+    }
+}

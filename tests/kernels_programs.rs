@@ -80,7 +80,7 @@ fn plain_program_launches_symbols_and_queries() {
         "name _Z2tkIfEvPT_S0_i",
         "maxThreadsPerBlock 1024 maxDynamicSharedSizeBytes 49152",
         "big shared after opt-in: cudaSuccess",
-        "big shared without: cudaErrorInvalidConfiguration",
+        "big shared without: cudaErrorInvalidValue",
         "k2 param 1 offset 16 size 8",
         "occupancy 8",
         "done",
@@ -163,4 +163,20 @@ fn each_fatbinary_loads_once() {
     let (_, l) = run_program("kernels_once", &["kernels_basic.cu"], &[], &[]);
     assert_eq!(l.len(), 11);
     assert_eq!(libraries_loaded("kernels_once"), 1);
+}
+
+#[test]
+fn missing_arch_is_reported_by_name() {
+    // A compute capability 8.0 device and a program built for sm_90 only.
+    let dir = scratch("kernels_noarch");
+    let exe = compile_cu(&[&repo_root().join("tests/cu/kernels_ptsz.cu")], &dir.join("kernels_noarch"), &["-gencode", "arch=compute_90,code=sm_90"]);
+    let env = fake_env(&[("FAKE_CUDA_ATTR", "75=8,76=0"), ("CUDART_SHIM_LOG", "warn")]);
+    let out = run(&exe, &[], &env);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("this binary has no code for sm_80"), "{err}");
+    assert!(err.contains("it has: sm_90 ELF"), "{err}");
+    // With PTX for an older target it would JIT: no warning.
+    let ok = compile_cu(&[&repo_root().join("tests/cu/kernels_ptsz.cu")], &dir.join("kernels_ptx75"), &["-gencode", "arch=compute_75,code=compute_75"]);
+    let out = run(&ok, &[], &env);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("no code for"), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -77,16 +77,44 @@ fn check_dims(grid: dim3, block: dim3, shared: usize) -> CudaResult<c_uint> {
     c_uint::try_from(shared).map_err(|_| cudaErrorInvalidConfiguration)
 }
 
-/// The driver's answer to a launch, as NVIDIA's runtime reports it: the
-/// driver says `CUDA_ERROR_INVALID_VALUE` for a block or grid beyond the
-/// device's limits or too much shared memory, which the runtime reports as
-/// `cudaErrorInvalidConfiguration`. (Measured behaviour for blocks of
-/// more than 1024 threads; assumed for the other limits.)
+/// The driver's answer to a launch, as NVIDIA's runtime reports it. The
+/// driver says `CUDA_ERROR_INVALID_VALUE` both for dimensions beyond the
+/// device's limits, which NVIDIA's runtime reports as
+/// `cudaErrorInvalidConfiguration` (measured for blocks of more than 1024
+/// threads), and for other bad arguments (too much shared memory, missing
+/// parameters), which stay `cudaErrorInvalidValue`. The limits are read
+/// only on this error path.
 #[inline(always)]
-fn launch_result(r: CudaResult) -> CudaResult {
+fn launch_result(r: CudaResult, grid: dim3, block: dim3) -> CudaResult {
     match r {
-        Err(e) if e == cudaErrorInvalidValue => Err(cudaErrorInvalidConfiguration),
+        Err(e) if e == cudaErrorInvalidValue => Err(classify_invalid(grid, block)),
         r => r,
+    }
+}
+
+#[cold]
+fn classify_invalid(grid: dim3, block: dim3) -> cudaError_t {
+    let Ok((_, dev)) = super::context::enter() else { return cudaErrorInvalidValue };
+    let Ok(cu_dev) = registry::cu_device(dev) else { return cudaErrorInvalidValue };
+    let attr = |a: c_int| {
+        let mut v = 0;
+        cu!(cuDeviceGetAttribute(&mut v, a, cu_dev)).ok().map(|_| v as u64)
+    };
+    // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK (1), MAX_BLOCK_DIM_X..Z
+    // (2..4), MAX_GRID_DIM_X..Z (5..7).
+    let threads = block.x as u64 * block.y as u64 * block.z as u64;
+    let over = |v: u32, a: c_int| attr(a).is_some_and(|max| v as u64 > max);
+    if attr(1).is_some_and(|max| threads > max)
+        || over(block.x, 2)
+        || over(block.y, 3)
+        || over(block.z, 4)
+        || over(grid.x, 5)
+        || over(grid.y, 6)
+        || over(grid.z, 7)
+    {
+        cudaErrorInvalidConfiguration
+    } else {
+        cudaErrorInvalidValue
     }
 }
 
@@ -108,7 +136,7 @@ pub fn launch_kernel(
         grid.x, grid.y, grid.z,
         block.x, block.y, block.z,
         shared, stream, args, std::ptr::null_mut()
-    )))
+    )), grid, block)
 }
 
 /// `__cudaLaunchKernel[_ptsz]`: the handle comes from `__cudaGetKernel`.
@@ -139,7 +167,7 @@ pub fn launch_cooperative(func: *const c_void, grid: dim3, block: dim3, args: *m
     super::context::enter()?;
     launch_result(cu!(mode mode; cuLaunchCooperativeKernel(
         k as CUfunction, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args
-    )))
+    )), grid, block)
 }
 
 /// A runtime launch configuration as the driver's. The attribute arrays
@@ -169,7 +197,7 @@ pub fn launch_ex(config: *const cudaLaunchConfig_t, func: *const c_void, args: *
     let k = registry::resolve(func)?;
     let dc = driver_config(c)?;
     super::context::enter()?;
-    launch_result(cu!(mode mode; cuLaunchKernelEx(&dc, k as CUfunction, args, std::ptr::null_mut())))
+    launch_result(cu!(mode mode; cuLaunchKernelEx(&dc, k as CUfunction, args, std::ptr::null_mut())), c.gridDim, c.blockDim)
 }
 
 /// `CU_FUNC_ATTRIBUTE_*` numbers (the runtime's `cudaFuncAttribute` values
