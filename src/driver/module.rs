@@ -40,7 +40,6 @@ driver_table! {
     fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
     fn cuLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: CUlibrary, symbol: *const c_char);
     fn cuKernelGetFunction(func: *mut CUfunction, kernel: CUkernel);
-    fn cuKernelGetLibrary(library: *mut CUlibrary, kernel: CUkernel);
     fn cuKernelGetAttribute(value: *mut c_int, attrib: c_int, kernel: CUkernel, dev: CUdevice);
     fn cuKernelSetAttribute(attrib: c_int, value: c_int, kernel: CUkernel, dev: CUdevice);
     fn cuKernelSetCacheConfig(kernel: CUkernel, config: c_int, dev: CUdevice);

@@ -241,7 +241,9 @@ impl FatBinary {
         let mut val = [1usize as *mut c_void];
         cu!(cuLibraryLoadData(&mut lib, data.cast(), null_mut(), null_mut(), 0, opt.as_mut_ptr(), val.as_mut_ptr(), 1))
             .inspect_err(|e| log::warn!("cuLibraryLoadData of a registered fatbinary failed with {}", super::error::name(*e)))?;
-        for v in self.managed.lock().iter() {
+        // Copied out: no lock is held across the driver calls.
+        let managed: Vec<&'static Var> = self.managed.lock().clone();
+        for v in managed {
             fill_managed(lib, v);
         }
         Ok(lib as usize)
@@ -302,29 +304,24 @@ pub fn remember_kernel(k: CUkernel) {
 }
 
 /// A `const void *func` of the runtime API (host stub or `cudaKernel_t`) as
-/// a kernel handle. Unknown pointers are asked of the driver
-/// (`cuKernelGetLibrary` validates a handle) before being refused with
-/// `cudaErrorInvalidDeviceFunction`, as NVIDIA's runtime refuses them.
+/// a kernel handle. A pointer that is neither a registered stub nor a
+/// kernel the runtime handed out is `cudaErrorInvalidDeviceFunction`, as
+/// NVIDIA's runtime answers; it is never passed to the driver, which may
+/// not survive a bogus handle.
 pub fn resolve(func: *const c_void) -> CudaResult<CUkernel> {
     if func.is_null() {
         return Err(cudaErrorInvalidDeviceFunction);
     }
-    {
-        let g = maps().read();
-        if let Some(f) = g.functions.get(&(func as usize)).copied() {
-            drop(g);
-            return f.kernel();
-        }
-        if g.kernels.contains_key(&(func as usize)) {
-            return Ok(func as CUkernel);
-        }
+    let g = maps().read();
+    if let Some(f) = g.functions.get(&(func as usize)).copied() {
+        drop(g);
+        return f.kernel();
     }
-    super::state::runtime()?;
-    let mut lib = null_mut();
-    if cu!(cuKernelGetLibrary(&mut lib, func as CUkernel)).is_ok() {
-        remember_kernel(func as CUkernel);
+    if g.kernels.contains_key(&(func as usize)) {
         return Ok(func as CUkernel);
     }
+    drop(g);
+    super::state::runtime()?;
     Err(cudaErrorInvalidDeviceFunction)
 }
 
