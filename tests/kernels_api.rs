@@ -526,3 +526,28 @@ fn registered_kernels_work_on_every_device() {
         assert_eq!(fake::calls("cuLibraryLoadData"), 1, "one library for every device and across resets");
     }
 }
+
+#[test]
+fn kernel_handles_map_back_to_stubs_and_names() {
+    use cudart_shim::runtime::registry;
+    use_fake_driver(&[]);
+    static STUB: u8 = 0;
+    let w = fatbin_wrapper(PTX);
+    unsafe {
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        let stub = (&STUB as *const u8).cast::<c_char>();
+        __cudaRegisterFunction(h, stub, null_mut(), c"axpb".as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        __cudaRegisterFatBinaryEnd(h);
+        let k = registry::resolve(stub.cast()).unwrap();
+        assert_eq!(registry::stub_for_kernel(k), stub.cast());
+        assert_eq!(CStr::from_ptr(registry::function_of_kernel(k).unwrap().name), c"axpb");
+        // A library kernel has no stub: the handle stands for itself.
+        let lib = load();
+        let lk = kernel(lib, c"noargs");
+        assert_eq!(registry::stub_for_kernel(lk), lk as *const c_void);
+        assert!(registry::function_of_kernel(lk).is_none());
+        let mut name: *const c_char = null();
+        assert_eq!(cudaFuncGetName(&mut name, lk as *const c_void), cudaSuccess);
+        assert_eq!(CStr::from_ptr(name), c"noargs");
+    }
+}

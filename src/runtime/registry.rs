@@ -59,6 +59,8 @@ unsafe impl Sync for FatBinary {}
 /// A registered kernel.
 pub struct Function {
     pub module: &'static FatBinary,
+    /// The host stub's address (what the program calls the kernel by).
+    pub host_fun: usize,
     /// The device (mangled) name, in the program's read-only data.
     pub name: *const c_char,
     kernel: AtomicPtr<crate::types::CUkern_st>,
@@ -84,8 +86,9 @@ struct Maps {
     functions: HashMap<usize, &'static Function>,
     vars: HashMap<usize, &'static Var>,
     /// Kernel handles the runtime handed out, so `cudaLaunchKernel` and
-    /// friends can tell a `cudaKernel_t` from a host stub.
-    kernels: HashMap<usize, ()>,
+    /// friends can tell a `cudaKernel_t` from a host stub; with the
+    /// registered function, when it has one (for names and stubs).
+    kernels: HashMap<usize, Option<&'static Function>>,
 }
 
 static MAPS: OnceLock<RwLock<Maps>> = OnceLock::new();
@@ -160,7 +163,7 @@ pub fn register_function(handle: *mut *mut c_void, host_fun: *const c_char, devi
     if host_fun.is_null() || device_name.is_null() {
         return;
     }
-    let f: &'static Function = Box::leak(Box::new(Function { module, name: device_name, kernel: AtomicPtr::new(null_mut()) }));
+    let f: &'static Function = Box::leak(Box::new(Function { module, host_fun: host_fun as usize, name: device_name, kernel: AtomicPtr::new(null_mut()) }));
     maps().write().functions.insert(host_fun as usize, f);
 }
 
@@ -280,7 +283,9 @@ impl Function {
         let mut k = null_mut();
         cu!(cuLibraryGetKernel(&mut k, lib, self.name))?;
         self.kernel.store(k, Ordering::Release);
-        remember_kernel(k);
+        if !k.is_null() {
+            maps().write().kernels.insert(k as usize, Some(self));
+        }
         Ok(k)
     }
 }
@@ -299,8 +304,22 @@ pub fn var(host_var: *const c_void) -> Option<&'static Var> {
 /// `cudaLibraryGetKernel`, ...).
 pub fn remember_kernel(k: CUkernel) {
     if !k.is_null() {
-        maps().write().kernels.insert(k as usize, ());
+        maps().write().kernels.entry(k as usize).or_insert(None);
     }
+}
+
+/// The registered function behind a kernel handle, if the program
+/// registered one (nvcc code); `None` for library kernels and unknown
+/// handles.
+pub fn function_of_kernel(k: CUkernel) -> Option<&'static Function> {
+    maps().read().kernels.get(&(k as usize)).copied().flatten()
+}
+
+/// The host stub the program knows a kernel by (graph kernel-node queries
+/// report it, as NVIDIA's runtime does); the handle itself when the kernel
+/// has no stub (library kernels).
+pub fn stub_for_kernel(k: CUkernel) -> *const c_void {
+    function_of_kernel(k).map_or(k as *const c_void, |f| f.host_fun as *const c_void)
 }
 
 /// A `const void *func` of the runtime API (host stub or `cudaKernel_t`) as

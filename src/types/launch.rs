@@ -67,6 +67,3 @@ pub const cudaEnableLegacyStream: u64 = 0x1;
 pub const cudaEnablePerThreadDefaultStream: u64 = 0x2;
 
 pub use super::launch_interim::*;
-
-// `dim3` is passed by value by the launch exports.
-crate::trace_debug!(dim3);

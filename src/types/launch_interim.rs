@@ -1,8 +1,9 @@
 //! INTERIM: types owned by other areas that the kernels exports need in
 //! their signatures (`cudaMemcpyKind`: memory; `cudaLaunchAttributeID` and
-//! `cudaLaunchAttributeValue`: streams). Defined here, identically, only so
-//! this branch builds alone: delete this file (and its `mod` line in
-//! `types/mod.rs` and `pub use` in `types/launch.rs`) when those areas merge.
+//! `cudaLaunchAttributeValue`: streams; the trace format of `dim3`:
+//! tracing). Defined here, identically, only so this branch builds alone:
+//! delete this file (and its `mod` line in `types/mod.rs` and `pub use` in
+//! `types/launch.rs`) when those areas merge.
 
 use super::handles::cudaGraphDeviceNode_t;
 use std::ffi::{c_char, c_int};
@@ -55,3 +56,6 @@ pub union cudaLaunchAttributeValue {
     /// Keeps the 8-byte alignment of NVIDIA's pointer members.
     pub _devNode: cudaGraphDeviceNode_t,
 }
+
+// `dim3` is passed by value by the launch exports.
+crate::trace_debug!(super::handles::dim3);
