@@ -792,8 +792,11 @@ fn record(l: Launch) {
     LAUNCHES.lock().push(line);
 }
 
+/// Validate and record one launch of `func` (a kernel or function handle)
+/// on `stream`. Other fake modules that run kernels (graph launches) call
+/// this so their launches land in the same log.
 #[allow(clippy::too_many_arguments)]
-fn launch(
+pub(crate) fn launch(
     kind: &'static str,
     func: *const c_void,
     grid: [c_uint; 3],
