@@ -551,3 +551,31 @@ fn kernel_handles_map_back_to_stubs_and_names() {
         assert_eq!(CStr::from_ptr(name), c"noargs");
     }
 }
+
+/// Registration stores pointers only: thousands of kernels (PyTorch) cost
+/// no driver call, not even initialization.
+#[test]
+fn registering_thousands_of_kernels_touches_no_driver() {
+    use_fake_driver(&[]);
+    static STUBS: [u8; 5000] = [0; 5000];
+    let names: Vec<std::ffi::CString> = (0..5000).map(|i| std::ffi::CString::new(format!("k{i}")).unwrap()).collect();
+    let w = fatbin_wrapper(PTX);
+    let t0 = std::time::Instant::now();
+    unsafe {
+        for chunk in 0..5 {
+            let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+            for i in chunk * 1000..(chunk + 1) * 1000 {
+                let stub = STUBS.as_ptr().add(i).cast::<c_char>();
+                __cudaRegisterFunction(h, stub, null_mut(), names[i].as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+            }
+            __cudaRegisterFatBinaryEnd(h);
+        }
+    }
+    let took = t0.elapsed();
+    for f in ["cuGetProcAddress", "cuInit", "cuLibraryLoadData", "cuLibraryGetKernel"] {
+        assert_eq!(fake::calls(f), 0, "{f} during registration");
+    }
+    eprintln!("5000 registrations: {took:?}");
+    // Generous bound (debug build, shared CI machine): microseconds each.
+    assert!(took.as_millis() < 2000, "{took:?}");
+}
