@@ -98,8 +98,6 @@ int main() {
     SHOW("not a kernel", cudaLaunchKernel((const void *)main, dim3(1), dim3(1), none, 0, 0));
     SHOW("NULL kernel", cudaLaunchKernel(nullptr, dim3(1), dim3(1), none, 0, 0));
     cudaGetLastError();
-    SHOW("ExC NULL config", cudaLaunchKernelExC(nullptr, (const void *)empty, none));
-    cudaGetLastError();
     SHOW("set read-only attribute", cudaFuncSetAttribute((const void *)empty, (cudaFuncAttribute)0, 1));
     SHOW("too much dynamic shared", cudaFuncSetAttribute((const void *)empty, cudaFuncAttributeMaxDynamicSharedMemorySize, 1 << 30));
     SHOW("bad cache config", cudaFuncSetCacheConfig((const void *)empty, (cudaFuncCache)9));
