@@ -1,6 +1,57 @@
-//! Exports of the entry_point area.
+//! Driver entry points and export tables.
 
-#[allow(unused_imports)]
-use crate::runtime;
-#[allow(unused_imports)]
+use crate::driver::loader::CUDA_VERSION;
+use crate::runtime::entry_point;
 use crate::types::*;
+use std::ffi::{c_char, c_uint, c_ulonglong, c_void};
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDriverEntryPoint(
+    symbol: *const c_char,
+    funcPtr: *mut *mut c_void,
+    flags: c_ulonglong,
+    driverStatus: *mut cudaDriverEntryPointQueryResult,
+) -> cudaError_t {
+    entry!(cudaGetDriverEntryPoint(symbol, funcPtr, flags, driverStatus) =>
+        entry_point::get(symbol, funcPtr, CUDA_VERSION, flags, driverStatus, false))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDriverEntryPoint_ptsz(
+    symbol: *const c_char,
+    funcPtr: *mut *mut c_void,
+    flags: c_ulonglong,
+    driverStatus: *mut cudaDriverEntryPointQueryResult,
+) -> cudaError_t {
+    entry!(cudaGetDriverEntryPoint_ptsz(symbol, funcPtr, flags, driverStatus) =>
+        entry_point::get(symbol, funcPtr, CUDA_VERSION, flags, driverStatus, true))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
+    symbol: *const c_char,
+    funcPtr: *mut *mut c_void,
+    cudaVersion: c_uint,
+    flags: c_ulonglong,
+    driverStatus: *mut cudaDriverEntryPointQueryResult,
+) -> cudaError_t {
+    entry!(cudaGetDriverEntryPointByVersion(symbol, funcPtr, cudaVersion, flags, driverStatus) =>
+        entry_point::get(symbol, funcPtr, cudaVersion as i32, flags, driverStatus, false))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion_ptsz(
+    symbol: *const c_char,
+    funcPtr: *mut *mut c_void,
+    cudaVersion: c_uint,
+    flags: c_ulonglong,
+    driverStatus: *mut cudaDriverEntryPointQueryResult,
+) -> cudaError_t {
+    entry!(cudaGetDriverEntryPointByVersion_ptsz(symbol, funcPtr, cudaVersion, flags, driverStatus) =>
+        entry_point::get(symbol, funcPtr, cudaVersion as i32, flags, driverStatus, true))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t {
+    entry!(cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(ppExportTable, pExportTableId))
+}

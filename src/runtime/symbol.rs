@@ -1,1 +1,67 @@
-//! Runtime semantics of device symbols (variables registered by nvcc code).
+//! `__device__`, `__constant__` and `__managed__` variables named by their
+//! host shadow: addresses, sizes, and copies to and from them.
+
+use super::registry;
+use crate::driver::api::symbol_copy;
+use crate::driver::{CUdeviceptr, StreamMode};
+use crate::types::*;
+use std::ffi::c_void;
+
+/// `cudaGetSymbolAddress` / `cudaGetSymbolSize`: (address, size) in the
+/// current context.
+pub fn address_and_size(symbol: *const c_void) -> CudaResult<(CUdeviceptr, usize)> {
+    if symbol.is_null() {
+        return Err(cudaErrorInvalidSymbol);
+    }
+    registry::var_address(symbol)
+}
+
+/// Which way a symbol copy goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    ToSymbol,
+    FromSymbol,
+}
+
+/// `cudaMemcpyToSymbol*` / `cudaMemcpyFromSymbol*`: `other` is the source
+/// (to) or destination (from); `stream` None for the synchronous copies.
+#[allow(clippy::too_many_arguments)]
+pub fn copy(
+    dir: Direction,
+    symbol: *const c_void,
+    other: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: cudaMemcpyKind,
+    stream: Option<cudaStream_t>,
+    mode: StreamMode,
+) -> CudaResult {
+    let allowed = match dir {
+        Direction::ToSymbol => [cudaMemcpyHostToDevice, cudaMemcpyDeviceToDevice, cudaMemcpyDefault],
+        Direction::FromSymbol => [cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault],
+    };
+    if !allowed.contains(&kind) {
+        return Err(cudaErrorInvalidMemcpyDirection);
+    }
+    let (base, size) = address_and_size(symbol)?;
+    if offset.checked_add(count).is_none_or(|end| end > size) {
+        return Err(cudaErrorInvalidValue);
+    }
+    if count == 0 {
+        return Ok(());
+    }
+    if other.is_null() {
+        return Err(cudaErrorInvalidValue);
+    }
+    let sym = base + offset as CUdeviceptr;
+    let (dst, src) = match dir {
+        Direction::ToSymbol => (sym, other as CUdeviceptr),
+        Direction::FromSymbol => (other as CUdeviceptr, sym),
+    };
+    // Unified addressing: cuMemcpy infers each side's memory type.
+    let r = match stream {
+        None => symbol_copy::cuMemcpy.get_mode(mode).map(|f| unsafe { f(dst, src, count) }),
+        Some(s) => symbol_copy::cuMemcpyAsync.get_mode(mode).map(|f| unsafe { f(dst, src, count, s) }),
+    };
+    crate::driver::check(r?)
+}

@@ -18,6 +18,8 @@ pub mod stream;
 pub mod graph;
 mod graph_enums;
 pub mod launch;
+mod launch_enums;
+mod launch_interim;
 pub mod texture;
 mod texture_enums;
 mod texture_sampling_enums;
