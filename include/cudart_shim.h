@@ -100,6 +100,31 @@
 #define cudaGraphKernelNodePortLaunchCompletion 2
 
 /**
+ * C: `cudaOccupancyDefault`.
+ */
+#define cudaOccupancyDefault 0
+
+/**
+ * C: `cudaOccupancyDisableCachingOverride`.
+ */
+#define cudaOccupancyDisableCachingOverride 1
+
+/**
+ * C: `cudaEnableDefault` (flags of `cudaGetDriverEntryPoint*`).
+ */
+#define cudaEnableDefault 0
+
+/**
+ * C: `cudaEnableLegacyStream`.
+ */
+#define cudaEnableLegacyStream 1
+
+/**
+ * C: `cudaEnablePerThreadDefaultStream`.
+ */
+#define cudaEnablePerThreadDefaultStream 2
+
+/**
  * C: `CUDA_IPC_HANDLE_SIZE`.
  */
 #define CUDA_IPC_HANDLE_SIZE 64
@@ -162,6 +187,16 @@ typedef struct CUexternalSemaphore_st CUexternalSemaphore_st;
 /**
  * Opaque; only ever used behind a pointer.
  */
+typedef struct CUfunc_st CUfunc_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUgraphDeviceUpdatableNode_st CUgraphDeviceUpdatableNode_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
 typedef struct CUgraphExec_st CUgraphExec_st;
 
 /**
@@ -173,6 +208,16 @@ typedef struct CUgraphNode_st CUgraphNode_st;
  * Opaque; only ever used behind a pointer.
  */
 typedef struct CUgraph_st CUgraph_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUkern_st CUkern_st;
+
+/**
+ * Opaque; only ever used behind a pointer.
+ */
+typedef struct CUlib_st CUlib_st;
 
 /**
  * Opaque; only ever used behind a pointer.
@@ -675,6 +720,8 @@ typedef struct cudaAccessPolicyWindow {
   cudaAccessProperty missProp;
 } cudaAccessPolicyWindow;
 
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
+
 /**
  * C: `union cudaLaunchAttributeValue` (64 bytes; the driver's
  * `CUlaunchAttributeValue` has the same layout and values).
@@ -684,6 +731,10 @@ typedef union cudaLaunchAttributeValue {
   struct cudaAccessPolicyWindow accessPolicyWindow;
   int cooperative;
   int priority;
+  /**
+   * Keeps the 8-byte alignment of NVIDIA's pointer members.
+   */
+  cudaGraphDeviceNode_t _devNode;
 } cudaLaunchAttributeValue;
 
 /**
@@ -1023,6 +1074,80 @@ typedef struct CUuserObject_st *cudaUserObject_t;
  * C: `cudaGraphMemAttributeType`.
  */
 typedef int cudaGraphMemAttributeType;
+
+/**
+ * C: `cudaLaunchAttribute` (`struct cudaLaunchAttribute_st`), 72 bytes.
+ * Same layout and attribute numbers as the driver's `CUlaunchAttribute`,
+ * so an attribute array is handed to the driver as is.
+ */
+typedef struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  char _pad[4];
+  union cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+
+/**
+ * C: `cudaLaunchConfig_t` (`struct cudaLaunchConfig_st`). Not laid out like
+ * the driver's `CUlaunchConfig` (dim3 members, `size_t` shared memory):
+ * converted by `runtime::launch`.
+ */
+typedef struct cudaLaunchConfig_t {
+  struct dim3 gridDim;
+  struct dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  struct cudaLaunchAttribute *attrs;
+  unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+/**
+ * C: `struct cudaFuncAttributes`.
+ */
+typedef struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+} cudaFuncAttributes;
+
+/**
+ * C: `cudaFuncAttribute`.
+ */
+typedef int cudaFuncAttribute;
+
+typedef struct CUfunc_st *cudaFunction_t;
+
+typedef struct CUkern_st *cudaKernel_t;
+
+typedef struct CUlib_st *cudaLibrary_t;
+
+/**
+ * C: `cudaJitOption`.
+ */
+typedef int cudaJitOption;
+
+/**
+ * C: `cudaLibraryOption`.
+ */
+typedef int cudaLibraryOption;
+
+/**
+ * C: `cudaDriverEntryPointQueryResult`.
+ */
+typedef int cudaDriverEntryPointQueryResult;
 
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 
@@ -2244,6 +2369,68 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaGraphChildGraphOwnershipMove 1
 
+#define cudaFuncAttributeMaxDynamicSharedMemorySize 8
+
+#define cudaFuncAttributePreferredSharedMemoryCarveout 9
+
+#define cudaFuncAttributeClusterDimMustBeSet 10
+
+#define cudaFuncAttributeRequiredClusterWidth 11
+
+#define cudaFuncAttributeRequiredClusterHeight 12
+
+#define cudaFuncAttributeRequiredClusterDepth 13
+
+#define cudaFuncAttributeNonPortableClusterSizeAllowed 14
+
+#define cudaFuncAttributeClusterSchedulingPolicyPreference 15
+
+#define cudaFuncAttributeMax 16
+
+#define cudaJitMaxRegisters 0
+
+#define cudaJitThreadsPerBlock 1
+
+#define cudaJitWallTime 2
+
+#define cudaJitInfoLogBuffer 3
+
+#define cudaJitInfoLogBufferSizeBytes 4
+
+#define cudaJitErrorLogBuffer 5
+
+#define cudaJitErrorLogBufferSizeBytes 6
+
+#define cudaJitOptimizationLevel 7
+
+#define cudaJitFallbackStrategy 10
+
+#define cudaJitGenerateDebugInfo 11
+
+#define cudaJitLogVerbose 12
+
+#define cudaJitGenerateLineInfo 13
+
+#define cudaJitCacheMode 14
+
+#define cudaJitPositionIndependentCode 30
+
+#define cudaJitMinCtaPerSm 31
+
+#define cudaJitMaxThreadsPerBlock 32
+
+#define cudaJitOverrideDirectiveValues 33
+
+#define cudaLibraryHostUniversalFunctionAndDataTable 0
+
+#define cudaLibraryBinaryIsPreserved 1
+
+#define cudaDriverEntryPointSuccess 0
+
+#define cudaDriverEntryPointSymbolNotFound 1
+
+#define cudaDriverEntryPointVersionNotSufficent 2
+
 #define cudaChannelFormatKindSigned 0
 
 #define cudaChannelFormatKindUnsigned 1
@@ -3020,6 +3207,123 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType
 
 cudaError_t cudaDeviceGraphMemTrim(int device);
 
+cudaError_t cudaLaunchKernel(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+cudaError_t cudaLaunchKernelExC(const struct cudaLaunchConfig_t *config, const void *func, void **args);
+
+cudaError_t cudaLaunchKernelExC_ptsz(const struct cudaLaunchConfig_t *config, const void *func, void **args);
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache cacheConfig);
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, cudaSharedMemConfig config);
+
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr);
+
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr);
+
+cudaError_t cudaFuncGetName(const char **name, const void *func);
+
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
+
+cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cudaFuncAttribute attr, int value, int device);
+
+void **__cudaRegisterFatBinary(void *fatCubin);
+
+void __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+
+void __cudaUnregisterFatBinary(void **fatCubinHandle);
+
+void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, struct dim3 *tid, struct dim3 *bid, struct dim3 *bDim, struct dim3 *gDim, int *wSize);
+
+void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
+
+void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
+
+/**
+ * Returns nonzero when the module is loaded and its `__managed__` host
+ * pointers are set.
+ */
+char __cudaInitModule(void **fatCubinHandle);
+
+/**
+ * A host variable referenced from device code (unified-memory builds): it
+ * has no device storage of its own, so there is nothing to record.
+ */
+void __cudaRegisterHostVar(void **fatCubinHandle, const char *deviceName, char *hostVar, size_t size);
+
+/**
+ * The host function/data tables of heterogeneous-memory builds. Not
+ * declared in NVIDIA's headers (5 pointer-sized arguments, per its
+ * binary); accepted and ignored: the driver resolves such references
+ * through `cudaLibraryHostUniversalFunctionAndDataTable`, which nvcc 13 does
+ * not emit for ordinary builds.
+ */
+void __cudaRegisterUnifiedTable(void **fatCubinHandle, void *functionTable, size_t functionWindowSize, void *dataTable, size_t dataWindowSize);
+
+unsigned int __cudaPushCallConfiguration(struct dim3 gridDim, struct dim3 blockDim, size_t sharedMem, cudaStream_t stream);
+
+cudaError_t __cudaPopCallConfiguration(struct dim3 *gridDim, struct dim3 *blockDim, size_t *sharedMem, void *stream);
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+/**
+ * NVIDIA's library exports this as a function that returns 0 and does
+ * nothing else; so does ours.
+ */
+void *__cudaGetProcAddress(void);
+
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);
+
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName, cudaJitOption *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, cudaLibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);
+
+cudaError_t cudaLibraryUnload(cudaLibrary_t library);
+
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name);
+
+cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name);
+
+cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name);
+
+cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol);
+
+cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib);
+
+cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels, cudaLibrary_t lib);
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks, int blockSize);
+
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func, const struct cudaLaunchConfig_t *launchConfig);
+
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func, const struct cudaLaunchConfig_t *launchConfig);
+
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus);
+
+cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus);
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus);
+
+cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags, cudaDriverEntryPointQueryResult *driverStatus);
+
+cudaError_t cudaGetExportTable(const void **ppExportTable, const struct cudaUUID_t *pExportTableId);
+
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device);
 
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device);
@@ -3193,6 +3497,26 @@ cudaError_t cudaVDPAUSetVDPAUDevice(int device, VdpDevice vdpDevice, VdpGetProcA
 cudaError_t cudaGraphicsVDPAURegisterVideoSurface(cudaGraphicsResource_t *resource, VdpVideoSurface vdpSurface, unsigned int flags);
 
 cudaError_t cudaGraphicsVDPAURegisterOutputSurface(cudaGraphicsResource_t *resource, VdpOutputSurface vdpSurface, unsigned int flags);
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind);
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -54,13 +54,25 @@ fn add_empty(g: cudaGraph_t, deps: &[cudaGraphNode_t]) -> cudaGraphNode_t {
     n
 }
 
-/// A stand-in kernel handle (until the registry is connected, the runtime
-/// hands `func` to the driver as a handle; the fake records it).
-const KERNEL: *mut c_void = 0x4b00 as *mut c_void;
+/// A real kernel handle: `k` of a PTX library loaded through the runtime
+/// (the runtime only accepts stubs it registered and kernels it handed out).
+fn kernel() -> *mut c_void {
+    static K: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *K.get_or_init(|| unsafe {
+        let ptx = c".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n ret;\n}\n";
+        let mut lib = null_mut();
+        ok(cudart_shim::api::library::cudaLibraryLoadData(
+            &mut lib, ptx.as_ptr().cast(), null_mut(), null_mut(), 0, null_mut(), null_mut(), 0,
+        ));
+        let mut k = null_mut();
+        ok(cudart_shim::api::library::cudaLibraryGetKernel(&mut k, lib, c"k".as_ptr()));
+        k as usize
+    }) as *mut c_void
+}
 
 fn kernel_params(grid: u32, args: *mut *mut c_void) -> cudaKernelNodeParams {
     cudaKernelNodeParams {
-        func: KERNEL,
+        func: kernel(),
         gridDim: dim3 { x: grid, y: 1, z: 1 },
         blockDim: dim3 { x: 32, y: 1, z: 1 },
         sharedMemBytes: 16,
@@ -203,7 +215,7 @@ fn kernel_node_round_trip_and_launch_record() {
         launch(e);
         let (count, func, grid) = kernels(before);
         assert_eq!(count, before + 1);
-        assert_eq!((func, grid), (KERNEL, 9));
+        assert_eq!((func, grid), (kernel(), 9));
         // Exec setter changes what the next launch runs, not the graph.
         ok(cudaGraphExecKernelNodeSetParams(e, n, &kernel_params(5, args.as_mut_ptr())));
         launch(e);
@@ -295,9 +307,20 @@ fn memcpy_node_round_trip_3d_and_1d() {
 fn memcpy_symbol_nodes() {
     use_fake_driver(&[]);
     let g = graph();
-    // Until the symbol registry is connected, a symbol is its device address.
-    let mut symbol = vec![0u8; 32];
-    let sym: *const c_void = symbol.as_mut_ptr().cast();
+    // A registered `__device__` variable of 32 bytes, named by its host shadow.
+    static SHADOW: [u8; 32] = [0; 32];
+    let sym: *const c_void = SHADOW.as_ptr().cast();
+    let w = fatbin_wrapper(c".version 8.0\n.target sm_90\n.address_size 64\n.visible .global .align 4 .b8 sym[32];\n");
+    let symbol: &mut [u8] = unsafe {
+        use cudart_shim::api::hidden::*;
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        __cudaRegisterVar(h, sym as *mut _, c"sym".as_ptr() as *mut _, c"sym".as_ptr(), 0, 32, 0, 0);
+        __cudaRegisterFatBinaryEnd(h);
+        let mut dev = null_mut();
+        ok(cudart_shim::api::symbol::cudaGetSymbolAddress(&mut dev, sym));
+        // The fake driver's device memory is host memory.
+        std::slice::from_raw_parts_mut(dev.cast(), 32)
+    };
     let mut host = vec![9u8; 32];
     unsafe {
         let mut to = null_mut();
@@ -328,7 +351,8 @@ fn memcpy_symbol_nodes() {
         assert_eq!(&host[16..18], &[9, 9]);
         let mut q = cudaMemcpy3DParms::default();
         ok(cudaGraphMemcpyNodeGetParams(to, &mut q));
-        assert_eq!(q.dstPtr.ptr, sym.wrapping_add(20) as *mut c_void);
+        // The node holds the device address, not the host shadow.
+        assert_eq!(q.dstPtr.ptr, symbol.as_mut_ptr().wrapping_add(20).cast::<c_void>());
     }
 }
 

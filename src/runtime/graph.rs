@@ -18,7 +18,7 @@ pub mod convert;
 use super::context::enter;
 use super::{input, out};
 use crate::driver::api::*;
-use crate::driver::{CUcontext, CUdeviceptr, CUfunction, StreamMode};
+use crate::driver::{CUcontext, CUdeviceptr, CUkernel, StreamMode};
 use crate::types::*;
 use convert::*;
 use std::ffi::{c_char, c_uint, c_ulonglong, c_void};
@@ -28,40 +28,23 @@ use std::ptr::null_mut;
 // Call points into other areas (the lead connects them at merge).
 // ---------------------------------------------------------------------------
 
-/// The driver function a kernel node launches, for the `func` of a
-/// `cudaKernelNodeParams`: a host stub registered by nvcc's constructors,
-/// or a `cudaKernel_t`/`cudaFunction_t` handle.
-///
-/// CALL POINT for the kernel registry (src/runtime/registry.rs): until it is
-/// connected, `func` is taken as a driver handle (`CUkernel` or
-/// `CUfunction`; the driver accepts a `CUkernel` where a `CUfunction` is
-/// expected). NULL is `cudaErrorInvalidDeviceFunction`, as NVIDIA's runtime
-/// answers.
-pub fn kernel_for(func: *const c_void) -> CudaResult<CUfunction> {
-    if func.is_null() {
-        return Err(cudaErrorInvalidDeviceFunction);
-    }
-    Ok(func as CUfunction)
+/// The kernel a node's `func` names: a registered host stub or a
+/// `cudaKernel_t` (the kernel registry decides; anything else is
+/// `cudaErrorInvalidDeviceFunction`).
+pub fn kernel_for(func: *const c_void) -> CudaResult<CUkernel> {
+    crate::runtime::registry::resolve(func)
 }
 
 /// The inverse of [`kernel_for`] for node queries: the host stub the program
-/// registered for driver function `f` (NVIDIA's runtime reports the stub).
-/// CALL POINT for the kernel registry; identity until connected.
-pub fn stub_for(f: CUfunction) -> *mut c_void {
-    f.cast()
+/// registered (NVIDIA's runtime reports the stub), or the handle itself.
+pub fn stub_for(k: CUkernel) -> *mut c_void {
+    crate::runtime::registry::stub_for_kernel(k).cast_mut()
 }
 
 /// Device address and size of a `__device__`/`__constant__` symbol given by
-/// its host shadow address.
-///
-/// CALL POINT for the symbol registry (src/runtime/symbol.rs): until it is
-/// connected, `symbol` is taken as the device address itself, with no known
-/// size. NULL is `cudaErrorInvalidSymbol`.
+/// its host shadow address (`cudaErrorInvalidSymbol` when unknown).
 pub fn symbol_address(symbol: *const c_void) -> CudaResult<(CUdeviceptr, usize)> {
-    if symbol.is_null() {
-        return Err(cudaErrorInvalidSymbol);
-    }
-    Ok((symbol as CUdeviceptr, usize::MAX))
+    crate::runtime::symbol::address_and_size(symbol)
 }
 
 /// A 1D copy to (`to` = true) or from a symbol, as 3D parameters. Directions

@@ -66,4 +66,4 @@ pub const cudaEnableLegacyStream: u64 = 0x1;
 /// C: `cudaEnablePerThreadDefaultStream`.
 pub const cudaEnablePerThreadDefaultStream: u64 = 0x2;
 
-pub use super::launch_interim::*;
+pub use super::shared::*;

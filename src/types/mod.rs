@@ -19,7 +19,6 @@ pub mod graph;
 mod graph_enums;
 pub mod launch;
 mod launch_enums;
-mod launch_interim;
 pub mod texture;
 mod texture_enums;
 mod texture_sampling_enums;

@@ -94,7 +94,9 @@ pub union cudaLaunchAttributeValue {
     pub accessPolicyWindow: cudaAccessPolicyWindow,
     pub cooperative: c_int,
     pub priority: c_int,
+    /// Keeps the 8-byte alignment of NVIDIA's pointer members.
+    pub _devNode: cudaGraphDeviceNode_t,
 }
 
 
-crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos);
+crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos, super::handles::dim3);

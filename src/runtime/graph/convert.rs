@@ -91,7 +91,9 @@ pub fn memcpy_1d(dst: *mut c_void, src: *const c_void, count: usize, kind: cudaM
 /// the kernel registry, the current context implied (`ctx` NULL).
 pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE_PARAMS> {
     Ok(CUDA_KERNEL_NODE_PARAMS {
-        func: kernel_for(p.func)?,
+        // The kernel goes in `kern` (context-independent); the driver picks
+        // the current context's function.
+        func: null_mut(),
         gridDimX: p.gridDim.x,
         gridDimY: p.gridDim.y,
         gridDimZ: p.gridDim.z,
@@ -101,7 +103,7 @@ pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE
         sharedMemBytes: p.sharedMemBytes,
         kernelParams: p.kernelParams,
         extra: p.extra,
-        kern: null_mut(),
+        kern: kernel_for(p.func)?,
         ctx: null_mut(),
     })
 }
@@ -109,9 +111,9 @@ pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE
 /// The driver's kernel node parameters as the runtime reports them (`func`
 /// back to the host stub the program registered).
 pub fn kernel_from_driver(k: &CUDA_KERNEL_NODE_PARAMS) -> cudaKernelNodeParams {
-    let f = if k.func.is_null() { k.kern as crate::driver::CUfunction } else { k.func };
+    let kern = if k.kern.is_null() { k.func as crate::driver::CUkernel } else { k.kern };
     cudaKernelNodeParams {
-        func: stub_for(f),
+        func: stub_for(kern),
         gridDim: dim3 { x: k.gridDimX, y: k.gridDimY, z: k.gridDimZ },
         blockDim: dim3 { x: k.blockDimX, y: k.blockDimY, z: k.blockDimZ },
         sharedMemBytes: k.sharedMemBytes,
