@@ -56,16 +56,3 @@ driver_table! {
     fn cuGetExportTable(table: *mut *const c_void, id: *const CUuuid);
 }
 
-/// Memory entry points the symbol copies need (`cudaMemcpyToSymbol` ...).
-/// The memory area owns these names in `driver/memory.rs`; they live in
-/// their own module here so the two declarations never clash. With unified
-/// addressing `cuMemcpy` copies in every direction.
-pub mod symbol_copy {
-    use super::super::table::driver_table;
-    use super::super::types::*;
-
-    driver_table! {
-        fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize);
-        fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, bytes: usize, stream: CUstream);
-    }
-}

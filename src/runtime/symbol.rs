@@ -2,7 +2,6 @@
 //! host shadow: addresses, sizes, and copies to and from them.
 
 use super::registry;
-use crate::driver::api::symbol_copy;
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
 use std::ffi::c_void;
@@ -60,8 +59,8 @@ pub fn copy(
     };
     // Unified addressing: cuMemcpy infers each side's memory type.
     let r = match stream {
-        None => symbol_copy::cuMemcpy.get_mode(mode).map(|f| unsafe { f(dst, src, count) }),
-        Some(s) => symbol_copy::cuMemcpyAsync.get_mode(mode).map(|f| unsafe { f(dst, src, count, s) }),
+        None => crate::driver::api::cuMemcpy.get_mode(mode).map(|f| unsafe { f(dst, src, count) }),
+        Some(s) => crate::driver::api::cuMemcpyAsync.get_mode(mode).map(|f| unsafe { f(dst, src, count, s) }),
     };
     crate::driver::check(r?)
 }

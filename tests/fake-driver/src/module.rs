@@ -1018,30 +1018,6 @@ pub unsafe extern "C" fn cuGetExportTable(table: *mut *const c_void, id: *const 
     SUCCESS
 }
 
-// ------------------------------------------------- symbol-copy fallbacks ----
-// The memory area's fake (memory.rs, searched first) owns cuMemcpy; these
-// answer only while it has none, so symbol copies move bytes here too.
-
-pub unsafe extern "C" fn cuMemcpy(dst: u64, src: u64, n: usize) -> CUresult {
-    fake_enter!("cuMemcpy");
-    try_cu!(current_active());
-    if n > 0 && (dst == 0 || src == 0) {
-        return INVALID_VALUE;
-    }
-    unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, n) };
-    SUCCESS
-}
-
-pub unsafe extern "C" fn cuMemcpyAsync(dst: u64, src: u64, n: usize, stream: *mut c_void) -> CUresult {
-    fake_enter!("cuMemcpyAsync");
-    try_cu!(current_active());
-    if n > 0 && (dst == 0 || src == 0) {
-        return INVALID_VALUE;
-    }
-    crate::stream::enqueue(stream, Box::new(move || unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, n) }));
-    SUCCESS
-}
-
 // --------------------------------------------------------- control API ----
 
 /// Number of launches recorded so far (test control API).
@@ -1105,6 +1081,4 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuOccupancyMaxPotentialClusterSize),
     sym!(cuOccupancyMaxActiveClusters),
     sym!(cuGetExportTable),
-    sym!(cuMemcpy),
-    sym!(cuMemcpyAsync),
 ];
