@@ -14,6 +14,7 @@ pub mod device_enums;
 pub mod device;
 pub mod memory;
 pub mod stream;
+mod stream_enums;
 pub mod graph;
 pub mod launch;
 pub mod texture;

@@ -483,6 +483,10 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: *const Ctx) -> CUresult {
             return e;
         }
     }
+    // Device-wide synchronization is unsafe during stream capture.
+    if let Err(e) = crate::capture::check_unsafe_call() {
+        return e;
+    }
     crate::stream::synchronize_all();
     SUCCESS
 }

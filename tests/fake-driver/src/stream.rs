@@ -1,20 +1,853 @@
-//! Fake driver: streams and events.
+//! Fake driver: streams, events and host callbacks.
 //!
-//! Contract for every module that queues work (copies, sets, launches,
-//! callbacks): call [`enqueue`] with the stream handle the shim passed. Work
-//! on one stream runs in order; today it runs at enqueue time on the
-//! caller's thread.
+//! Contract for every module that queues work (copies, sets, launches):
+//! call [`enqueue`] (or [`submit`], which reports errors and names the node
+//! kind for stream capture) with the stream handle the shim passed.
+//!
+//! Model:
+//! - Each stream (the legacy stream, each thread's per-thread stream, and
+//!   each created stream) owns a FIFO and a worker thread that runs it, so
+//!   work on one stream runs in order, on a driver thread, as on a GPU.
+//! - The legacy stream synchronizes with blocking streams: work queued on
+//!   it first waits for everything already queued on every blocking
+//!   stream, and work queued on a blocking stream first waits for what is
+//!   already queued on the legacy stream. Waits only point back to work
+//!   queued earlier, so they can never form a cycle.
+//! - Events record a timestamp when their stream reaches them;
+//!   `cuStreamWaitEvent` makes a stream wait for the last record queued.
+//! - A stream in capture runs nothing: work becomes graph nodes
+//!   (see [`crate::capture`]).
+//! - Handles are checked against the set of live objects, so a destroyed or
+//!   made-up handle gives `CUDA_ERROR_INVALID_HANDLE` instead of a crash.
 
-use std::ffi::c_void;
+use crate::capture::{self, Member};
+use crate::*;
+use parking_lot::{Condvar, Mutex};
+use std::cell::Cell;
+use std::collections::{HashSet, VecDeque};
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+pub const INVALID_HANDLE: CUresult = 400;
+pub const NOT_READY: CUresult = 600;
+
+pub type Work = Box<dyn FnOnce() + Send>;
+
+const LEGACY: usize = 0x1;
+const PER_THREAD: usize = 0x2;
+
+#[derive(Default)]
+struct Queue {
+    items: VecDeque<Work>,
+    /// Items ever queued / ever finished: a stream is idle when equal.
+    submitted: u64,
+    completed: u64,
+    worker: bool,
+    destroyed: bool,
+}
+
+/// Attributes kept per stream (cuStreamGet/SetAttribute): the raw 64-byte
+/// value of each attribute id that was set.
+#[derive(Default, Clone)]
+pub struct Attrs {
+    pub values: Vec<(c_int, [u8; 64])>,
+}
+
+pub struct Stream {
+    pub flags: c_uint,
+    pub priority: c_int,
+    pub id: u64,
+    pub device: c_int,
+    pub legacy: bool,
+    q: Mutex<Queue>,
+    cv: Condvar,
+    pub attrs: Mutex<Attrs>,
+    /// Capture membership (see crate::capture).
+    pub capture: Mutex<Option<Member>>,
+}
+
+// SAFETY: every mutable field is behind a lock.
+unsafe impl Sync for Stream {}
+unsafe impl Send for Stream {}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Stream {
+    fn new(flags: c_uint, priority: c_int, device: c_int, legacy: bool) -> &'static Stream {
+        let s: &'static Stream = Box::leak(Box::new(Stream {
+            flags,
+            priority,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            device,
+            legacy,
+            q: Mutex::new(Queue::default()),
+            cv: Condvar::new(),
+            attrs: Mutex::new(Attrs::default()),
+            capture: Mutex::new(None),
+        }));
+        ALL.lock().push(s);
+        s
+    }
+
+    pub fn handle(&'static self) -> *mut c_void {
+        self as *const Stream as *mut c_void
+    }
+
+    /// A blocking stream synchronizes with the legacy stream.
+    pub fn blocking(&self) -> bool {
+        !self.legacy && self.flags & 1 == 0
+    }
+
+    /// Append to the FIFO; starts the worker on first use.
+    fn push(&'static self, w: Work) {
+        let mut q = self.q.lock();
+        q.items.push_back(w);
+        q.submitted += 1;
+        if !q.worker {
+            q.worker = true;
+            std::thread::Builder::new()
+                .name(format!("fake-cuda-stream-{}", self.id))
+                .spawn(move || self.run())
+                .expect("spawn stream worker");
+        }
+        self.cv.notify_all();
+    }
+
+    fn run(&'static self) {
+        loop {
+            let w = {
+                let mut q = self.q.lock();
+                loop {
+                    if let Some(w) = q.items.pop_front() {
+                        break w;
+                    }
+                    if q.destroyed {
+                        q.worker = false;
+                        return;
+                    }
+                    self.cv.wait(&mut q);
+                }
+            };
+            // A panicking work item must not kill the stream (tests would hang).
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(w));
+            let mut q = self.q.lock();
+            q.completed += 1;
+            self.cv.notify_all();
+        }
+    }
+
+    /// Work queued so far (a ticket for [`wait_for`](Self::wait_for)).
+    pub fn ticket(&self) -> u64 {
+        self.q.lock().submitted
+    }
+
+    pub fn reached(&self, ticket: u64) -> bool {
+        self.q.lock().completed >= ticket
+    }
+
+    /// Block until the first `ticket` items have run.
+    pub fn wait_for(&self, ticket: u64) {
+        let mut q = self.q.lock();
+        while q.completed < ticket {
+            self.cv.wait(&mut q);
+        }
+    }
+
+    pub fn idle(&self) -> bool {
+        let q = self.q.lock();
+        q.completed == q.submitted
+    }
+
+    pub fn synchronize(&self) {
+        let t = self.ticket();
+        self.wait_for(t);
+    }
+}
+
+/// Every stream ever made (destroyed ones may still be draining).
+static ALL: Mutex<Vec<&'static Stream>> = Mutex::new(Vec::new());
+/// Addresses of streams that are not destroyed.
+static LIVE: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+static LEGACY_STREAM: std::sync::OnceLock<&'static Stream> = std::sync::OnceLock::new();
+
+thread_local! {
+    static PER_THREAD_STREAM: Cell<Option<&'static Stream>> = const { Cell::new(None) };
+}
+
+fn legacy_stream() -> &'static Stream {
+    LEGACY_STREAM.get_or_init(|| Stream::new(0, 0, 0, true))
+}
+
+fn per_thread_stream() -> &'static Stream {
+    PER_THREAD_STREAM.with(|c| {
+        if let Some(s) = c.get() {
+            return s;
+        }
+        let s = Stream::new(0, 0, crate::device::current().map_or(0, |c| c.device), false);
+        c.set(Some(s));
+        s
+    })
+}
+
+/// The stream a handle names. NULL is the legacy stream, or the calling
+/// thread's per-thread stream for `_ptsz` entry points (`ptds`).
+pub fn resolve(h: *mut c_void, ptds: bool) -> Result<&'static Stream, CUresult> {
+    match h as usize {
+        0 | LEGACY | PER_THREAD => {
+            crate::device::current_active()?;
+            Ok(if h as usize == PER_THREAD || (h.is_null() && ptds) { per_thread_stream() } else { legacy_stream() })
+        }
+        a => {
+            crate::device::initialized()?;
+            if LIVE.lock().as_ref().is_some_and(|l| l.contains(&a)) {
+                // SAFETY: live streams are leaked boxes.
+                Ok(unsafe { &*(a as *const Stream) })
+            } else {
+                Err(INVALID_HANDLE)
+            }
+        }
+    }
+}
 
 /// Queue `work` on `stream` (NULL, 0x1 legacy, 0x2 per-thread, or a handle
-/// from cuStreamCreate).
-pub fn enqueue(_stream: *mut c_void, work: Box<dyn FnOnce() + Send>) {
-    work();
+/// from cuStreamCreate; NULL means the legacy stream). Errors (bad handle,
+/// invalidated capture) drop the work; use [`submit`] to see them.
+pub fn enqueue(stream: *mut c_void, work: Work) {
+    let _ = submit(stream, false, capture::KIND_OTHER, work);
+}
+
+/// [`enqueue`] for `_ptsz`/`_ptds` entry points: NULL is the calling
+/// thread's per-thread stream.
+pub fn enqueue_ptds(stream: *mut c_void, work: Work) {
+    let _ = submit(stream, true, capture::KIND_OTHER, work);
+}
+
+/// Queue `work` on `stream`, or, when the stream is capturing, add a node of
+/// `kind` (a `CUgraphNodeType` value, e.g. 1 for a copy) that holds `work`.
+/// Returns the driver's error for a bad handle or a capture violation.
+pub fn submit(stream: *mut c_void, ptds: bool, kind: c_int, work: Work) -> Result<(), CUresult> {
+    let s = resolve(stream, ptds)?;
+    submit_to(s, kind, work)
+}
+
+pub fn submit_to(s: &'static Stream, kind: c_int, work: Work) -> Result<(), CUresult> {
+    if s.capture.lock().is_some() {
+        // Still capturing unless the capture ended in between.
+        if let Some(r) = capture::capture_node(s, kind, 0, Some(work)) {
+            return r.map(|_| ());
+        }
+        return Ok(());
+    }
+    capture::check_legacy_use(s)?;
+    unsafe_push(s, kind, work);
+    Ok(())
+}
+
+/// Queue on a stream known not to be capturing, with the legacy-stream
+/// implicit synchronization.
+fn unsafe_push(s: &'static Stream, _kind: c_int, work: Work) {
+    if s.legacy {
+        let blocking: Vec<&'static Stream> = ALL.lock().iter().copied().filter(|o| o.blocking()).collect();
+        for o in blocking {
+            let t = o.ticket();
+            if !o.reached(t) {
+                s.push(Box::new(move || o.wait_for(t)));
+            }
+        }
+    } else if s.blocking() {
+        if let Some(l) = LEGACY_STREAM.get() {
+            let t = l.ticket();
+            if !l.reached(t) {
+                s.push(Box::new(move || l.wait_for(t)));
+            }
+        }
+    }
+    s.push(work);
 }
 
 /// Wait for all work queued on every stream (cuCtxSynchronize).
-pub fn synchronize_all() {}
+pub fn synchronize_all() {
+    let all: Vec<&'static Stream> = ALL.lock().clone();
+    for s in all {
+        s.synchronize();
+    }
+}
+
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return e,
+        }
+    };
+}
+pub(crate) use tri;
+
+// ---------------------------------------------------------------- streams
+
+fn create(out: *mut *mut c_void, flags: c_uint, priority: c_int) -> CUresult {
+    if out.is_null() || flags & !1 != 0 {
+        return INVALID_VALUE;
+    }
+    let ctx = tri!(crate::device::current_active());
+    // Priorities are clamped to cuCtxGetStreamPriorityRange: [-5, 0].
+    let s = Stream::new(flags, priority.clamp(-5, 0), ctx.device, false);
+    LIVE.lock().get_or_insert_with(HashSet::new).insert(s as *const Stream as usize);
+    unsafe { *out = s.handle() };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamCreate(out: *mut *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamCreate");
+    create(out, flags, 0)
+}
+
+pub unsafe extern "C" fn cuStreamCreateWithPriority(out: *mut *mut c_void, flags: c_uint, priority: c_int) -> CUresult {
+    fake_enter!("cuStreamCreateWithPriority");
+    create(out, flags, priority)
+}
+
+pub unsafe extern "C" fn cuStreamDestroy_v2(h: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamDestroy");
+    if matches!(h as usize, 0 | LEGACY | PER_THREAD) {
+        return INVALID_HANDLE;
+    }
+    let s = tri!(resolve(h, false));
+    LIVE.lock().get_or_insert_with(HashSet::new).remove(&(h as usize));
+    capture::on_destroy(s);
+    // Like CUDA: returns at once; queued work still runs, then the worker ends.
+    let mut q = s.q.lock();
+    q.destroyed = true;
+    s.cv.notify_all();
+    SUCCESS
+}
+
+fn query(h: *mut c_void, ptds: bool) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    tri!(capture::check_sync(s));
+    if s.idle() { SUCCESS } else { NOT_READY }
+}
+
+fn synchronize(h: *mut c_void, ptds: bool) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    tri!(capture::check_sync(s));
+    if s.legacy {
+        // The legacy stream also waits for blocking streams' earlier work.
+        let blocking: Vec<&'static Stream> = ALL.lock().iter().copied().filter(|o| o.blocking()).collect();
+        for o in blocking {
+            o.synchronize();
+        }
+    }
+    s.synchronize();
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamQuery(h: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamQuery");
+    query(h, false)
+}
+
+pub unsafe extern "C" fn cuStreamQuery_ptsz(h: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamQuery_ptsz");
+    query(h, true)
+}
+
+pub unsafe extern "C" fn cuStreamSynchronize(h: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamSynchronize");
+    synchronize(h, false)
+}
+
+pub unsafe extern "C" fn cuStreamSynchronize_ptsz(h: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamSynchronize_ptsz");
+    synchronize(h, true)
+}
+
+fn get_flags(h: *mut c_void, ptds: bool, out: *mut c_uint) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    if out.is_null() {
+        return INVALID_VALUE;
+    }
+    unsafe { *out = s.flags };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamGetFlags(h: *mut c_void, out: *mut c_uint) -> CUresult {
+    fake_enter!("cuStreamGetFlags");
+    get_flags(h, false, out)
+}
+
+pub unsafe extern "C" fn cuStreamGetFlags_ptsz(h: *mut c_void, out: *mut c_uint) -> CUresult {
+    fake_enter!("cuStreamGetFlags_ptsz");
+    get_flags(h, true, out)
+}
+
+fn get_priority(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    if out.is_null() {
+        return INVALID_VALUE;
+    }
+    unsafe { *out = s.priority };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamGetPriority(h: *mut c_void, out: *mut c_int) -> CUresult {
+    fake_enter!("cuStreamGetPriority");
+    get_priority(h, false, out)
+}
+
+pub unsafe extern "C" fn cuStreamGetPriority_ptsz(h: *mut c_void, out: *mut c_int) -> CUresult {
+    fake_enter!("cuStreamGetPriority_ptsz");
+    get_priority(h, true, out)
+}
+
+fn get_id(h: *mut c_void, ptds: bool, out: *mut u64) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    if out.is_null() {
+        return INVALID_VALUE;
+    }
+    unsafe { *out = s.id };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamGetId(h: *mut c_void, out: *mut u64) -> CUresult {
+    fake_enter!("cuStreamGetId");
+    get_id(h, false, out)
+}
+
+pub unsafe extern "C" fn cuStreamGetId_ptsz(h: *mut c_void, out: *mut u64) -> CUresult {
+    fake_enter!("cuStreamGetId_ptsz");
+    get_id(h, true, out)
+}
+
+fn get_device(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    if out.is_null() {
+        return INVALID_VALUE;
+    }
+    unsafe { *out = s.device };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamGetDevice(h: *mut c_void, out: *mut c_int) -> CUresult {
+    fake_enter!("cuStreamGetDevice");
+    get_device(h, false, out)
+}
+
+pub unsafe extern "C" fn cuStreamGetDevice_ptsz(h: *mut c_void, out: *mut c_int) -> CUresult {
+    fake_enter!("cuStreamGetDevice_ptsz");
+    get_device(h, true, out)
+}
+
+/// Stream attributes the fake accepts: access policy window (1),
+/// synchronization policy (3), priority (8), mem sync domain map (9) and
+/// domain (10).
+fn attr_ok(attr: c_int) -> bool {
+    matches!(attr, 1 | 3 | 8 | 9 | 10)
+}
+
+fn get_attribute(h: *mut c_void, ptds: bool, attr: c_int, out: *mut [u8; 64]) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    if out.is_null() || !attr_ok(attr) {
+        return INVALID_VALUE;
+    }
+    let mut v = [0u8; 64];
+    if let Some((_, val)) = s.attrs.lock().values.iter().find(|(a, _)| *a == attr) {
+        v = *val;
+    } else if attr == 8 {
+        v[..4].copy_from_slice(&s.priority.to_ne_bytes());
+    } else if attr == 3 {
+        v[..4].copy_from_slice(&1i32.to_ne_bytes()); // cudaSyncPolicyAuto
+    }
+    unsafe { *out = v };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamGetAttribute(h: *mut c_void, attr: c_int, out: *mut [u8; 64]) -> CUresult {
+    fake_enter!("cuStreamGetAttribute");
+    get_attribute(h, false, attr, out)
+}
+
+pub unsafe extern "C" fn cuStreamGetAttribute_ptsz(h: *mut c_void, attr: c_int, out: *mut [u8; 64]) -> CUresult {
+    fake_enter!("cuStreamGetAttribute_ptsz");
+    get_attribute(h, true, attr, out)
+}
+
+fn set_attribute(h: *mut c_void, ptds: bool, attr: c_int, val: *const [u8; 64]) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    if val.is_null() || !attr_ok(attr) {
+        return INVALID_VALUE;
+    }
+    let v = unsafe { *val };
+    if attr == 3 && !(1..=4).contains(&i32::from_ne_bytes(v[..4].try_into().unwrap())) {
+        return INVALID_VALUE;
+    }
+    if attr == 1 {
+        // hitRatio (offset 16, f32) must lie in [0, 1].
+        let hit = f32::from_ne_bytes(v[16..20].try_into().unwrap());
+        if !(0.0..=1.0).contains(&hit) {
+            return INVALID_VALUE;
+        }
+    }
+    let mut a = s.attrs.lock();
+    a.values.retain(|(id, _)| *id != attr);
+    a.values.push((attr, v));
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamSetAttribute(h: *mut c_void, attr: c_int, val: *const [u8; 64]) -> CUresult {
+    fake_enter!("cuStreamSetAttribute");
+    set_attribute(h, false, attr, val)
+}
+
+pub unsafe extern "C" fn cuStreamSetAttribute_ptsz(h: *mut c_void, attr: c_int, val: *const [u8; 64]) -> CUresult {
+    fake_enter!("cuStreamSetAttribute_ptsz");
+    set_attribute(h, true, attr, val)
+}
+
+fn copy_attributes(dst: *mut c_void, src: *mut c_void, ptds: bool) -> CUresult {
+    let d = tri!(resolve(dst, ptds));
+    let s = tri!(resolve(src, ptds));
+    let v = s.attrs.lock().clone();
+    *d.attrs.lock() = v;
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamCopyAttributes(dst: *mut c_void, src: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamCopyAttributes");
+    copy_attributes(dst, src, false)
+}
+
+pub unsafe extern "C" fn cuStreamCopyAttributes_ptsz(dst: *mut c_void, src: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamCopyAttributes_ptsz");
+    copy_attributes(dst, src, true)
+}
+
+fn attach_mem(h: *mut c_void, ptds: bool, dptr: u64, _len: usize, flags: c_uint) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    // CU_MEM_ATTACH_GLOBAL 1, HOST 2, SINGLE 4: exactly one.
+    if dptr == 0 || !matches!(flags, 1 | 2 | 4) {
+        return INVALID_VALUE;
+    }
+    tri!(submit_to(s, capture::KIND_OTHER, Box::new(|| {})));
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamAttachMemAsync(h: *mut c_void, dptr: u64, len: usize, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamAttachMemAsync");
+    attach_mem(h, false, dptr, len, flags)
+}
+
+pub unsafe extern "C" fn cuStreamAttachMemAsync_ptsz(h: *mut c_void, dptr: u64, len: usize, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamAttachMemAsync_ptsz");
+    attach_mem(h, true, dptr, len, flags)
+}
+
+// ---------------------------------------------------------------- host work
+
+type StreamCallback = unsafe extern "C" fn(*mut c_void, CUresult, *mut c_void);
+type HostFn = unsafe extern "C" fn(*mut c_void);
+
+/// Raw pointers moved into work items (they are the caller's to keep valid).
+#[derive(Clone, Copy)]
+pub struct SendPtr(pub *mut c_void);
+unsafe impl Send for SendPtr {}
+
+impl SendPtr {
+    /// By method, so closures capture the whole (Send) wrapper.
+    pub fn get(self) -> *mut c_void {
+        self.0
+    }
+}
+
+fn add_callback(h: *mut c_void, ptds: bool, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    let Some(cb) = cb else { return INVALID_VALUE };
+    if flags != 0 {
+        return INVALID_VALUE;
+    }
+    // cuStreamAddCallback is not capturable (cuLaunchHostFunc is).
+    tri!(capture::refuse_in_capture(s));
+    let (hs, d) = (SendPtr(h), SendPtr(data));
+    tri!(submit_to(s, capture::KIND_OTHER, Box::new(move || unsafe { cb(hs.get(), SUCCESS, d.get()) })));
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamAddCallback(h: *mut c_void, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamAddCallback");
+    add_callback(h, false, cb, data, flags)
+}
+
+pub unsafe extern "C" fn cuStreamAddCallback_ptsz(h: *mut c_void, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamAddCallback_ptsz");
+    add_callback(h, true, cb, data, flags)
+}
+
+fn launch_host_func(h: *mut c_void, ptds: bool, f: Option<HostFn>, data: *mut c_void) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    let Some(f) = f else { return INVALID_VALUE };
+    let d = SendPtr(data);
+    if let Some(r) = capture::capture_node(s, capture::KIND_HOST, 0, Some(Box::new(move || unsafe { f(d.get()) }))) {
+        return match r {
+            Ok(node) => {
+                capture::set_host_params(node, f as usize, data as usize);
+                SUCCESS
+            }
+            Err(e) => e,
+        };
+    }
+    tri!(submit_to(s, capture::KIND_HOST, Box::new(move || unsafe { f(d.get()) })));
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuLaunchHostFunc(h: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> CUresult {
+    fake_enter!("cuLaunchHostFunc");
+    launch_host_func(h, false, f, data)
+}
+
+pub unsafe extern "C" fn cuLaunchHostFunc_ptsz(h: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> CUresult {
+    fake_enter!("cuLaunchHostFunc_ptsz");
+    launch_host_func(h, true, f, data)
+}
+
+// ---------------------------------------------------------------- events
+
+pub struct Event {
+    pub flags: c_uint,
+    st: Mutex<EventState>,
+    cv: Condvar,
+}
+
+#[derive(Default)]
+struct EventState {
+    /// Records queued / records reached (a record is complete when equal).
+    queued: u64,
+    reached: u64,
+    /// When the last complete record was reached.
+    time: Option<Instant>,
+    /// Set while the last record happened in a capture (capture id and the
+    /// capture dependencies at that point).
+    captured: Option<(u64, Vec<usize>)>,
+}
+
+static EVENTS: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+
+pub fn event(h: *mut c_void) -> Result<&'static Event, CUresult> {
+    crate::device::initialized()?;
+    if !h.is_null() && EVENTS.lock().as_ref().is_some_and(|l| l.contains(&(h as usize))) {
+        // SAFETY: live events are leaked boxes.
+        Ok(unsafe { &*(h as *const Event) })
+    } else {
+        Err(INVALID_HANDLE)
+    }
+}
+
+impl Event {
+    /// Capture state of the last record (for crate::capture).
+    pub fn captured(&self) -> Option<(u64, Vec<usize>)> {
+        self.st.lock().captured.clone()
+    }
+
+    pub fn set_captured(&self, c: Option<(u64, Vec<usize>)>) {
+        self.st.lock().captured = c;
+    }
+
+    fn complete(&self) -> bool {
+        let st = self.st.lock();
+        st.reached == st.queued
+    }
+}
+
+pub unsafe extern "C" fn cuEventCreate(out: *mut *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuEventCreate");
+    if out.is_null() || flags & !0x7 != 0 || (flags & 4 != 0 && flags & 2 == 0) {
+        return INVALID_VALUE;
+    }
+    tri!(crate::device::current_active());
+    let e: &'static Event = Box::leak(Box::new(Event { flags, st: Mutex::new(EventState::default()), cv: Condvar::new() }));
+    let h = e as *const Event as usize;
+    EVENTS.lock().get_or_insert_with(HashSet::new).insert(h);
+    unsafe { *out = h as *mut c_void };
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuEventDestroy_v2(h: *mut c_void) -> CUresult {
+    fake_enter!("cuEventDestroy");
+    tri!(event(h));
+    EVENTS.lock().get_or_insert_with(HashSet::new).remove(&(h as usize));
+    SUCCESS
+}
+
+fn record(ev: *mut c_void, h: *mut c_void, ptds: bool, flags: c_uint) -> CUresult {
+    let e = tri!(event(ev));
+    let s = tri!(resolve(h, ptds));
+    if flags & !1 != 0 {
+        return INVALID_VALUE;
+    }
+    if let Some(r) = capture::record_event(s, e, ev as usize, flags) {
+        return r.err().unwrap_or(SUCCESS);
+    }
+    tri!(capture::check_legacy_use(s));
+    let generation = {
+        let mut st = e.st.lock();
+        st.queued += 1;
+        st.captured = None;
+        st.queued
+    };
+    unsafe_push(s, capture::KIND_EVENT_RECORD, Box::new(move || {
+        let mut st = e.st.lock();
+        if st.reached < generation {
+            st.reached = generation;
+            st.time = Some(Instant::now());
+        }
+        e.cv.notify_all();
+    }));
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuEventRecord(ev: *mut c_void, h: *mut c_void) -> CUresult {
+    fake_enter!("cuEventRecord");
+    record(ev, h, false, 0)
+}
+
+pub unsafe extern "C" fn cuEventRecord_ptsz(ev: *mut c_void, h: *mut c_void) -> CUresult {
+    fake_enter!("cuEventRecord_ptsz");
+    record(ev, h, true, 0)
+}
+
+pub unsafe extern "C" fn cuEventRecordWithFlags(ev: *mut c_void, h: *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuEventRecordWithFlags");
+    record(ev, h, false, flags)
+}
+
+pub unsafe extern "C" fn cuEventRecordWithFlags_ptsz(ev: *mut c_void, h: *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuEventRecordWithFlags_ptsz");
+    record(ev, h, true, flags)
+}
+
+pub unsafe extern "C" fn cuEventQuery(ev: *mut c_void) -> CUresult {
+    fake_enter!("cuEventQuery");
+    let e = tri!(event(ev));
+    if e.captured().is_some() {
+        return capture::CAPTURED_EVENT;
+    }
+    if e.complete() { SUCCESS } else { NOT_READY }
+}
+
+pub unsafe extern "C" fn cuEventSynchronize(ev: *mut c_void) -> CUresult {
+    fake_enter!("cuEventSynchronize");
+    let e = tri!(event(ev));
+    if e.captured().is_some() {
+        return capture::CAPTURED_EVENT;
+    }
+    let mut st = e.st.lock();
+    let want = st.queued;
+    while st.reached < want {
+        e.cv.wait(&mut st);
+    }
+    SUCCESS
+}
+
+/// CUDA 12.8+ `cuEventElapsedTime_v2`: INVALID_HANDLE for events without
+/// timing or never recorded, NOT_READY while a record is pending.
+pub unsafe extern "C" fn cuEventElapsedTime_v2(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CUresult {
+    fake_enter!("cuEventElapsedTime");
+    if ms.is_null() {
+        return INVALID_VALUE;
+    }
+    let a = tri!(event(start));
+    let b = tri!(event(end));
+    if a.flags & 2 != 0 || b.flags & 2 != 0 {
+        return INVALID_HANDLE;
+    }
+    if a.captured().is_some() || b.captured().is_some() {
+        return capture::CAPTURED_EVENT;
+    }
+    let (sa, sb) = (a.st.lock().queued, b.st.lock().queued);
+    if sa == 0 || sb == 0 {
+        return INVALID_HANDLE;
+    }
+    if !a.complete() || !b.complete() {
+        return NOT_READY;
+    }
+    let (ta, tb) = (a.st.lock().time.unwrap(), b.st.lock().time.unwrap());
+    let d = if tb >= ta { (tb - ta).as_secs_f64() } else { -(ta - tb).as_secs_f64() };
+    unsafe { *ms = (d * 1e3) as f32 };
+    SUCCESS
+}
+
+fn wait_event(h: *mut c_void, ptds: bool, ev: *mut c_void, flags: c_uint) -> CUresult {
+    let s = tri!(resolve(h, ptds));
+    let e = tri!(event(ev));
+    if flags & !1 != 0 {
+        return INVALID_VALUE;
+    }
+    if let Some(r) = capture::wait_event(s, e, ev as usize, flags) {
+        return r.err().unwrap_or(SUCCESS);
+    }
+    tri!(capture::check_legacy_use(s));
+    let want = e.st.lock().queued;
+    if want == 0 {
+        return SUCCESS; // never recorded: nothing to wait for
+    }
+    unsafe_push(s, capture::KIND_WAIT_EVENT, Box::new(move || {
+        let mut st = e.st.lock();
+        while st.reached < want {
+            e.cv.wait(&mut st);
+        }
+    }));
+    SUCCESS
+}
+
+pub unsafe extern "C" fn cuStreamWaitEvent(h: *mut c_void, ev: *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamWaitEvent");
+    wait_event(h, false, ev, flags)
+}
+
+pub unsafe extern "C" fn cuStreamWaitEvent_ptsz(h: *mut c_void, ev: *mut c_void, flags: c_uint) -> CUresult {
+    fake_enter!("cuStreamWaitEvent_ptsz");
+    wait_event(h, true, ev, flags)
+}
 
 /// Entry points this module provides, by the name cuGetProcAddress is asked.
-pub static SYMBOLS: crate::Symbols = &[];
+/// `name@ptds` entries are the `_ptsz` variants (NULL = per-thread stream).
+pub static SYMBOLS: crate::Symbols = &[
+    sym!(cuStreamCreate),
+    sym!(cuStreamCreateWithPriority),
+    sym!("cuStreamDestroy" => cuStreamDestroy_v2),
+    sym!(cuStreamQuery),
+    sym!("cuStreamQuery@ptds" => cuStreamQuery_ptsz),
+    sym!(cuStreamSynchronize),
+    sym!("cuStreamSynchronize@ptds" => cuStreamSynchronize_ptsz),
+    sym!(cuStreamGetFlags),
+    sym!("cuStreamGetFlags@ptds" => cuStreamGetFlags_ptsz),
+    sym!(cuStreamGetPriority),
+    sym!("cuStreamGetPriority@ptds" => cuStreamGetPriority_ptsz),
+    sym!(cuStreamGetId),
+    sym!("cuStreamGetId@ptds" => cuStreamGetId_ptsz),
+    sym!(cuStreamGetDevice),
+    sym!("cuStreamGetDevice@ptds" => cuStreamGetDevice_ptsz),
+    sym!(cuStreamGetAttribute),
+    sym!("cuStreamGetAttribute@ptds" => cuStreamGetAttribute_ptsz),
+    sym!(cuStreamSetAttribute),
+    sym!("cuStreamSetAttribute@ptds" => cuStreamSetAttribute_ptsz),
+    sym!(cuStreamCopyAttributes),
+    sym!("cuStreamCopyAttributes@ptds" => cuStreamCopyAttributes_ptsz),
+    sym!(cuStreamAttachMemAsync),
+    sym!("cuStreamAttachMemAsync@ptds" => cuStreamAttachMemAsync_ptsz),
+    sym!(cuStreamAddCallback),
+    sym!("cuStreamAddCallback@ptds" => cuStreamAddCallback_ptsz),
+    sym!(cuLaunchHostFunc),
+    sym!("cuLaunchHostFunc@ptds" => cuLaunchHostFunc_ptsz),
+    sym!(cuStreamWaitEvent),
+    sym!("cuStreamWaitEvent@ptds" => cuStreamWaitEvent_ptsz),
+    sym!(cuEventCreate),
+    sym!("cuEventDestroy" => cuEventDestroy_v2),
+    sym!(cuEventRecord),
+    sym!("cuEventRecord@ptds" => cuEventRecord_ptsz),
+    sym!(cuEventRecordWithFlags),
+    sym!("cuEventRecordWithFlags@ptds" => cuEventRecordWithFlags_ptsz),
+    sym!(cuEventQuery),
+    sym!(cuEventSynchronize),
+    sym!("cuEventElapsedTime" => cuEventElapsedTime_v2),
+];
