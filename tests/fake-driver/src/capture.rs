@@ -276,9 +276,14 @@ pub fn record_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> 
 /// Stream wait on an event. An event recorded in a capture joins the
 /// waiting stream into that capture (fork) or merges the dependency sets
 /// (join). A capturing stream waiting on an event from outside the capture
-/// is an isolation error unless CU_EVENT_WAIT_EXTERNAL makes it a node.
+/// is an isolation error. With CU_EVENT_WAIT_EXTERNAL a capturing stream
+/// gets an event-wait node instead.
 /// None: neither side is in a capture.
 pub fn wait_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> Option<Result<(), CUresult>> {
+    if flags & 1 != 0 && s.capture.lock().is_some() {
+        // An external wait is a node whatever recorded the event.
+        return capture_node(s, KIND_WAIT_EVENT, ev, None).map(|r| r.map(|_| ()));
+    }
     let captured = e.captured().and_then(|(id, deps)| {
         let sess = ACTIVE.lock().iter().find(|x| x.lock().id == id).cloned()?;
         Some((sess, deps))
@@ -287,9 +292,6 @@ pub fn wait_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> Op
     match (captured, mine) {
         (None, None) => None,
         (None, Some(sess)) => {
-            if flags & 1 != 0 {
-                return Some(capture_node(s, KIND_WAIT_EVENT, ev, None).unwrap().map(|_| ()));
-            }
             invalidate(&sess);
             Some(Err(CAPTURE_ISOLATION))
         }

@@ -615,16 +615,17 @@ pub unsafe extern "C" fn cuLaunchHostFunc_ptsz(h: *mut c_void, f: Option<HostFn>
 pub struct Event {
     pub flags: c_uint,
     st: Mutex<EventState>,
-    cv: Condvar,
 }
 
 #[derive(Default)]
 struct EventState {
-    /// Records queued / records reached (a record is complete when equal).
-    queued: u64,
-    reached: u64,
-    /// When the last complete record was reached.
-    time: Option<Instant>,
+    /// Records ever queued (0: never recorded).
+    records: u64,
+    /// The stream and ticket of the last record: the event is complete
+    /// when that stream has run that far.
+    last: Option<(&'static Stream, u64)>,
+    /// When the newest record that ran was reached, and its number.
+    time: Option<(u64, Instant)>,
     /// Set while the last record happened in a capture (capture id and the
     /// capture dependencies at that point).
     captured: Option<(u64, Vec<usize>)>,
@@ -652,9 +653,18 @@ impl Event {
         self.st.lock().captured = c;
     }
 
+    fn last(&self) -> Option<(&'static Stream, u64)> {
+        self.st.lock().last
+    }
+
     fn complete(&self) -> bool {
-        let st = self.st.lock();
-        st.reached == st.queued
+        self.last().is_none_or(|(s, t)| s.reached(t))
+    }
+
+    fn wait(&self) {
+        if let Some((s, t)) = self.last() {
+            s.wait_for(t);
+        }
     }
 }
 
@@ -664,7 +674,7 @@ pub unsafe extern "C" fn cuEventCreate(out: *mut *mut c_void, flags: c_uint) -> 
         return INVALID_VALUE;
     }
     tri!(crate::device::current_active());
-    let e: &'static Event = Box::leak(Box::new(Event { flags, st: Mutex::new(EventState::default()), cv: Condvar::new() }));
+    let e: &'static Event = Box::leak(Box::new(Event { flags, st: Mutex::new(EventState::default()) }));
     let h = e as *const Event as usize;
     EVENTS.lock().get_or_insert_with(HashSet::new).insert(h);
     unsafe { *out = h as *mut c_void };
@@ -690,18 +700,19 @@ fn record(ev: *mut c_void, h: *mut c_void, ptds: bool, flags: c_uint) -> CUresul
     tri!(capture::check_legacy_use(s));
     let generation = {
         let mut st = e.st.lock();
-        st.queued += 1;
+        st.records += 1;
         st.captured = None;
-        st.queued
+        st.records
     };
     unsafe_push(s, capture::KIND_EVENT_RECORD, Box::new(move || {
         let mut st = e.st.lock();
-        if st.reached < generation {
-            st.reached = generation;
-            st.time = Some(Instant::now());
+        if st.time.is_none_or(|(g, _)| g < generation) {
+            st.time = Some((generation, Instant::now()));
         }
-        e.cv.notify_all();
     }));
+    // The ticket includes the record itself (pushed above, in this thread's
+    // order for this stream).
+    e.st.lock().last = Some((s, s.ticket()));
     SUCCESS
 }
 
@@ -740,11 +751,7 @@ pub unsafe extern "C" fn cuEventSynchronize(ev: *mut c_void) -> CUresult {
     if e.captured().is_some() {
         return capture::CAPTURED_EVENT;
     }
-    let mut st = e.st.lock();
-    let want = st.queued;
-    while st.reached < want {
-        e.cv.wait(&mut st);
-    }
+    e.wait();
     SUCCESS
 }
 
@@ -763,14 +770,14 @@ pub unsafe extern "C" fn cuEventElapsedTime_v2(ms: *mut f32, start: *mut c_void,
     if a.captured().is_some() || b.captured().is_some() {
         return capture::CAPTURED_EVENT;
     }
-    let (sa, sb) = (a.st.lock().queued, b.st.lock().queued);
+    let (sa, sb) = (a.st.lock().records, b.st.lock().records);
     if sa == 0 || sb == 0 {
         return INVALID_HANDLE;
     }
     if !a.complete() || !b.complete() {
         return NOT_READY;
     }
-    let (ta, tb) = (a.st.lock().time.unwrap(), b.st.lock().time.unwrap());
+    let (Some((_, ta)), Some((_, tb))) = (a.st.lock().time, b.st.lock().time) else { return NOT_READY };
     let d = if tb >= ta { (tb - ta).as_secs_f64() } else { -(ta - tb).as_secs_f64() };
     unsafe { *ms = (d * 1e3) as f32 };
     SUCCESS
@@ -786,16 +793,12 @@ fn wait_event(h: *mut c_void, ptds: bool, ev: *mut c_void, flags: c_uint) -> CUr
         return r.err().unwrap_or(SUCCESS);
     }
     tri!(capture::check_legacy_use(s));
-    let want = e.st.lock().queued;
-    if want == 0 {
+    let Some((o, t)) = e.last() else {
         return SUCCESS; // never recorded: nothing to wait for
+    };
+    if !o.reached(t) {
+        unsafe_push(s, capture::KIND_WAIT_EVENT, Box::new(move || o.wait_for(t)));
     }
-    unsafe_push(s, capture::KIND_WAIT_EVENT, Box::new(move || {
-        let mut st = e.st.lock();
-        while st.reached < want {
-            e.cv.wait(&mut st);
-        }
-    }));
     SUCCESS
 }
 
