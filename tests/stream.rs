@@ -190,7 +190,12 @@ struct Seen {
 static SEEN: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
 
 unsafe extern "C" fn callback(s: cudaStream_t, status: cudaError_t, user: *mut c_void) {
-    SEEN.lock().push(Seen { stream: s as usize, status, user: user as usize, thread: std::thread::current().id() });
+    SEEN.lock().push(Seen {
+        stream: s as usize,
+        status,
+        user: user as usize,
+        thread: std::thread::current().id(),
+    });
 }
 
 #[test]
@@ -202,8 +207,14 @@ fn callbacks_fire_once_in_order_with_the_handle_passed() {
         assert_eq!(cudaStreamAddCallback(s, Some(callback), 11 as *mut c_void, 0), cudaSuccess);
         assert_eq!(cudaStreamAddCallback(s, Some(callback), 12 as *mut c_void, 0), cudaSuccess);
         assert_eq!(cudaStreamAddCallback(null_mut(), Some(callback), 13 as *mut c_void, 0), cudaSuccess);
-        assert_eq!(cudaStreamAddCallback(cudaStreamPerThread, Some(callback), 14 as *mut c_void, 0), cudaSuccess);
-        assert_eq!(cudaStreamAddCallback_ptsz(null_mut(), Some(callback), 15 as *mut c_void, 0), cudaSuccess);
+        assert_eq!(
+            cudaStreamAddCallback(cudaStreamPerThread, Some(callback), 14 as *mut c_void, 0),
+            cudaSuccess
+        );
+        assert_eq!(
+            cudaStreamAddCallback_ptsz(null_mut(), Some(callback), 15 as *mut c_void, 0),
+            cudaSuccess
+        );
         assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
         std::thread::sleep(Duration::from_millis(20));
         let seen = SEEN.lock();
@@ -230,7 +241,10 @@ fn callbacks_fire_once_in_order_with_the_handle_passed() {
         assert_eq!(cudaStreamAddCallback(s, None, null_mut(), 0), cudaErrorInvalidValue);
         assert_eq!(cudaStreamAddCallback(s, Some(callback), null_mut(), 1), cudaErrorInvalidValue);
         cudaStreamDestroy(s);
-        assert_eq!(cudaStreamAddCallback(s, Some(callback), null_mut(), 0), cudaErrorInvalidResourceHandle);
+        assert_eq!(
+            cudaStreamAddCallback(s, Some(callback), null_mut(), 0),
+            cudaErrorInvalidResourceHandle
+        );
         assert_eq!(SEEN.lock().len(), 5);
     }
 }
@@ -329,10 +343,16 @@ fn attributes_round_trip_and_copy() {
         assert_eq!(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v), cudaSuccess);
         let mut sync: cudaStreamAttrValue = std::mem::zeroed();
         sync.syncPolicy = cudaSyncPolicyYield;
-        assert_eq!(cudaStreamSetAttribute(s, cudaStreamAttributeSynchronizationPolicy, &sync), cudaSuccess);
+        assert_eq!(
+            cudaStreamSetAttribute(s, cudaStreamAttributeSynchronizationPolicy, &sync),
+            cudaSuccess
+        );
 
         let mut got: cudaStreamAttrValue = std::mem::zeroed();
-        assert_eq!(cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &mut got), cudaSuccess);
+        assert_eq!(
+            cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &mut got),
+            cudaSuccess
+        );
         assert_eq!(got.accessPolicyWindow.num_bytes, 4096);
         assert_eq!(got.accessPolicyWindow.base_ptr as usize, 0x1000);
         assert_eq!(got.accessPolicyWindow.hitRatio, 0.5);
@@ -341,21 +361,48 @@ fn attributes_round_trip_and_copy() {
 
         assert_eq!(cudaStreamCopyAttributes(t, s), cudaSuccess);
         let mut got: cudaStreamAttrValue = std::mem::zeroed();
-        assert_eq!(cudaStreamGetAttribute(t, cudaStreamAttributeSynchronizationPolicy, &mut got), cudaSuccess);
+        assert_eq!(
+            cudaStreamGetAttribute(t, cudaStreamAttributeSynchronizationPolicy, &mut got),
+            cudaSuccess
+        );
         assert_eq!(got.syncPolicy, cudaSyncPolicyYield);
-        assert_eq!(cudaStreamGetAttribute(t, cudaStreamAttributeAccessPolicyWindow, &mut got), cudaSuccess);
+        assert_eq!(
+            cudaStreamGetAttribute(t, cudaStreamAttributeAccessPolicyWindow, &mut got),
+            cudaSuccess
+        );
         assert_eq!(got.accessPolicyWindow.num_bytes, 4096);
-        assert_eq!(cudaStreamGetAttribute_ptsz(t, cudaStreamAttributeAccessPolicyWindow, &mut got), cudaSuccess);
-        assert_eq!(cudaStreamSetAttribute_ptsz(t, cudaStreamAttributeAccessPolicyWindow, &v), cudaSuccess);
+        assert_eq!(
+            cudaStreamGetAttribute_ptsz(t, cudaStreamAttributeAccessPolicyWindow, &mut got),
+            cudaSuccess
+        );
+        assert_eq!(
+            cudaStreamSetAttribute_ptsz(t, cudaStreamAttributeAccessPolicyWindow, &v),
+            cudaSuccess
+        );
 
         // Bad input.
-        assert_eq!(cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, null_mut()), cudaErrorInvalidValue);
-        assert_eq!(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, std::ptr::null()), cudaErrorInvalidValue);
-        assert_eq!(cudaStreamGetAttribute(s, cudaLaunchAttributeID(9999), &mut got), cudaErrorInvalidValue);
+        assert_eq!(
+            cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, null_mut()),
+            cudaErrorInvalidValue
+        );
+        assert_eq!(
+            cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, std::ptr::null()),
+            cudaErrorInvalidValue
+        );
+        assert_eq!(
+            cudaStreamGetAttribute(s, cudaLaunchAttributeID(9999), &mut got),
+            cudaErrorInvalidValue
+        );
         v.accessPolicyWindow.hitRatio = 2.0;
-        assert_eq!(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v), cudaErrorInvalidValue);
+        assert_eq!(
+            cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v),
+            cudaErrorInvalidValue
+        );
         sync.syncPolicy = cudaSynchronizationPolicy(77);
-        assert_eq!(cudaStreamSetAttribute(s, cudaStreamAttributeSynchronizationPolicy, &sync), cudaErrorInvalidValue);
+        assert_eq!(
+            cudaStreamSetAttribute(s, cudaStreamAttributeSynchronizationPolicy, &sync),
+            cudaErrorInvalidValue
+        );
         cudaStreamDestroy(t);
         assert_eq!(cudaStreamCopyAttributes(t, s), cudaErrorInvalidResourceHandle);
     }
@@ -369,7 +416,10 @@ fn attach_mem_async() {
         let mut buf = [0u8; 64];
         let p = buf.as_mut_ptr().cast::<c_void>();
         assert_eq!(cudaStreamAttachMemAsync(s, p, 0, 4 /* cudaMemAttachSingle */), cudaSuccess);
-        assert_eq!(cudaStreamAttachMemAsync_ptsz(null_mut(), p, 64, 1 /* cudaMemAttachGlobal */), cudaSuccess);
+        assert_eq!(
+            cudaStreamAttachMemAsync_ptsz(null_mut(), p, 64, 1 /* cudaMemAttachGlobal */),
+            cudaSuccess
+        );
         assert_eq!(cudaStreamAttachMemAsync(s, p, 0, 3), cudaErrorInvalidValue);
         assert_eq!(cudaStreamAttachMemAsync(s, null_mut(), 0, 4), cudaErrorInvalidValue);
         assert_eq!(fake::calls("cuStreamAttachMemAsync"), 3);
@@ -403,5 +453,52 @@ fn no_driver_stream_calls_fail_cleanly() {
         let mut s = null_mut();
         assert_eq!(cudaStreamCreate(&mut s), cudaErrorInsufficientDriver);
         assert_eq!(cudaStreamQuery(null_mut()), cudaErrorInsufficientDriver);
+    }
+}
+
+/// What the reentrant callback saw, as raw codes.
+static REENTRANT: Mutex<Vec<(&'static str, i32)>> = Mutex::new(Vec::new());
+unsafe extern "C" fn reentrant(s: cudaStream_t, _: cudaError_t, other: *mut c_void) {
+    // SAFETY: runtime calls with valid pointers.
+    unsafe {
+        let mut r = REENTRANT.lock();
+        let mut d = -1;
+        r.push(("cudaGetDevice", cudaGetDevice(&mut d).0));
+        r.push(("device", d));
+        r.push(("cudaStreamQuery(other)", cudaStreamQuery(other.cast()).0));
+        let mut e = null_mut();
+        r.push(("cudaEventCreate", cudaEventCreate(&mut e).0));
+        r.push(("cudaEventRecord(other)", cudaEventRecord(e, other.cast()).0));
+        r.push(("cudaStreamSynchronize(own)", cudaStreamSynchronize(s).0));
+        r.push(("cudaEventSynchronize", cudaEventSynchronize(e).0));
+        r.push(("cudaDeviceSynchronize", cudaDeviceSynchronize().0));
+    }
+}
+
+#[test]
+fn callbacks_may_call_back_into_the_runtime() {
+    use_fake_driver(&[]);
+    unsafe {
+        let s = stream(0);
+        let other = stream(cudaStreamNonBlocking);
+        assert_eq!(cudaStreamAddCallback(s, Some(reentrant), other.cast(), 0), cudaSuccess);
+        assert_eq!(cudaStreamSynchronize(s), cudaSuccess);
+        let r = REENTRANT.lock().clone();
+        assert_eq!(
+            r,
+            vec![
+                ("cudaGetDevice", 0),
+                ("device", 0),
+                ("cudaStreamQuery(other)", 0),
+                ("cudaEventCreate", 0),
+                ("cudaEventRecord(other)", 0),
+                // Blocking synchronization from a callback is not permitted.
+                ("cudaStreamSynchronize(own)", cudaErrorNotPermitted.0),
+                ("cudaEventSynchronize", cudaErrorNotPermitted.0),
+                ("cudaDeviceSynchronize", cudaErrorNotPermitted.0),
+            ]
+        );
+        // The errors were the callback thread's, not ours.
+        assert_eq!(cudaGetLastError(), cudaSuccess);
     }
 }

@@ -483,8 +483,8 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: *const Ctx) -> CUresult {
             return e;
         }
     }
-    // Device-wide synchronization is unsafe during stream capture.
-    if let Err(e) = crate::capture::check_unsafe_call() {
+    // Not from a callback; unsafe during stream capture.
+    if let Err(e) = crate::stream::ctx_sync_check() {
         return e;
     }
     crate::stream::synchronize_all();

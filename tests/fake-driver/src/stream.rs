@@ -31,6 +31,7 @@ use std::time::Instant;
 
 pub const INVALID_HANDLE: CUresult = 400;
 pub const NOT_READY: CUresult = 600;
+pub const NOT_PERMITTED: CUresult = 800;
 
 pub type Work = Box<dyn FnOnce() + Send>;
 
@@ -115,6 +116,7 @@ impl Stream {
     }
 
     fn run(&'static self) {
+        ON_WORKER.with(|w| w.set(true));
         loop {
             let w = {
                 let mut q = self.q.lock();
@@ -172,6 +174,8 @@ static LIVE: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
 static LEGACY_STREAM: std::sync::OnceLock<&'static Stream> = std::sync::OnceLock::new();
 
 thread_local! {
+    /// Set on stream worker threads: host functions and callbacks run there.
+    static ON_WORKER: Cell<bool> = const { Cell::new(false) };
     static PER_THREAD_STREAM: Cell<Option<&'static Stream>> = const { Cell::new(None) };
 }
 
@@ -266,6 +270,24 @@ fn unsafe_push(s: &'static Stream, _kind: c_int, work: Work) {
     s.push(work);
 }
 
+/// Whether the caller is a host function or callback (a driver thread).
+/// Like CUDA, blocking synchronization from there is CUDA_ERROR_NOT_PERMITTED
+/// (it could wait for the very stream running it).
+pub fn on_driver_thread() -> bool {
+    ON_WORKER.with(Cell::get)
+}
+
+fn not_from_callback() -> Result<(), CUresult> {
+    if on_driver_thread() { Err(NOT_PERMITTED) } else { Ok(()) }
+}
+
+/// The checks cuCtxSynchronize makes before [`synchronize_all`]: not from a
+/// callback, and not when stream capture forbids it.
+pub fn ctx_sync_check() -> Result<(), CUresult> {
+    not_from_callback()?;
+    capture::check_unsafe_call()
+}
+
 /// Wait for all work queued on every stream (cuCtxSynchronize).
 pub fn synchronize_all() {
     let all: Vec<&'static Stream> = ALL.lock().clone();
@@ -331,6 +353,7 @@ fn query(h: *mut c_void, ptds: bool) -> CUresult {
 
 fn synchronize(h: *mut c_void, ptds: bool) -> CUresult {
     let s = tri!(resolve(h, ptds));
+    tri!(not_from_callback());
     tri!(capture::check_sync(s));
     if s.legacy {
         // The legacy stream also waits for blocking streams' earlier work.
@@ -751,6 +774,7 @@ pub unsafe extern "C" fn cuEventSynchronize(ev: *mut c_void) -> CUresult {
     if e.captured().is_some() {
         return capture::CAPTURED_EVENT;
     }
+    tri!(not_from_callback());
     e.wait();
     SUCCESS
 }
