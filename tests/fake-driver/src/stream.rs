@@ -8,6 +8,11 @@
 //! - Each stream (the legacy stream, each thread's per-thread stream, and
 //!   each created stream) owns a FIFO and a worker thread that runs it, so
 //!   work on one stream runs in order, on a driver thread, as on a GPU.
+//!   Host functions and callbacks always run on the worker; other work
+//!   (copies, sets, launches, event records) runs inline at enqueue time
+//!   when the stream is idle, so results of work on an idle stream are
+//!   visible as soon as the call returns (as the fake did before streams
+//!   were real), and queues behind pending work otherwise.
 //! - The legacy stream synchronizes with blocking streams: work queued on
 //!   it first waits for everything already queued on every blocking
 //!   stream, and work queued on a blocking stream first waits for what is
@@ -46,6 +51,9 @@ struct Queue {
     completed: u64,
     worker: bool,
     destroyed: bool,
+    /// An item is running inline on the caller's thread (see
+    /// [`Stream::run_inline`]); the worker waits for it.
+    inline: bool,
 }
 
 /// Attributes kept per stream (cuStreamGet/SetAttribute): the raw 64-byte
@@ -121,12 +129,14 @@ impl Stream {
             let w = {
                 let mut q = self.q.lock();
                 loop {
-                    if let Some(w) = q.items.pop_front() {
-                        break w;
-                    }
-                    if q.destroyed {
-                        q.worker = false;
-                        return;
+                    if !q.inline {
+                        if let Some(w) = q.items.pop_front() {
+                            break w;
+                        }
+                        if q.destroyed {
+                            q.worker = false;
+                            return;
+                        }
                     }
                     self.cv.wait(&mut q);
                 }
@@ -137,6 +147,27 @@ impl Stream {
             q.completed += 1;
             self.cv.notify_all();
         }
+    }
+
+    /// Run `w` now on the caller's thread if the stream is idle (nothing
+    /// queued or running): the common case then behaves as if the device
+    /// were infinitely fast, and results are visible when the call returns.
+    /// Otherwise hand it back to be queued.
+    fn run_inline(&'static self, w: Work) -> Option<Work> {
+        {
+            let mut q = self.q.lock();
+            if q.inline || !q.items.is_empty() || q.completed != q.submitted {
+                return Some(w);
+            }
+            q.inline = true;
+            q.submitted += 1;
+        }
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(w));
+        let mut q = self.q.lock();
+        q.completed += 1;
+        q.inline = false;
+        self.cv.notify_all();
+        None
     }
 
     /// Work queued so far (a ticket for [`wait_for`](Self::wait_for)).
@@ -250,7 +281,11 @@ pub fn submit_to(s: &'static Stream, kind: c_int, work: Work) -> Result<(), CUre
 
 /// Queue on a stream known not to be capturing, with the legacy-stream
 /// implicit synchronization.
-fn unsafe_push(s: &'static Stream, _kind: c_int, work: Work) {
+///
+/// Work that is neither host work (callbacks and host functions run on the
+/// stream's driver thread, as in CUDA) nor a wait runs inline when the
+/// stream is idle.
+fn unsafe_push(s: &'static Stream, kind: c_int, work: Work) {
     if s.legacy {
         let blocking: Vec<&'static Stream> = ALL.lock().iter().copied().filter(|o| o.blocking()).collect();
         for o in blocking {
@@ -267,7 +302,26 @@ fn unsafe_push(s: &'static Stream, _kind: c_int, work: Work) {
             }
         }
     }
+    let work = match kind {
+        capture::KIND_HOST | capture::KIND_WAIT_EVENT => work,
+        _ => match s.run_inline(work) {
+            Some(w) => w,
+            None => return,
+        },
+    };
     s.push(work);
+}
+
+/// Wait for the legacy stream and, through it, every blocking stream: what
+/// a synchronous driver call (cuMemcpy, cuMemsetD8, ...) must do before it
+/// runs on the caller's thread.
+pub fn wait_legacy() {
+    let l = legacy_stream();
+    let blocking: Vec<&'static Stream> = ALL.lock().iter().copied().filter(|o| o.blocking()).collect();
+    for o in blocking {
+        o.synchronize();
+    }
+    l.synchronize();
 }
 
 /// Whether the caller is a host function or callback (a driver thread).
@@ -592,7 +646,7 @@ fn add_callback(h: *mut c_void, ptds: bool, cb: Option<StreamCallback>, data: *m
     // cuStreamAddCallback is not capturable (cuLaunchHostFunc is).
     tri!(capture::refuse_in_capture(s));
     let (hs, d) = (SendPtr(h), SendPtr(data));
-    tri!(submit_to(s, capture::KIND_OTHER, Box::new(move || unsafe { cb(hs.get(), SUCCESS, d.get()) })));
+    tri!(submit_to(s, capture::KIND_HOST, Box::new(move || unsafe { cb(hs.get(), SUCCESS, d.get()) })));
     SUCCESS
 }
 
