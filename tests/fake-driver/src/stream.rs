@@ -848,14 +848,18 @@ pub unsafe extern "C" fn cuEventElapsedTime_v2(ms: *mut f32, start: *mut c_void,
     if a.captured().is_some() || b.captured().is_some() {
         return capture::CAPTURED_EVENT;
     }
-    let (sa, sb) = (a.st.lock().records, b.st.lock().records);
+    // One lock at a time: `start` and `end` may be the same event.
+    let sa = a.st.lock().records;
+    let sb = b.st.lock().records;
     if sa == 0 || sb == 0 {
         return INVALID_HANDLE;
     }
     if !a.complete() || !b.complete() {
         return NOT_READY;
     }
-    let (Some((_, ta)), Some((_, tb))) = (a.st.lock().time, b.st.lock().time) else { return NOT_READY };
+    let ta = a.st.lock().time;
+    let tb = b.st.lock().time;
+    let (Some((_, ta)), Some((_, tb))) = (ta, tb) else { return NOT_READY };
     let d = if tb >= ta { (tb - ta).as_secs_f64() } else { -(ta - tb).as_secs_f64() };
     unsafe { *ms = (d * 1e3) as f32 };
     SUCCESS
