@@ -184,3 +184,28 @@ pub fn launch_host_func(s: cudaStream_t, f: cudaHostFn_t, user: *mut c_void, m: 
     context::enter()?;
     cu!(mode m; cuLaunchHostFunc(s, f, user))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static GOT: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
+
+    unsafe extern "C" fn user(s: cudaStream_t, status: cudaError_t, data: *mut c_void) {
+        GOT[0].store(s as usize, Ordering::SeqCst);
+        GOT[1].store(status.0 as usize, Ordering::SeqCst);
+        GOT[2].store(data as usize, Ordering::SeqCst);
+    }
+
+    /// The trampoline hands the user the stream handle they passed (not
+    /// the driver's), the driver's status as a runtime code, and their data.
+    #[test]
+    fn trampoline_passes_the_users_arguments() {
+        let data = Box::into_raw(Box::new(Callback { f: user, user: 0x55 as *mut c_void, stream: std::ptr::null_mut() }));
+        unsafe { trampoline(0x1234 as crate::driver::CUstream, CUresult(719), data.cast()) };
+        assert_eq!(GOT[0].load(Ordering::SeqCst), 0, "stream 0 stays NULL");
+        assert_eq!(GOT[1].load(Ordering::SeqCst), 719);
+        assert_eq!(GOT[2].load(Ordering::SeqCst), 0x55);
+    }
+}
