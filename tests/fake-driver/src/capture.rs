@@ -12,8 +12,11 @@
 //!   `cuStreamEndCapture` returns (default: a handle of our own).
 //! - [`graph_nodes`]: the nodes captured into a graph, in capture order
 //!   (handle, `CUgraphNodeType` kind, dependencies, host fn/data, event).
-//! - [`take_work`]: the work item a node holds (what would have run on the
-//!   stream), to run when the graph is launched; one-shot.
+//! - [`node_replay`]: a node's repeatable work (host functions, and work
+//!   other modules submitted with [`crate::stream::submit_repeatable`]), to
+//!   run at every launch of the graph.
+//! - [`take_work`]: the one-shot work of a node queued with plain
+//!   `stream::enqueue` (a `FnOnce`), for a first launch.
 //! - [`forget_graph`]: drop a graph's captured nodes (cuGraphDestroy).
 //! `cuStreamBeginCaptureToGraph` accepts any non-NULL graph handle and adds
 //! to the nodes kept under it.
@@ -67,9 +70,20 @@ pub struct NodeInfo {
     pub event: usize,
 }
 
+/// Work a graph can run at every launch.
+pub type Replay = Arc<dyn Fn() + Send + Sync>;
+
+/// What a captured node holds to run.
+pub enum Captured {
+    Nothing,
+    Once(Work),
+    Repeat(Replay),
+}
+
 struct Node {
     info: NodeInfo,
     work: Option<Work>,
+    replay: Option<Replay>,
 }
 
 #[derive(Default)]
@@ -95,6 +109,11 @@ pub fn take_work(graph: *mut c_void, node: usize) -> Option<Work> {
     GRAPHS.lock().as_mut()?.get_mut(&(graph as usize))?.nodes.iter_mut().find(|n| n.info.handle == node)?.work.take()
 }
 
+/// The repeatable work of a captured node.
+pub fn node_replay(graph: *mut c_void, node: usize) -> Option<Replay> {
+    GRAPHS.lock().as_ref()?.get(&(graph as usize))?.nodes.iter().find(|n| n.info.handle == node)?.replay.clone()
+}
+
 /// Drop what capture kept for `graph`.
 pub fn forget_graph(graph: *mut c_void) {
     if let Some(g) = GRAPHS.lock().as_mut() {
@@ -117,11 +136,16 @@ fn has_node(graph: usize, node: usize) -> bool {
 
 static NEXT_NODE: AtomicU64 = AtomicU64::new(1);
 
-fn add_node(graph: usize, kind: c_int, deps: Vec<usize>, event: usize, work: Option<Work>) -> usize {
+fn add_node(graph: usize, kind: c_int, deps: Vec<usize>, event: usize, what: Captured) -> usize {
     // Node handles: unique, non-NULL, never dereferenced by the shim.
     let handle = 0x7000_0000_0000 + 16 * NEXT_NODE.fetch_add(1, Ordering::Relaxed) as usize;
     let info = NodeInfo { handle, kind, deps, host_fn: 0, host_data: 0, event };
-    GRAPHS.lock().get_or_insert_with(HashMap::new).entry(graph).or_default().nodes.push(Node { info, work });
+    let (work, replay) = match what {
+        Captured::Nothing => (None, None),
+        Captured::Once(w) => (Some(w), None),
+        Captured::Repeat(r) => (None, Some(r)),
+    };
+    GRAPHS.lock().get_or_insert_with(HashMap::new).entry(graph).or_default().nodes.push(Node { info, work, replay });
     handle
 }
 
@@ -176,7 +200,7 @@ fn invalidate(sess: &Arc<Mutex<Session>>) {
 
 /// If `s` is capturing: add a node of `kind` after its dependencies and
 /// return its handle (or the capture's error). None: not capturing.
-pub fn capture_node(s: &'static Stream, kind: c_int, event: usize, work: Option<Work>) -> Option<Result<usize, CUresult>> {
+pub fn capture_node(s: &'static Stream, kind: c_int, event: usize, what: Captured) -> Option<Result<usize, CUresult>> {
     let mut g = s.capture.lock();
     let m = g.as_mut()?;
     let (graph, invalid) = {
@@ -186,7 +210,7 @@ pub fn capture_node(s: &'static Stream, kind: c_int, event: usize, work: Option<
     if invalid {
         return Some(Err(CAPTURE_INVALIDATED));
     }
-    let node = add_node(graph, kind, std::mem::take(&mut m.deps), event, work);
+    let node = add_node(graph, kind, std::mem::take(&mut m.deps), event, what);
     m.deps = vec![node];
     m.edges = vec![[0; 8]];
     Some(Ok(node))
@@ -264,7 +288,7 @@ pub fn record_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> 
         return Some(Err(CAPTURE_INVALIDATED));
     }
     if flags & 1 != 0 {
-        if let Some(Err(err)) = capture_node(s, KIND_EVENT_RECORD, ev, None) {
+        if let Some(Err(err)) = capture_node(s, KIND_EVENT_RECORD, ev, Captured::Nothing) {
             return Some(Err(err));
         }
     }
@@ -282,7 +306,7 @@ pub fn record_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> 
 pub fn wait_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> Option<Result<(), CUresult>> {
     if flags & 1 != 0 && s.capture.lock().is_some() {
         // An external wait is a node whatever recorded the event.
-        return capture_node(s, KIND_WAIT_EVENT, ev, None).map(|r| r.map(|_| ()));
+        return capture_node(s, KIND_WAIT_EVENT, ev, Captured::Nothing).map(|r| r.map(|_| ()));
     }
     let captured = e.captured().and_then(|(id, deps)| {
         let sess = ACTIVE.lock().iter().find(|x| x.lock().id == id).cloned()?;
@@ -684,13 +708,18 @@ pub unsafe extern "C" fn fake_cuda_captured_deps(graph: *mut c_void, i: usize) -
 }
 
 /// Test control: run the work held by the captured nodes of `graph`, in
-/// capture order (a stand-in for a graph launch in this module's tests).
+/// capture order (a stand-in for a graph launch in this module's tests):
+/// repeatable work every time, one-shot work the first time. Returns how
+/// many nodes ran.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fake_cuda_run_captured(graph: *mut c_void) -> i64 {
     let Some(nodes) = graph_nodes(graph) else { return -1 };
     let mut ran = 0;
     for n in nodes {
-        if let Some(w) = take_work(graph, n.handle) {
+        if let Some(r) = node_replay(graph, n.handle) {
+            r();
+            ran += 1;
+        } else if let Some(w) = take_work(graph, n.handle) {
             w();
             ran += 1;
         }

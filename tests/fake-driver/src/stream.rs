@@ -31,6 +31,7 @@ use parking_lot::{Condvar, Mutex};
 use std::cell::Cell;
 use std::collections::{HashSet, VecDeque};
 use std::ffi::{c_int, c_uint, c_void};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -269,7 +270,7 @@ pub fn submit(stream: *mut c_void, ptds: bool, kind: c_int, work: Work) -> Resul
 pub fn submit_to(s: &'static Stream, kind: c_int, work: Work) -> Result<(), CUresult> {
     if s.capture.lock().is_some() {
         // Still capturing unless the capture ended in between.
-        if let Some(r) = capture::capture_node(s, kind, 0, Some(work)) {
+        if let Some(r) = capture::capture_node(s, kind, 0, capture::Captured::Once(work)) {
             return r.map(|_| ());
         }
         return Ok(());
@@ -277,6 +278,19 @@ pub fn submit_to(s: &'static Stream, kind: c_int, work: Work) -> Result<(), CUre
     capture::check_legacy_use(s)?;
     unsafe_push(s, kind, work);
     Ok(())
+}
+
+/// [`submit`] for work a captured graph can run again at every launch:
+/// when `stream` is capturing, the node keeps `work` itself (see
+/// [`capture::node_replay`]); otherwise it is queued once.
+pub fn submit_repeatable(stream: *mut c_void, ptds: bool, kind: c_int, work: capture::Replay) -> Result<(), CUresult> {
+    let s = resolve(stream, ptds)?;
+    if s.capture.lock().is_some() {
+        if let Some(r) = capture::capture_node(s, kind, 0, capture::Captured::Repeat(work.clone())) {
+            return r.map(|_| ());
+        }
+    }
+    submit_to(s, kind, Box::new(move || work()))
 }
 
 /// Queue on a stream known not to be capturing, with the legacy-stream
@@ -629,6 +643,7 @@ type HostFn = unsafe extern "C" fn(*mut c_void);
 #[derive(Clone, Copy)]
 pub struct SendPtr(pub *mut c_void);
 unsafe impl Send for SendPtr {}
+unsafe impl Sync for SendPtr {}
 
 impl SendPtr {
     /// By method, so closures capture the whole (Send) wrapper.
@@ -664,7 +679,8 @@ fn launch_host_func(h: *mut c_void, ptds: bool, f: Option<HostFn>, data: *mut c_
     let s = tri!(resolve(h, ptds));
     let Some(f) = f else { return INVALID_VALUE };
     let d = SendPtr(data);
-    if let Some(r) = capture::capture_node(s, capture::KIND_HOST, 0, Some(Box::new(move || unsafe { f(d.get()) }))) {
+    let replay: capture::Replay = Arc::new(move || unsafe { f(d.get()) });
+    if let Some(r) = capture::capture_node(s, capture::KIND_HOST, 0, capture::Captured::Repeat(replay)) {
         return match r {
             Ok(node) => {
                 capture::set_host_params(node, f as usize, data as usize);
