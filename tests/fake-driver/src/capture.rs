@@ -21,7 +21,7 @@
 //! `cuStreamBeginCaptureToGraph` accepts any non-NULL graph handle and adds
 //! to the nodes kept under it.
 
-use crate::stream::{tri, Event, Stream, Work};
+use crate::stream::{tri, twins, Event, Stream, Work};
 use crate::*;
 use parking_lot::Mutex;
 use std::cell::Cell;
@@ -387,16 +387,6 @@ fn begin(h: *mut c_void, ptds: bool, graph: Option<(usize, Vec<usize>, Vec<[u8; 
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamBeginCapture_v2(h: *mut c_void, mode: c_int) -> CUresult {
-    fake_enter!("cuStreamBeginCapture");
-    begin(h, false, None, mode)
-}
-
-pub unsafe extern "C" fn cuStreamBeginCapture_v2_ptsz(h: *mut c_void, mode: c_int) -> CUresult {
-    fake_enter!("cuStreamBeginCapture_ptsz");
-    begin(h, true, None, mode)
-}
-
 unsafe fn to_graph(
     h: *mut c_void,
     ptds: bool,
@@ -417,30 +407,6 @@ unsafe fn to_graph(
     }
     let e = if edges.is_null() { vec![[0; 8]; n] } else { unsafe { std::slice::from_raw_parts(edges, n) }.to_vec() };
     begin(h, ptds, Some((g, d, e)), mode)
-}
-
-pub unsafe extern "C" fn cuStreamBeginCaptureToGraph(
-    h: *mut c_void,
-    graph: *mut c_void,
-    deps: *const usize,
-    edges: *const [u8; 8],
-    n: usize,
-    mode: c_int,
-) -> CUresult {
-    fake_enter!("cuStreamBeginCaptureToGraph");
-    unsafe { to_graph(h, false, graph, deps, edges, n, mode) }
-}
-
-pub unsafe extern "C" fn cuStreamBeginCaptureToGraph_ptsz(
-    h: *mut c_void,
-    graph: *mut c_void,
-    deps: *const usize,
-    edges: *const [u8; 8],
-    n: usize,
-    mode: c_int,
-) -> CUresult {
-    fake_enter!("cuStreamBeginCaptureToGraph_ptsz");
-    unsafe { to_graph(h, true, graph, deps, edges, n, mode) }
 }
 
 /// Whether every node in `from` is reachable backwards from `to` (so the
@@ -503,16 +469,6 @@ fn end(h: *mut c_void, ptds: bool, out: *mut *mut c_void) -> CUresult {
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamEndCapture(h: *mut c_void, out: *mut *mut c_void) -> CUresult {
-    fake_enter!("cuStreamEndCapture");
-    end(h, false, out)
-}
-
-pub unsafe extern "C" fn cuStreamEndCapture_ptsz(h: *mut c_void, out: *mut *mut c_void) -> CUresult {
-    fake_enter!("cuStreamEndCapture_ptsz");
-    end(h, true, out)
-}
-
 /// 0 none, 1 active, 2 invalidated.
 fn status(s: &Stream) -> c_int {
     match session_of(s) {
@@ -537,16 +493,6 @@ fn is_capturing(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
     tri!(legacy_implicit(s));
     unsafe { *out = status(s) };
     SUCCESS
-}
-
-pub unsafe extern "C" fn cuStreamIsCapturing(h: *mut c_void, out: *mut c_int) -> CUresult {
-    fake_enter!("cuStreamIsCapturing");
-    is_capturing(h, false, out)
-}
-
-pub unsafe extern "C" fn cuStreamIsCapturing_ptsz(h: *mut c_void, out: *mut c_int) -> CUresult {
-    fake_enter!("cuStreamIsCapturing_ptsz");
-    is_capturing(h, true, out)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -600,32 +546,6 @@ unsafe fn info(
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3(
-    h: *mut c_void,
-    status_out: *mut c_int,
-    id_out: *mut u64,
-    graph_out: *mut *mut c_void,
-    deps_out: *mut *const usize,
-    edges_out: *mut *const [u8; 8],
-    n_out: *mut usize,
-) -> CUresult {
-    fake_enter!("cuStreamGetCaptureInfo");
-    unsafe { info(h, false, status_out, id_out, graph_out, deps_out, edges_out, n_out) }
-}
-
-pub unsafe extern "C" fn cuStreamGetCaptureInfo_v3_ptsz(
-    h: *mut c_void,
-    status_out: *mut c_int,
-    id_out: *mut u64,
-    graph_out: *mut *mut c_void,
-    deps_out: *mut *const usize,
-    edges_out: *mut *const [u8; 8],
-    n_out: *mut usize,
-) -> CUresult {
-    fake_enter!("cuStreamGetCaptureInfo_ptsz");
-    unsafe { info(h, true, status_out, id_out, graph_out, deps_out, edges_out, n_out) }
-}
-
 unsafe fn update(h: *mut c_void, ptds: bool, deps: *const usize, edges: *const [u8; 8], n: usize, flags: c_uint) -> CUresult {
     let s = tri!(crate::stream::resolve(h, ptds));
     if flags > 1 || (n > 0 && deps.is_null()) {
@@ -652,26 +572,24 @@ unsafe fn update(h: *mut c_void, ptds: bool, deps: *const usize, edges: *const [
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2(
-    h: *mut c_void,
-    deps: *const usize,
-    edges: *const [u8; 8],
-    n: usize,
-    flags: c_uint,
-) -> CUresult {
-    fake_enter!("cuStreamUpdateCaptureDependencies");
-    unsafe { update(h, false, deps, edges, n, flags) }
-}
-
-pub unsafe extern "C" fn cuStreamUpdateCaptureDependencies_v2_ptsz(
-    h: *mut c_void,
-    deps: *const usize,
-    edges: *const [u8; 8],
-    n: usize,
-    flags: c_uint,
-) -> CUresult {
-    fake_enter!("cuStreamUpdateCaptureDependencies_ptsz");
-    unsafe { update(h, true, deps, edges, n, flags) }
+twins! {
+    cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz, "cuStreamBeginCapture", "cuStreamBeginCapture_ptsz"
+        (h: *mut c_void, mode: c_int) |ptds| begin(h, ptds, None, mode);
+    cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz, "cuStreamBeginCaptureToGraph", "cuStreamBeginCaptureToGraph_ptsz"
+        (h: *mut c_void, graph: *mut c_void, deps: *const usize, edges: *const [u8; 8], n: usize, mode: c_int)
+        |ptds| unsafe { to_graph(h, ptds, graph, deps, edges, n, mode) };
+    cuStreamEndCapture, cuStreamEndCapture_ptsz, "cuStreamEndCapture", "cuStreamEndCapture_ptsz"
+        (h: *mut c_void, out: *mut *mut c_void) |ptds| end(h, ptds, out);
+    cuStreamIsCapturing, cuStreamIsCapturing_ptsz, "cuStreamIsCapturing", "cuStreamIsCapturing_ptsz"
+        (h: *mut c_void, out: *mut c_int) |ptds| is_capturing(h, ptds, out);
+    cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo_v3_ptsz, "cuStreamGetCaptureInfo", "cuStreamGetCaptureInfo_ptsz"
+        (h: *mut c_void, status_out: *mut c_int, id_out: *mut u64, graph_out: *mut *mut c_void,
+         deps_out: *mut *const usize, edges_out: *mut *const [u8; 8], n_out: *mut usize)
+        |ptds| unsafe { info(h, ptds, status_out, id_out, graph_out, deps_out, edges_out, n_out) };
+    cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies_v2_ptsz,
+        "cuStreamUpdateCaptureDependencies", "cuStreamUpdateCaptureDependencies_ptsz"
+        (h: *mut c_void, deps: *const usize, edges: *const [u8; 8], n: usize, flags: c_uint)
+        |ptds| unsafe { update(h, ptds, deps, edges, n, flags) };
 }
 
 pub unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(mode: *mut c_int) -> CUresult {

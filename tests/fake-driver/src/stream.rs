@@ -374,6 +374,26 @@ macro_rules! tri {
 }
 pub(crate) use tri;
 
+/// A driver entry point and its `_ptsz` twin (NULL = the calling thread's
+/// per-thread stream): `twins! { plain, plain_ptsz, "name", "name_ptsz"
+/// (args) |ptds| body; }` binds `ptds` to false / true in `body`.
+macro_rules! twins {
+    ($( $plain:ident, $ptsz:ident, $name:literal, $name_pt:literal ( $($a:ident : $t:ty),* $(,)? ) |$p:ident| $body:expr; )*) => {$(
+        pub unsafe extern "C" fn $plain($($a: $t),*) -> CUresult {
+            fake_enter!($name);
+            let $p = false;
+            $body
+        }
+        pub unsafe extern "C" fn $ptsz($($a: $t),*) -> CUresult {
+            fake_enter!($name_pt);
+            let $p = true;
+            $body
+        }
+    )*};
+}
+pub(crate) use twins;
+
+
 // ---------------------------------------------------------------- streams
 
 fn create(out: *mut *mut c_void, flags: c_uint, priority: c_int) -> CUresult {
@@ -434,26 +454,6 @@ fn synchronize(h: *mut c_void, ptds: bool) -> CUresult {
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamQuery(h: *mut c_void) -> CUresult {
-    fake_enter!("cuStreamQuery");
-    query(h, false)
-}
-
-pub unsafe extern "C" fn cuStreamQuery_ptsz(h: *mut c_void) -> CUresult {
-    fake_enter!("cuStreamQuery_ptsz");
-    query(h, true)
-}
-
-pub unsafe extern "C" fn cuStreamSynchronize(h: *mut c_void) -> CUresult {
-    fake_enter!("cuStreamSynchronize");
-    synchronize(h, false)
-}
-
-pub unsafe extern "C" fn cuStreamSynchronize_ptsz(h: *mut c_void) -> CUresult {
-    fake_enter!("cuStreamSynchronize_ptsz");
-    synchronize(h, true)
-}
-
 fn get_flags(h: *mut c_void, ptds: bool, out: *mut c_uint) -> CUresult {
     let s = tri!(resolve(h, ptds));
     if out.is_null() {
@@ -461,16 +461,6 @@ fn get_flags(h: *mut c_void, ptds: bool, out: *mut c_uint) -> CUresult {
     }
     unsafe { *out = s.flags };
     SUCCESS
-}
-
-pub unsafe extern "C" fn cuStreamGetFlags(h: *mut c_void, out: *mut c_uint) -> CUresult {
-    fake_enter!("cuStreamGetFlags");
-    get_flags(h, false, out)
-}
-
-pub unsafe extern "C" fn cuStreamGetFlags_ptsz(h: *mut c_void, out: *mut c_uint) -> CUresult {
-    fake_enter!("cuStreamGetFlags_ptsz");
-    get_flags(h, true, out)
 }
 
 fn get_priority(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
@@ -482,16 +472,6 @@ fn get_priority(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamGetPriority(h: *mut c_void, out: *mut c_int) -> CUresult {
-    fake_enter!("cuStreamGetPriority");
-    get_priority(h, false, out)
-}
-
-pub unsafe extern "C" fn cuStreamGetPriority_ptsz(h: *mut c_void, out: *mut c_int) -> CUresult {
-    fake_enter!("cuStreamGetPriority_ptsz");
-    get_priority(h, true, out)
-}
-
 fn get_id(h: *mut c_void, ptds: bool, out: *mut u64) -> CUresult {
     let s = tri!(resolve(h, ptds));
     if out.is_null() {
@@ -501,16 +481,6 @@ fn get_id(h: *mut c_void, ptds: bool, out: *mut u64) -> CUresult {
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamGetId(h: *mut c_void, out: *mut u64) -> CUresult {
-    fake_enter!("cuStreamGetId");
-    get_id(h, false, out)
-}
-
-pub unsafe extern "C" fn cuStreamGetId_ptsz(h: *mut c_void, out: *mut u64) -> CUresult {
-    fake_enter!("cuStreamGetId_ptsz");
-    get_id(h, true, out)
-}
-
 fn get_device(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
     let s = tri!(resolve(h, ptds));
     if out.is_null() {
@@ -518,16 +488,6 @@ fn get_device(h: *mut c_void, ptds: bool, out: *mut c_int) -> CUresult {
     }
     unsafe { *out = s.device };
     SUCCESS
-}
-
-pub unsafe extern "C" fn cuStreamGetDevice(h: *mut c_void, out: *mut c_int) -> CUresult {
-    fake_enter!("cuStreamGetDevice");
-    get_device(h, false, out)
-}
-
-pub unsafe extern "C" fn cuStreamGetDevice_ptsz(h: *mut c_void, out: *mut c_int) -> CUresult {
-    fake_enter!("cuStreamGetDevice_ptsz");
-    get_device(h, true, out)
 }
 
 /// Stream attributes the fake accepts: access policy window (1),
@@ -554,16 +514,6 @@ fn get_attribute(h: *mut c_void, ptds: bool, attr: c_int, out: *mut [u8; 64]) ->
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamGetAttribute(h: *mut c_void, attr: c_int, out: *mut [u8; 64]) -> CUresult {
-    fake_enter!("cuStreamGetAttribute");
-    get_attribute(h, false, attr, out)
-}
-
-pub unsafe extern "C" fn cuStreamGetAttribute_ptsz(h: *mut c_void, attr: c_int, out: *mut [u8; 64]) -> CUresult {
-    fake_enter!("cuStreamGetAttribute_ptsz");
-    get_attribute(h, true, attr, out)
-}
-
 fn set_attribute(h: *mut c_void, ptds: bool, attr: c_int, val: *const [u8; 64]) -> CUresult {
     let s = tri!(resolve(h, ptds));
     if val.is_null() || !attr_ok(attr) {
@@ -586,32 +536,12 @@ fn set_attribute(h: *mut c_void, ptds: bool, attr: c_int, val: *const [u8; 64]) 
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamSetAttribute(h: *mut c_void, attr: c_int, val: *const [u8; 64]) -> CUresult {
-    fake_enter!("cuStreamSetAttribute");
-    set_attribute(h, false, attr, val)
-}
-
-pub unsafe extern "C" fn cuStreamSetAttribute_ptsz(h: *mut c_void, attr: c_int, val: *const [u8; 64]) -> CUresult {
-    fake_enter!("cuStreamSetAttribute_ptsz");
-    set_attribute(h, true, attr, val)
-}
-
 fn copy_attributes(dst: *mut c_void, src: *mut c_void, ptds: bool) -> CUresult {
     let d = tri!(resolve(dst, ptds));
     let s = tri!(resolve(src, ptds));
     let v = s.attrs.lock().clone();
     *d.attrs.lock() = v;
     SUCCESS
-}
-
-pub unsafe extern "C" fn cuStreamCopyAttributes(dst: *mut c_void, src: *mut c_void) -> CUresult {
-    fake_enter!("cuStreamCopyAttributes");
-    copy_attributes(dst, src, false)
-}
-
-pub unsafe extern "C" fn cuStreamCopyAttributes_ptsz(dst: *mut c_void, src: *mut c_void) -> CUresult {
-    fake_enter!("cuStreamCopyAttributes_ptsz");
-    copy_attributes(dst, src, true)
 }
 
 fn attach_mem(h: *mut c_void, ptds: bool, dptr: u64, _len: usize, flags: c_uint) -> CUresult {
@@ -622,16 +552,6 @@ fn attach_mem(h: *mut c_void, ptds: bool, dptr: u64, _len: usize, flags: c_uint)
     }
     tri!(submit_to(s, capture::KIND_OTHER, Box::new(|| {})));
     SUCCESS
-}
-
-pub unsafe extern "C" fn cuStreamAttachMemAsync(h: *mut c_void, dptr: u64, len: usize, flags: c_uint) -> CUresult {
-    fake_enter!("cuStreamAttachMemAsync");
-    attach_mem(h, false, dptr, len, flags)
-}
-
-pub unsafe extern "C" fn cuStreamAttachMemAsync_ptsz(h: *mut c_void, dptr: u64, len: usize, flags: c_uint) -> CUresult {
-    fake_enter!("cuStreamAttachMemAsync_ptsz");
-    attach_mem(h, true, dptr, len, flags)
 }
 
 // ---------------------------------------------------------------- host work
@@ -665,16 +585,6 @@ fn add_callback(h: *mut c_void, ptds: bool, cb: Option<StreamCallback>, data: *m
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamAddCallback(h: *mut c_void, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> CUresult {
-    fake_enter!("cuStreamAddCallback");
-    add_callback(h, false, cb, data, flags)
-}
-
-pub unsafe extern "C" fn cuStreamAddCallback_ptsz(h: *mut c_void, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint) -> CUresult {
-    fake_enter!("cuStreamAddCallback_ptsz");
-    add_callback(h, true, cb, data, flags)
-}
-
 fn launch_host_func(h: *mut c_void, ptds: bool, f: Option<HostFn>, data: *mut c_void) -> CUresult {
     let s = tri!(resolve(h, ptds));
     let Some(f) = f else { return INVALID_VALUE };
@@ -691,16 +601,6 @@ fn launch_host_func(h: *mut c_void, ptds: bool, f: Option<HostFn>, data: *mut c_
     }
     tri!(submit_to(s, capture::KIND_HOST, Box::new(move || unsafe { f(d.get()) })));
     SUCCESS
-}
-
-pub unsafe extern "C" fn cuLaunchHostFunc(h: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> CUresult {
-    fake_enter!("cuLaunchHostFunc");
-    launch_host_func(h, false, f, data)
-}
-
-pub unsafe extern "C" fn cuLaunchHostFunc_ptsz(h: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> CUresult {
-    fake_enter!("cuLaunchHostFunc_ptsz");
-    launch_host_func(h, true, f, data)
 }
 
 // ---------------------------------------------------------------- events
@@ -809,26 +709,6 @@ fn record(ev: *mut c_void, h: *mut c_void, ptds: bool, flags: c_uint) -> CUresul
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuEventRecord(ev: *mut c_void, h: *mut c_void) -> CUresult {
-    fake_enter!("cuEventRecord");
-    record(ev, h, false, 0)
-}
-
-pub unsafe extern "C" fn cuEventRecord_ptsz(ev: *mut c_void, h: *mut c_void) -> CUresult {
-    fake_enter!("cuEventRecord_ptsz");
-    record(ev, h, true, 0)
-}
-
-pub unsafe extern "C" fn cuEventRecordWithFlags(ev: *mut c_void, h: *mut c_void, flags: c_uint) -> CUresult {
-    fake_enter!("cuEventRecordWithFlags");
-    record(ev, h, false, flags)
-}
-
-pub unsafe extern "C" fn cuEventRecordWithFlags_ptsz(ev: *mut c_void, h: *mut c_void, flags: c_uint) -> CUresult {
-    fake_enter!("cuEventRecordWithFlags_ptsz");
-    record(ev, h, true, flags)
-}
-
 pub unsafe extern "C" fn cuEventQuery(ev: *mut c_void) -> CUresult {
     fake_enter!("cuEventQuery");
     let e = tri!(event(ev));
@@ -900,14 +780,30 @@ fn wait_event(h: *mut c_void, ptds: bool, ev: *mut c_void, flags: c_uint) -> CUr
     SUCCESS
 }
 
-pub unsafe extern "C" fn cuStreamWaitEvent(h: *mut c_void, ev: *mut c_void, flags: c_uint) -> CUresult {
-    fake_enter!("cuStreamWaitEvent");
-    wait_event(h, false, ev, flags)
-}
-
-pub unsafe extern "C" fn cuStreamWaitEvent_ptsz(h: *mut c_void, ev: *mut c_void, flags: c_uint) -> CUresult {
-    fake_enter!("cuStreamWaitEvent_ptsz");
-    wait_event(h, true, ev, flags)
+twins! {
+    cuStreamQuery, cuStreamQuery_ptsz, "cuStreamQuery", "cuStreamQuery_ptsz" (h: *mut c_void) |ptds| query(h, ptds);
+    cuStreamSynchronize, cuStreamSynchronize_ptsz, "cuStreamSynchronize", "cuStreamSynchronize_ptsz" (h: *mut c_void) |ptds| synchronize(h, ptds);
+    cuStreamGetFlags, cuStreamGetFlags_ptsz, "cuStreamGetFlags", "cuStreamGetFlags_ptsz" (h: *mut c_void, out: *mut c_uint) |ptds| get_flags(h, ptds, out);
+    cuStreamGetPriority, cuStreamGetPriority_ptsz, "cuStreamGetPriority", "cuStreamGetPriority_ptsz" (h: *mut c_void, out: *mut c_int) |ptds| get_priority(h, ptds, out);
+    cuStreamGetId, cuStreamGetId_ptsz, "cuStreamGetId", "cuStreamGetId_ptsz" (h: *mut c_void, out: *mut u64) |ptds| get_id(h, ptds, out);
+    cuStreamGetDevice, cuStreamGetDevice_ptsz, "cuStreamGetDevice", "cuStreamGetDevice_ptsz" (h: *mut c_void, out: *mut c_int) |ptds| get_device(h, ptds, out);
+    cuStreamGetAttribute, cuStreamGetAttribute_ptsz, "cuStreamGetAttribute", "cuStreamGetAttribute_ptsz"
+        (h: *mut c_void, attr: c_int, out: *mut [u8; 64]) |ptds| get_attribute(h, ptds, attr, out);
+    cuStreamSetAttribute, cuStreamSetAttribute_ptsz, "cuStreamSetAttribute", "cuStreamSetAttribute_ptsz"
+        (h: *mut c_void, attr: c_int, val: *const [u8; 64]) |ptds| set_attribute(h, ptds, attr, val);
+    cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz, "cuStreamCopyAttributes", "cuStreamCopyAttributes_ptsz"
+        (dst: *mut c_void, src: *mut c_void) |ptds| copy_attributes(dst, src, ptds);
+    cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz, "cuStreamAttachMemAsync", "cuStreamAttachMemAsync_ptsz"
+        (h: *mut c_void, dptr: u64, len: usize, flags: c_uint) |ptds| attach_mem(h, ptds, dptr, len, flags);
+    cuStreamAddCallback, cuStreamAddCallback_ptsz, "cuStreamAddCallback", "cuStreamAddCallback_ptsz"
+        (h: *mut c_void, cb: Option<StreamCallback>, data: *mut c_void, flags: c_uint) |ptds| add_callback(h, ptds, cb, data, flags);
+    cuLaunchHostFunc, cuLaunchHostFunc_ptsz, "cuLaunchHostFunc", "cuLaunchHostFunc_ptsz"
+        (h: *mut c_void, f: Option<HostFn>, data: *mut c_void) |ptds| launch_host_func(h, ptds, f, data);
+    cuEventRecord, cuEventRecord_ptsz, "cuEventRecord", "cuEventRecord_ptsz" (ev: *mut c_void, h: *mut c_void) |ptds| record(ev, h, ptds, 0);
+    cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz, "cuEventRecordWithFlags", "cuEventRecordWithFlags_ptsz"
+        (ev: *mut c_void, h: *mut c_void, flags: c_uint) |ptds| record(ev, h, ptds, flags);
+    cuStreamWaitEvent, cuStreamWaitEvent_ptsz, "cuStreamWaitEvent", "cuStreamWaitEvent_ptsz"
+        (h: *mut c_void, ev: *mut c_void, flags: c_uint) |ptds| wait_event(h, ptds, ev, flags);
 }
 
 /// Entry points this module provides, by the name cuGetProcAddress is asked.
