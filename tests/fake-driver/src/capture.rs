@@ -18,6 +18,7 @@
 //! - [`take_work`]: the one-shot work of a node queued with plain
 //!   `stream::enqueue` (a `FnOnce`), for a first launch.
 //! - [`forget_graph`]: drop a graph's captured nodes (cuGraphDestroy).
+//!
 //! `cuStreamBeginCaptureToGraph` accepts any non-NULL graph handle and adds
 //! to the nodes kept under it.
 
