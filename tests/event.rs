@@ -32,7 +32,7 @@ fn events_time_work_on_a_stream() {
         assert_eq!(cudaEventCreate(&mut start), cudaSuccess);
         let stop = event(cudaEventBlockingSync);
         assert_eq!(cudaEventRecord(start, s), cudaSuccess);
-        assert_eq!(cudaLaunchHostFunc(s, Some(sleep_ms), 60 as *mut c_void), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(sleep_ms), 250 as *mut c_void), cudaSuccess);
         assert_eq!(cudaEventRecordWithFlags(stop, s, cudaEventRecordDefault), cudaSuccess);
         assert_eq!(cudaEventQuery(stop), cudaErrorNotReady);
         let mut ms = -1.0f32;
@@ -42,7 +42,7 @@ fn events_time_work_on_a_stream() {
         assert_eq!(cudaEventSynchronize(stop), cudaSuccess);
         assert_eq!(cudaEventQuery(stop), cudaSuccess);
         assert_eq!(cudaEventElapsedTime(&mut ms, start, stop), cudaSuccess);
-        assert!((55.0..5000.0).contains(&ms), "{ms} ms");
+        assert!((245.0..10000.0).contains(&ms), "{ms} ms");
         let mut back = 0.0f32;
         assert_eq!(cudaEventElapsedTime(&mut back, stop, start), cudaSuccess);
         assert!((back + ms).abs() < 0.01, "{back} vs {ms}");
@@ -142,7 +142,7 @@ fn rerecording_waits_for_the_latest_record() {
         assert_eq!(cudaEventRecord(e, s), cudaSuccess);
         assert_eq!(cudaStreamSynchronize(s), cudaSuccess);
         assert_eq!(cudaEventQuery(e), cudaSuccess);
-        assert_eq!(cudaLaunchHostFunc(s, Some(sleep_ms), 50 as *mut c_void), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(sleep_ms), 250 as *mut c_void), cudaSuccess);
         assert_eq!(cudaEventRecord(e, s), cudaSuccess);
         assert_eq!(cudaEventQuery(e), cudaErrorNotReady);
         assert_eq!(cudaEventSynchronize(e), cudaSuccess);

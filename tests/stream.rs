@@ -166,7 +166,7 @@ fn work_runs_in_order_and_query_is_not_ready_meanwhile() {
     use_fake_driver(&[]);
     unsafe {
         let s = stream(0);
-        assert_eq!(cudaLaunchHostFunc(s, Some(log_value), tag(1, 100)), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(log_value), tag(1, 250)), cudaSuccess);
         for v in 2..=5 {
             assert_eq!(cudaLaunchHostFunc(s, Some(log_value), tag(v, 0)), cudaSuccess);
         }
@@ -264,7 +264,7 @@ fn callback_driver_failure_frees_and_reports() {
 static FLAG: AtomicUsize = AtomicUsize::new(0);
 static OBSERVED: AtomicUsize = AtomicUsize::new(usize::MAX);
 unsafe extern "C" fn set_flag(_: *mut c_void) {
-    std::thread::sleep(Duration::from_millis(80));
+    std::thread::sleep(Duration::from_millis(250));
     FLAG.store(1, Ordering::SeqCst);
 }
 unsafe extern "C" fn observe_flag(_: *mut c_void) {
