@@ -169,6 +169,7 @@ int main() {
     CK(cudaEventRecord(fork, s1));
     SHOW(cudaEventQuery(fork));
     SHOW(cudaEventSynchronize(fork));
+    g = nullptr;
     SHOW(cudaStreamEndCapture(s1, &g));
     if (g) CK(cudaGraphDestroy(g));
     SHOW(cudaEventQuery(fork));
@@ -180,6 +181,7 @@ int main() {
     CK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
     SHOW(cudaStreamWaitEvent(s1, join, 0));
     SHOW(cudaStreamWaitEvent(s1, join, cudaEventWaitExternal));
+    g = nullptr;
     SHOW(cudaStreamEndCapture(s1, &g));
     if (g) {
         printf("external wait nodes: %zu\n", node_count(g));
@@ -206,9 +208,11 @@ int main() {
     cudaError_t other = cudaSuccess;
     std::thread([&] { other = cudaStreamEndCapture(s1, &g); }).join();
     printf("%-70s %s\n", "cudaStreamEndCapture from another thread (global)", cudaGetErrorName(other));
+    g = nullptr;
     SHOW(cudaStreamEndCapture(s1, &g));
     if (g) CK(cudaGraphDestroy(g));
     CK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeRelaxed));
+    g = nullptr;
     std::thread([&] { other = cudaStreamEndCapture(s1, &g); }).join();
     printf("%-70s %s\n", "cudaStreamEndCapture from another thread (relaxed)", cudaGetErrorName(other));
     if (other == cudaSuccess && g) CK(cudaGraphDestroy(g));
@@ -248,6 +252,7 @@ int main() {
     r1 = cudaMalloc(&tmp, 64);
     printf("%-70s %s\n", "cudaMalloc in own relaxed capture", cudaGetErrorName(r1));
     if (r1 == cudaSuccess) CK(cudaFree(tmp));
+    g = nullptr;
     SHOW(cudaStreamEndCapture(s1, &g));
     if (g) CK(cudaGraphDestroy(g));
     CK(cudaThreadExchangeStreamCaptureMode(&m));

@@ -47,7 +47,7 @@ int main() {
 
     // Another thread's stream 0 is a different stream, and does not wait
     // for this thread's busy stream 0.
-    spin_then_write<<<1, 1>>>(d, 5, 200000000);
+    spin_then_write<<<1, 1>>>(d, 5, 2000000000LL);  // about a second
     CK(cudaGetLastError());
     unsigned long long other_id = 0;
     cudaError_t other_query = cudaSuccess;
