@@ -297,6 +297,8 @@ fn events_recorded_in_capture() {
         assert_eq!(cudaEventSynchronize(e), cudaErrorCapturedEvent);
         // Waiting on an event from outside the capture crosses its boundary.
         assert_eq!(cudaStreamWaitEvent(s, outside, 0), cudaErrorStreamCaptureIsolation);
+        // The legacy stream cannot join a capture.
+        assert_eq!(cudaStreamWaitEvent(null_mut(), e, 0), cudaErrorStreamCaptureImplicit);
         let mut g = null_mut();
         assert_eq!(cudaStreamEndCapture(s, &mut g), cudaErrorStreamCaptureInvalidated);
         // Re-recorded outside capture, the event is usable again.

@@ -320,6 +320,11 @@ pub fn wait_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> Op
             invalidate(&sess);
             Some(Err(CAPTURE_ISOLATION))
         }
+        (Some((sess, _)), None) if s.legacy => {
+            // The legacy stream can never take part in a capture.
+            invalidate(&sess);
+            Some(Err(CAPTURE_IMPLICIT))
+        }
         (Some((sess, deps)), None) => {
             // Fork: s joins the capture, starting after the event's point.
             let edges = vec![[0u8; 8]; deps.len()];
