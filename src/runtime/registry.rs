@@ -323,10 +323,12 @@ pub fn stub_for_kernel(k: CUkernel) -> *const c_void {
 }
 
 /// A `const void *func` of the runtime API (host stub or `cudaKernel_t`) as
-/// a kernel handle. A pointer that is neither a registered stub nor a
-/// kernel the runtime handed out is `cudaErrorInvalidDeviceFunction`, as
-/// NVIDIA's runtime answers; it is never passed to the driver, which may
-/// not survive a bogus handle.
+/// a kernel handle. NULL is `cudaErrorInvalidDeviceFunction`; a pointer
+/// that is neither a registered stub nor a kernel the runtime handed out is
+/// `cudaErrorInvalidResourceHandle` (both as NVIDIA's runtime answers,
+/// measured on H100 / CUDA 13.0 for cudaLaunchKernel and
+/// cudaFuncGetAttributes); it is never passed to the driver, which may not
+/// survive a bogus handle.
 pub fn resolve(func: *const c_void) -> CudaResult<CUkernel> {
     if func.is_null() {
         return Err(cudaErrorInvalidDeviceFunction);
@@ -341,7 +343,7 @@ pub fn resolve(func: *const c_void) -> CudaResult<CUkernel> {
     }
     drop(g);
     super::state::runtime()?;
-    Err(cudaErrorInvalidDeviceFunction)
+    Err(cudaErrorInvalidResourceHandle)
 }
 
 /// Tag of a `__cudaGetKernel` handle whose loading failed: the stub caches

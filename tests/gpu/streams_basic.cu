@@ -145,8 +145,9 @@ int main() {
     CK(cudaDeviceSynchronize());
     printf("stream 0 callback gets NULL: %d, calls %d\n", seen0.stream == nullptr, seen0.calls.load());
     SHOW(cudaStreamAddCallback(b, on_callback, &seen, 1));
-    SHOW(cudaStreamAddCallback(b, nullptr, &seen, 0));
-    SHOW(cudaLaunchHostFunc(b, nullptr, nullptr));
+    // A NULL callback or host function is not checked by NVIDIA's runtime:
+    // its driver thread calls NULL and the process dies, so it is left out
+    // here (tests/stream.rs covers our answer over the fake driver).
 
     // --- Event timing and its error codes.
     cudaEvent_t t0, t1, never, notiming;

@@ -117,8 +117,12 @@ pub fn host_flags(p: *mut c_void) -> CudaResult<c_uint> {
 /// `cudaMemAttachGlobal`/`cudaMemAttachHost` are `cudaErrorInvalidValue`.
 pub fn malloc_managed(size: usize, flags: c_uint) -> CudaResult<*mut c_void> {
     enter()?;
-    if size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
+    if flags != cudaMemAttachGlobal && flags != cudaMemAttachHost {
         return Err(cudaErrorInvalidValue);
+    }
+    // Size 0 succeeds with NULL, as NVIDIA's runtime (H100, CUDA 13.0).
+    if size == 0 {
+        return Ok(std::ptr::null_mut());
     }
     let mut d = 0;
     cu!(cuMemAllocManaged(&mut d, size, flags))?;

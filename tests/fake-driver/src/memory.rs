@@ -1432,8 +1432,9 @@ pub unsafe extern "C" fn cuCtxEnablePeerAccess(peer: *const crate::device::Ctx, 
     if flags != 0 {
         return INVALID_VALUE;
     }
+    // A context is not its own peer (what the real driver answers, H100).
     if pd == cur.device {
-        return INVALID_DEVICE;
+        return 217;
     }
     if !peer_supported() {
         return PEER_ACCESS_UNSUPPORTED;
