@@ -422,6 +422,17 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
     }
 }
 
+/// The result to show for an export that returns a value: the value itself
+/// when it is a `cudaError_t` (`cudaGetLastError`...), else success.
+pub fn status_of_value<T: 'static>(r: &T) -> cudaError_t {
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<cudaError_t>() {
+        // SAFETY: T is cudaError_t.
+        unsafe { *(r as *const T as *const cudaError_t) }
+    } else {
+        crate::types::cudaSuccess
+    }
+}
+
 // ---- device memory counter ---------------------------------------------
 
 static ALLOCATED: AtomicI64 = AtomicI64::new(0);
@@ -507,13 +518,14 @@ pub fn summary() -> table::Summary {
         }
         let name = site_name(id).to_owned();
         let total_ns = (a.total as f64 * k).round() as u64;
+        let (min_ns, max_ns) = (clock::to_ns(a.min), clock::to_ns(a.max));
         sum.rows.push(table::Row {
             name: name.clone(),
             calls: a.calls,
             total_ns: total_ns.max(a.calls),
-            med_ns: (a.median() * k).max(1.0),
-            min_ns: clock::to_ns(a.min),
-            max_ns: clock::to_ns(a.max),
+            med_ns: (a.median() * k).round().clamp(min_ns as f64, max_ns as f64),
+            min_ns,
+            max_ns,
             stddev_ns: a.stddev() * k,
         });
         for (&code, &n) in &a.errors {

@@ -9,12 +9,15 @@ use std::os::fd::AsRawFd;
 /// the end (`O_APPEND`), so lines written by many threads never overwrite
 /// each other.
 pub fn create(path: &str, append: bool) -> std::io::Result<File> {
-    let mut o = OpenOptions::new();
-    o.write(true).create(true).truncate(true).mode(0o600).custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
-    if append {
-        o.append(true);
-    }
-    o.open(path)
+    // O_APPEND as a raw flag: std refuses append + truncate together.
+    let extra = if append { libc::O_APPEND } else { 0 };
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | extra)
+        .open(path)
 }
 
 /// Where the summary or the call log goes.

@@ -128,7 +128,7 @@ impl Summary {
         let line = |s: &mut String, row: &[String]| {
             for (i, c) in row.iter().enumerate() {
                 if i == 8 {
-                    let _ = write!(s, "{c}");
+                    let _ = write!(s, " {c}");
                 } else {
                     let _ = write!(s, " {:>w$} ", c, w = w[i]);
                 }

@@ -1,0 +1,81 @@
+//! Tracing entry points used by other areas, in process over the fake
+//! driver: traced driver forwarders and the device-memory counter.
+
+mod common;
+use common::*;
+use cudart_shim::api::device::*;
+use cudart_shim::trace;
+use cudart_shim::types::*;
+use std::ffi::c_int;
+
+fn env(vars: &[(&str, &str)]) {
+    use_fake_driver(&[]);
+    for (k, v) in vars {
+        // SAFETY: one process per test (nextest), before any CUDA call.
+        unsafe { std::env::set_var(k, v) };
+    }
+}
+
+#[test]
+fn driver_entry_points_become_traced_forwarders() {
+    let f = scratch("driver_fwd").join("sum.json");
+    env(&[("CUDART_SHIM_TRACE", "summary"), ("CUDART_SHIM_TRACE_DRIVER", "1"), ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap())]);
+    let mut n = 0;
+    assert_eq!(unsafe { cudaGetDeviceCount(&mut n) }, cudaSuccess);
+    let real = fake::proc("cuDeviceGetAttribute");
+    let w = trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", real);
+    assert_ne!(w, real);
+    assert_eq!(trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", real), w, "one forwarder per entry point");
+    assert_eq!(trace::wrap_driver_entry_point(c"cuNoSuchThing", real), real);
+    assert!(trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", std::ptr::null_mut()).is_null());
+    type Attr = unsafe extern "C" fn(*mut c_int, c_int, c_int) -> c_int;
+    let g: Attr = unsafe { std::mem::transmute(w) };
+    let before = fake::calls("cuDeviceGetAttribute");
+    let mut v = 0;
+    assert_eq!(unsafe { g(&mut v, 10, 0) }, 0); // CU_DEVICE_ATTRIBUTE_WARP_SIZE
+    assert_eq!(v, 32);
+    assert_eq!(unsafe { g(&mut v, 10, 99) }, 101); // CUDA_ERROR_INVALID_DEVICE
+    assert_eq!(fake::calls("cuDeviceGetAttribute"), before + 2);
+    let s = trace::summary();
+    let row = s.rows.iter().find(|r| r.name == "cuDeviceGetAttribute").expect("driver function in the summary");
+    assert_eq!(row.calls, 2);
+    assert!(s.errors.iter().any(|e| e.name == "cuDeviceGetAttribute" && e.error == "cudaErrorInvalidDevice" && e.calls == 1));
+    // A 16-slot forwarder (more than 6 arguments) passes every argument.
+    assert!(trace::driver::KNOWN.iter().any(|(n, a)| *n == "cuLaunchKernel" && *a == 11));
+}
+
+#[test]
+fn driver_entry_points_untouched_without_the_variable() {
+    env(&[("CUDART_SHIM_TRACE", "summary")]);
+    let real = fake::proc("cuDeviceGetAttribute");
+    assert_eq!(trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", real), real);
+}
+
+#[test]
+fn memory_counter_track_in_timeline() {
+    let f = scratch("memcounter").join("tl.json");
+    let _ = std::fs::remove_file(&f);
+    env(&[("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap())]);
+    let mut d = 0;
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    trace::memory_counter(1 << 20);
+    trace::memory_counter(4096);
+    trace::memory_counter(-(1 << 20));
+    assert_eq!(trace::memory_allocated(), 4096);
+    trace::flush();
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let vals: Vec<i64> = j["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "C")
+        .map(|e| e["args"]["bytes"].as_i64().unwrap())
+        .collect();
+    assert_eq!(vals, [1 << 20, (1 << 20) + 4096, 4096]);
+    // Flushing again later keeps the file valid and adds the new events.
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    trace::flush();
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+    let n = j["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "cudaGetDevice").count();
+    assert_eq!(n, 2);
+}
