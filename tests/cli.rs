@@ -45,6 +45,11 @@ fn trace_prints_the_summary_after_the_program() {
 #[test]
 fn trace_calls_timeline_filter_then_report() {
     let (dir, exe) = app("cli_timeline");
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        if e.file_name().to_str().unwrap().starts_with("tl-") {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+    }
     let tl = dir.join("tl-%p.json");
     let o = cli()
         .args(["trace", "--calls", "--filter", "cudaSetDevice,cudaDeviceSynchronize", "--timeline"])

@@ -20,6 +20,22 @@ pub trait ArgSink {
 /// hex, integers in decimal.
 pub trait TraceArg {
     fn trace(&self, out: &mut String);
+
+    /// The value captured as two words and the function that writes them,
+    /// so the timeline formats it later on its writer thread instead of on
+    /// the calling thread. None: format now with [`TraceArg::trace`].
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        None
+    }
+}
+
+/// A captured argument: `fmt(a, b, out)` writes it as `trace` would have.
+#[derive(Clone, Copy)]
+pub struct Raw {
+    pub a: u64,
+    pub b: u64,
+    pub fmt: fn(u64, u64, &mut String),
 }
 
 thread_local! {
@@ -39,44 +55,104 @@ fn results_valid() -> bool {
     RESULTS_VALID.try_with(Cell::get).unwrap_or(false)
 }
 
-macro_rules! trace_display {
+macro_rules! trace_int {
     ($($t:ty),*) => {$(
         impl TraceArg for $t {
             fn trace(&self, out: &mut String) {
                 let _ = write!(out, "{self}");
             }
+            #[inline]
+            fn raw(&self) -> Option<Raw> {
+                Some(Raw { a: *self as u64, b: 0, fmt: |a, _, out| { let _ = write!(out, "{}", a as $t); } })
+            }
         }
     )*};
 }
-trace_display!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize, f32, f64, bool);
+trace_int!(i8, i16, i32, i64, u8, u16, u32, u64, usize, isize);
+
+impl TraceArg for bool {
+    fn trace(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        Some(Raw { a: *self as u64, b: 0, fmt: |a, _, out| out.push_str(if a != 0 { "true" } else { "false" }) })
+    }
+}
+
+impl TraceArg for f32 {
+    fn trace(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        Some(Raw { a: self.to_bits() as u64, b: 0, fmt: |a, _, out| { let _ = write!(out, "{}", f32::from_bits(a as u32)); } })
+    }
+}
+
+impl TraceArg for f64 {
+    fn trace(&self, out: &mut String) {
+        let _ = write!(out, "{self}");
+    }
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        Some(Raw { a: self.to_bits(), b: 0, fmt: |a, _, out| { let _ = write!(out, "{}", f64::from_bits(a)); } })
+    }
+}
+
+fn hex(a: u64, _: u64, out: &mut String) {
+    let _ = write!(out, "{a:#x}");
+}
 
 impl TraceArg for () {
     fn trace(&self, _out: &mut String) {}
 }
 
-/// The value behind an out-pointer, for the number and pointer types the
-/// runtime writes through out-parameters.
-fn pointee<T: 'static>(p: *const T, out: &mut String) {
+/// How the value behind an out-pointer `*mut T` is read and written: None
+/// for pointees we do not read (structs, `void`, chars...).
+fn pointee_kind<T: 'static>() -> Option<fn(u64, &mut String)> {
     let t = TypeId::of::<T>();
-    macro_rules! read_as {
+    macro_rules! kinds {
         ($($ty:ty),*) => {$(
             if t == TypeId::of::<$ty>() {
-                // SAFETY: the call succeeded, so it wrote a $ty at p.
-                let v = unsafe { p.cast::<$ty>().read_unaligned() };
-                let _ = write!(out, "->{v}");
-                return;
+                return Some(|v, out| { let _ = write!(out, "->{}", v as $ty); });
             }
         )*};
     }
-    read_as!(i32, u32, i64, u64, usize, isize, f32, f64);
+    kinds!(i32, u32, i64, u64, usize, isize);
+    if t == TypeId::of::<f32>() {
+        return Some(|v, out| { let _ = write!(out, "->{}", f32::from_bits(v as u32)); });
+    }
+    if t == TypeId::of::<f64>() {
+        return Some(|v, out| { let _ = write!(out, "->{}", f64::from_bits(v)); });
+    }
     let pointer = t == TypeId::of::<*mut c_void>()
         || t == TypeId::of::<*const c_void>()
         || std::any::type_name::<T>().starts_with("*mut ")
         || std::any::type_name::<T>().starts_with("*const ");
     if pointer && std::mem::size_of::<T>() == std::mem::size_of::<usize>() {
-        // SAFETY: as above; T is a thin pointer.
-        let v = unsafe { p.cast::<usize>().read_unaligned() };
-        let _ = write!(out, "->{v:#x}");
+        return Some(|v, out| { let _ = write!(out, "->{v:#x}"); });
+    }
+    None
+}
+
+/// The bits behind `p` (the call succeeded, so it wrote a T there).
+fn read_bits<T>(p: *const T) -> u64 {
+    // SAFETY: the caller checked that p is non-null and the call that
+    // writes through it succeeded; T is at most 8 bytes (pointee_kind).
+    unsafe {
+        match std::mem::size_of::<T>() {
+            4 => p.cast::<u32>().read_unaligned() as u64,
+            8 => p.cast::<u64>().read_unaligned(),
+            _ => 0,
+        }
+    }
+}
+
+fn out_ptr<T: 'static>(a: u64, b: u64, out: &mut String) {
+    hex(a, 0, out);
+    if let Some(f) = pointee_kind::<T>() {
+        f(b, out);
     }
 }
 
@@ -84,20 +160,39 @@ impl<T: 'static> TraceArg for *const T {
     fn trace(&self, out: &mut String) {
         let _ = write!(out, "{:#x}", *self as usize);
     }
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        Some(Raw { a: *self as usize as u64, b: 0, fmt: hex })
+    }
 }
 
 impl<T: 'static> TraceArg for *mut T {
     fn trace(&self, out: &mut String) {
-        let _ = write!(out, "{:#x}", *self as usize);
-        if !self.is_null() && results_valid() {
-            pointee::<T>(*self as *const T, out);
+        if let Some(r) = self.raw() {
+            (r.fmt)(r.a, r.b, out);
         }
+    }
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        let a = *self as usize as u64;
+        if !self.is_null() && results_valid() && pointee_kind::<T>().is_some() {
+            return Some(Raw { a, b: read_bits(*self as *const T), fmt: out_ptr::<T> });
+        }
+        Some(Raw { a, b: 0, fmt: hex })
     }
 }
 
 impl TraceArg for crate::types::dim3 {
     fn trace(&self, out: &mut String) {
         let _ = write!(out, "({},{},{})", self.x, self.y, self.z);
+    }
+    #[inline]
+    fn raw(&self) -> Option<Raw> {
+        Some(Raw {
+            a: (self.x as u64) << 32 | self.y as u64,
+            b: self.z as u64,
+            fmt: |a, b, out| { let _ = write!(out, "({},{},{})", a >> 32, a as u32, b); },
+        })
     }
 }
 
@@ -107,10 +202,16 @@ macro_rules! trace_fn_ptr {
             fn trace(&self, out: &mut String) {
                 let _ = write!(out, "{:#x}", self.map_or(0, |f| f as usize));
             }
+            fn raw(&self) -> Option<Raw> {
+                Some(Raw { a: self.map_or(0, |f| f as usize) as u64, b: 0, fmt: hex })
+            }
         }
         impl<R, $($a),*> TraceArg for unsafe extern "C" fn($($a),*) -> R {
             fn trace(&self, out: &mut String) {
                 let _ = write!(out, "{:#x}", *self as usize);
+            }
+            fn raw(&self) -> Option<Raw> {
+                Some(Raw { a: *self as usize as u64, b: 0, fmt: hex })
             }
         }
     };
@@ -145,23 +246,52 @@ impl ArgSink for LineSink<'_> {
     }
 }
 
-/// `,"name":"value"` members of a JSON object (the timeline).
-pub struct JsonSink<'a> {
-    pub out: &'a mut String,
+/// An argument kept for the timeline: captured raw, or pre-formatted text
+/// (`fmt` None: `a..b` is a range of the chunk's text).
+#[derive(Clone, Copy)]
+pub struct Kept {
+    pub name: &'static str,
+    pub a: u64,
+    pub b: u64,
+    pub fmt: Option<fn(u64, u64, &mut String)>,
 }
 
-impl ArgSink for JsonSink<'_> {
+/// Keeps arguments for the timeline (formatted later by the writer).
+pub struct KeepSink<'a> {
+    pub args: &'a mut Vec<Kept>,
+    pub text: &'a mut String,
+}
+
+impl ArgSink for KeepSink<'_> {
+    #[inline]
     fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
-        self.out.push_str(",\"");
-        self.out.push_str(name);
-        self.out.push_str("\":\"");
-        let start = self.out.len();
-        value.trace(self.out);
-        if self.out[start..].bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-            let raw = self.out.split_off(start);
-            super::timeline::escape_into(&raw, self.out);
+        match value.raw() {
+            Some(r) => self.args.push(Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) }),
+            None => {
+                let start = self.text.len() as u64;
+                value.trace(self.text);
+                self.args.push(Kept { name, a: start, b: self.text.len() as u64, fmt: None });
+            }
         }
-        self.out.push('"');
+    }
+}
+
+/// Write kept arguments as JSON members `,"name":"value"`.
+pub fn write_kept(args: &[Kept], text: &str, out: &mut String) {
+    for k in args {
+        out.push_str(",\"");
+        out.push_str(k.name);
+        out.push_str("\":\"");
+        let start = out.len();
+        match k.fmt {
+            Some(f) => f(k.a, k.b, out),
+            None => out.push_str(text.get(k.a as usize..k.b as usize).unwrap_or("")),
+        }
+        if out[start..].bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+            let raw = out.split_off(start);
+            super::timeline::escape_into(&raw, out);
+        }
+        out.push('"');
     }
 }
 
@@ -204,6 +334,14 @@ macro_rules! trace_enum {
                 $( if *self == $c { out.push_str(stringify!($c)); return; } )*
                 let _ = write!(out, "{}", self.0);
             }
+            #[inline]
+            fn raw(&self) -> Option<$crate::trace::args::Raw> {
+                Some($crate::trace::args::Raw {
+                    a: self.0 as u64,
+                    b: 0,
+                    fmt: |a, _, out| $crate::trace::TraceArg::trace(&Self(a as _), out),
+                })
+            }
         }
     };
 }
@@ -237,15 +375,28 @@ mod tests {
     }
 
     #[test]
-    fn json_sink_escapes() {
+    fn kept_arguments_write_like_trace_and_escape() {
         struct Q;
         impl TraceArg for Q {
             fn trace(&self, out: &mut String) {
                 out.push_str("a\"b\\");
             }
         }
-        let mut s = String::new();
-        JsonSink { out: &mut s }.arg("x", &Q);
-        assert_eq!(s, r#","x":"a\"b\\""#);
+        let mut n: i32 = 5;
+        let p: *mut i32 = &mut n;
+        let (mut args, mut text) = (Vec::new(), String::new());
+        with_results(true, || {
+            let mut k = KeepSink { args: &mut args, text: &mut text };
+            k.arg("x", &Q);
+            k.arg("p", &p);
+            k.arg("d", &crate::types::dim3 { x: 7, y: 8, z: 9 });
+            k.arg("e", &crate::types::cudaDevAttrWarpSize);
+            k.arg("i", &-3i64);
+        });
+        n = 6; // written values were captured at call time
+        let _ = n;
+        let mut out = String::new();
+        write_kept(&args, &text, &mut out);
+        assert_eq!(out, format!(r#","x":"a\"b\\","p":"{:#x}->5","d":"(7,8,9)","e":"cudaDevAttrWarpSize","i":"-3""#, p as usize));
     }
 }

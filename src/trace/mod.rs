@@ -393,7 +393,9 @@ fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, st
             text: (0, 0),
             value: 0,
         };
-        timeline::push(&s.chunk, ev, |text| args::with_results(status.is_success(), || args(&mut args::JsonSink { out: text })));
+        timeline::push(&s.chunk, ev, |kept, text| {
+            args::with_results(status.is_success(), || args(&mut args::KeepSink { args: kept, text }))
+        });
     }
 }
 
@@ -456,10 +458,10 @@ pub fn memory_counter(delta: i64) {
         value: now,
     };
     match state() {
-        Some(s) => timeline::push(&s.chunk, ev, |_| ()),
+        Some(s) => timeline::push(&s.chunk, ev, |_, _| ()),
         None => {
             let _g = LATE_RECORD.lock();
-            timeline::push(&late_state().chunk, ev, |_| ())
+            timeline::push(&late_state().chunk, ev, |_, _| ())
         }
     }
 }

@@ -9,6 +9,7 @@
 //! idle: after a flush, at exit, even if the process is killed later.
 
 use super::clock;
+use super::args::{write_kept, Kept};
 use super::output;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashSet, VecDeque};
@@ -26,8 +27,7 @@ pub struct Event {
     pub result: i32,
     pub t0: u64,
     pub dt: u64,
-    /// Range of this event's pre-rendered JSON argument members in the
-    /// chunk's text (`,"name":"value"...`), or the counter value.
+    /// Range of this event's arguments in the chunk's `args`.
     pub text: (u32, u32),
     pub value: i64,
 }
@@ -36,6 +36,9 @@ pub struct Chunk {
     pub tid: i32,
     pub thread_name: String,
     pub events: Vec<Event>,
+    /// Arguments, captured raw; formatted by the writer thread.
+    pub args: Vec<Kept>,
+    /// Arguments that could only be formatted at once.
     pub text: String,
 }
 
@@ -47,10 +50,10 @@ const TRAILER: &[u8] = b"\n]}\n";
 
 impl Chunk {
     pub fn new(tid: i32, thread_name: String) -> Chunk {
-        Chunk { tid, thread_name, events: Vec::new(), text: String::new() }
+        Chunk { tid, thread_name, events: Vec::new(), args: Vec::new(), text: String::new() }
     }
     fn is_full(&self) -> bool {
-        self.events.len() >= EVENTS_PER_CHUNK || self.text.len() >= TEXT_PER_CHUNK
+        self.events.len() >= EVENTS_PER_CHUNK || self.text.len() >= TEXT_PER_CHUNK || self.args.len() >= 4 * EVENTS_PER_CHUNK
     }
 }
 
@@ -144,6 +147,7 @@ fn write_batch(batch: Vec<Chunk>, progress: bool) {
             eprint!("\rcudart-shim: writing timeline {}: {done}/{total} events, {} MiB", w.path, w.bytes >> 20);
         }
         c.events.clear();
+        c.args.clear();
         c.text.clear();
         back.push(c);
     }
@@ -191,14 +195,15 @@ impl Writer {
             }
             let name = super::site_name(e.site);
             let dur = clock::to_ns(e.dt) as f64 / 1000.0;
-            let args = &c.text[e.text.0 as usize..e.text.1 as usize];
             let _ = write!(
                 self.buf,
                 "{{\"name\":\"{name}\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"ts\":{ts:.3},\"dur\":{dur:.3},\"args\":{{\"result\":\"",
                 c.tid
             );
             super::args::result_name(e.result, &mut self.buf);
-            let _ = write!(self.buf, "\",\"depth\":{}{args}}}}}", e.depth);
+            let _ = write!(self.buf, "\",\"depth\":{}", e.depth);
+            write_kept(&c.args[e.text.0 as usize..e.text.1 as usize], &c.text, &mut self.buf);
+            self.buf.push_str("}}");
         }
         self.events += c.events.len() as u64;
         self.bytes += self.buf.len() as u64;
@@ -232,25 +237,25 @@ pub fn escape_into(s: &str, o: &mut String) {
     }
 }
 
-/// Append an event to this thread's chunk; `fill` renders the argument
-/// members into the chunk's text and returns nothing.
+/// Append an event to this thread's chunk; `fill` keeps its arguments.
 #[inline]
-pub fn push(chunk: &Mutex<Chunk>, mut ev: Event, fill: impl FnOnce(&mut String)) {
+pub fn push(chunk: &Mutex<Chunk>, mut ev: Event, fill: impl FnOnce(&mut Vec<Kept>, &mut String)) {
     if FINISHED.load(Relaxed) {
         DROPPED.fetch_add(1, Relaxed);
         return;
     }
-    let mut c = chunk.lock();
-    let start = c.text.len();
-    fill(&mut c.text);
-    ev.text = (start as u32, c.text.len() as u32);
+    let mut guard = chunk.lock();
+    let c = &mut *guard;
+    let start = c.args.len();
+    fill(&mut c.args, &mut c.text);
+    ev.text = (start as u32, c.args.len() as u32);
     c.events.push(ev);
     if c.is_full() {
         let fresh = POOL.lock().pop().unwrap_or_else(|| Chunk::new(0, String::new()));
         let full = std::mem::replace(&mut *c, fresh);
         c.tid = full.tid;
         c.thread_name = full.thread_name.clone();
-        drop(c);
+        drop(guard);
         enqueue(full);
     }
 }
@@ -280,6 +285,7 @@ pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
                 tid: c.tid,
                 thread_name: c.thread_name.clone(),
                 events: std::mem::take(&mut c.events),
+                args: std::mem::take(&mut c.args),
                 text: std::mem::take(&mut c.text),
             };
             batch.push(taken);
@@ -311,6 +317,7 @@ pub fn flush_one(chunk: &Mutex<Chunk>) {
         tid: c.tid,
         thread_name: c.thread_name.clone(),
         events: std::mem::take(&mut c.events),
+        args: std::mem::take(&mut c.args),
         text: std::mem::take(&mut c.text),
     };
     drop(c);
