@@ -23,10 +23,16 @@ fn target_dir() -> PathBuf {
     std::env::current_exe().unwrap().parent().unwrap().parent().unwrap().to_path_buf()
 }
 
-fn best_ns(iters: u64, mut f: impl FnMut()) -> f64 {
+fn best_ns(iters: u64, f: impl FnMut()) -> f64 {
+    rounds(iters, f, || ())
+}
+
+/// Best of 7 rounds of `iters` calls, `between` run (untimed) after each.
+fn rounds(iters: u64, mut f: impl FnMut(), mut between: impl FnMut()) -> f64 {
     for _ in 0..iters / 10 {
         f();
     }
+    between();
     let mut best = f64::MAX;
     for _ in 0..7 {
         let t = Instant::now();
@@ -34,6 +40,7 @@ fn best_ns(iters: u64, mut f: impl FnMut()) -> f64 {
             f();
         }
         best = best.min(t.elapsed().as_nanos() as f64 / iters as f64);
+        between();
     }
     best
 }
@@ -64,6 +71,25 @@ fn child(mode: &str) {
     out.push(best_ns(iters, || unsafe {
         black_box(cudaDeviceGetAttribute(black_box(&mut v), cudaDevAttrWarpSize, 0));
     }));
+    if mode == "timeline" {
+        // Bursts that fit the timeline's buffers (16 queued chunks of 4096
+        // events), the writer draining them between rounds: the cost on
+        // the calling thread. The figures above are sustained rates, bound
+        // by the writer thread on a machine with few cores.
+        let flush = || unsafe {
+            cudart_shim::api::shim::cudartShimFlush();
+        };
+        let burst = 30_000;
+        out.push(rounds(burst, || unsafe {
+            black_box(cudaGetDevice(black_box(&mut d)));
+        }, flush));
+        out.push(rounds(burst, || unsafe {
+            black_box(cudaGetLastError());
+        }, flush));
+        out.push(rounds(burst, || unsafe {
+            black_box(cudaDeviceGetAttribute(black_box(&mut v), cudaDevAttrWarpSize, 0));
+        }, flush));
+    }
     if mode == "off" {
         // The same functions of the driver, called directly.
         let lib = unsafe { libloading::Library::new(target_dir().join("libfake_cuda.so")) }.unwrap();
@@ -121,6 +147,12 @@ fn main() {
             print!(" {:>16}", format!("{:.1} ({:+.1})", r[i], r[i] - direct[i]));
         }
         println!("    [direct = {}]", base[i]);
+    }
+    let tl = &rows[3].1;
+    print!("{:<24} {:>10}", "timeline, bursts", "");
+    println!();
+    for (i, f) in FUNCS.iter().enumerate() {
+        println!("  {:<22} {:>10.1} ns/call ({:+.1} over off)", f, tl[3 + i], tl[3 + i] - rows[0].1[i]);
     }
     let off = &rows[0].1;
     println!("tracing cost over off (ns/call):");

@@ -184,20 +184,20 @@ impl Writer {
         }
         for e in &c.events {
             self.sep();
-            let ts = clock::since_start_ns(e.t0) / 1000.0;
+            let ts = Us(clock::since_start_ns(e.t0) as u64);
             if e.kind == KIND_COUNTER {
                 let _ = write!(
                     self.buf,
-                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{},\"ts\":{ts:.3},\"args\":{{\"bytes\":{}}}}}",
+                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{},\"ts\":{ts},\"args\":{{\"bytes\":{}}}}}",
                     c.tid, e.value
                 );
                 continue;
             }
             let name = super::site_name(e.site);
-            let dur = clock::to_ns(e.dt) as f64 / 1000.0;
+            let dur = Us(clock::to_ns(e.dt));
             let _ = write!(
                 self.buf,
-                "{{\"name\":\"{name}\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"ts\":{ts:.3},\"dur\":{dur:.3},\"args\":{{\"result\":\"",
+                "{{\"name\":\"{name}\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"ts\":{ts},\"dur\":{dur},\"args\":{{\"result\":\"",
                 c.tid
             );
             super::args::result_name(e.result, &mut self.buf);
@@ -216,6 +216,15 @@ impl Writer {
     /// complete JSON document now, and the next batch overwrites them.
     fn close_json(&mut self) {
         let _ = self.file.write_all(TRAILER).and_then(|_| self.file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
+    }
+}
+
+/// Nanoseconds written as microseconds with three decimals (integer
+/// formatting: the writer's hot loop).
+struct Us(u64);
+impl std::fmt::Display for Us {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{:03}", self.0 / 1000, self.0 % 1000)
     }
 }
 
