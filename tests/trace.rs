@@ -346,3 +346,34 @@ fn subscriber_api_from_c() {
     assert!(out.contains("after reset calls=0\n"), "{out}");
     assert!(out.contains("counting calls=5\n"), "{out}");
 }
+
+#[test]
+fn nested_calls_are_marked_in_the_call_log_and_timeline() {
+    // trace_subscriber calls cudaGetDevice from inside the exit callback of
+    // cudaDeviceGetAttribute: a call made while another call runs.
+    let dir = scratch("nested");
+    let exe = compile_c_shim(&repo_root().join("tests/c/trace_subscriber.c"), &dir.join("trace_subscriber"), &[]);
+    let (calls, tl) = (dir.join("calls.log"), dir.join("tl.json"));
+    run_traced(
+        &exe,
+        &[],
+        &[
+            ("CUDART_SHIM_TRACE", "calls,timeline"),
+            ("CUDART_SHIM_TRACE_CALLS_FILE", calls.to_str().unwrap()),
+            ("CUDART_SHIM_TRACE_TIMELINE_FILE", tl.to_str().unwrap()),
+        ],
+    );
+    let s = std::fs::read_to_string(&calls).unwrap();
+    let lines: Vec<Line> = s.lines().map(parse_line).collect();
+    let nested: Vec<&Line> = lines.iter().filter(|l| l.nested > 0).collect();
+    assert_eq!(nested.len(), 1, "{s}");
+    assert_eq!((nested[0].name.as_str(), nested[0].nested), ("cudaGetDevice", 1));
+    assert!(nested[0].args.starts_with("device=0x") && nested[0].args.ends_with("->0"), "{}", nested[0].args);
+    // Exit callbacks run after the call is logged: the nested call follows it.
+    let i = lines.iter().position(|l| l.nested > 0).unwrap();
+    assert_eq!(lines[i - 1].name, "cudaDeviceGetAttribute");
+    let ev = timeline_events(&tl);
+    let n: Vec<&Value> = ev.iter().filter(|e| e["args"]["depth"] == 1).collect();
+    assert_eq!(n.len(), 1);
+    assert_eq!(n[0]["name"], "cudaGetDevice");
+}
