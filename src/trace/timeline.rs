@@ -15,7 +15,7 @@ use parking_lot::{Condvar, Mutex};
 use std::collections::{HashSet, VecDeque};
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed}};
 
 pub const KIND_CALL: u8 = 0;
 pub const KIND_COUNTER: u8 = 1;
@@ -52,6 +52,21 @@ impl Chunk {
     pub fn new(tid: i32, thread_name: String) -> Chunk {
         Chunk { tid, thread_name, events: Vec::new(), args: Vec::new(), text: String::new() }
     }
+    /// The events gathered so far (None if there are none), leaving this
+    /// chunk empty for the same thread.
+    fn take_pending(&mut self) -> Option<Chunk> {
+        if self.events.is_empty() {
+            return None;
+        }
+        Some(Chunk {
+            tid: self.tid,
+            thread_name: self.thread_name.clone(),
+            events: std::mem::take(&mut self.events),
+            args: std::mem::take(&mut self.args),
+            text: std::mem::take(&mut self.text),
+        })
+    }
+
     fn is_full(&self) -> bool {
         self.events.len() >= EVENTS_PER_CHUNK || self.text.len() >= TEXT_PER_CHUNK || self.args.len() >= 4 * EVENTS_PER_CHUNK
     }
@@ -65,6 +80,8 @@ static WRITER: Mutex<Option<Writer>> = Mutex::new(None);
 /// Set once the final flush has closed the trace: later events are dropped.
 static FINISHED: AtomicBool = AtomicBool::new(false);
 pub static DROPPED: AtomicU64 = AtomicU64::new(0);
+/// Batches the writer thread has taken from the queue and not yet written.
+static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
 struct Writer {
     file: File,
@@ -124,10 +141,14 @@ fn writer_loop() {
             while q.is_empty() {
                 NOT_EMPTY.wait(&mut q);
             }
+            // Counted while the queue lock is held: a flush that sees the
+            // queue empty and nothing in flight has every event.
+            IN_FLIGHT.fetch_add(1, AcqRel);
             q.drain(..).collect()
         };
         NOT_FULL.notify_all();
         write_batch(batch, false);
+        IN_FLIGHT.fetch_sub(1, AcqRel);
     }
 }
 
@@ -272,6 +293,10 @@ pub fn push(chunk: &Mutex<Chunk>, mut ev: Event, fill: impl FnOnce(&mut Vec<Kept
 fn enqueue(c: Chunk) {
     let mut q = QUEUE.lock();
     while q.len() >= QUEUE_MAX {
+        if FINISHED.load(Relaxed) {
+            DROPPED.fetch_add(c.events.len() as u64, Relaxed);
+            return;
+        }
         NOT_FULL.wait_for(&mut q, std::time::Duration::from_millis(50));
     }
     q.push_back(c);
@@ -285,24 +310,28 @@ pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
     if FINISHED.load(Relaxed) || WRITER.lock().is_none() {
         return;
     }
-    let mut batch: Vec<Chunk> = QUEUE.lock().drain(..).collect();
-    NOT_FULL.notify_all();
-    for m in chunks {
-        let mut c = m.lock();
-        if !c.events.is_empty() {
-            let taken = Chunk {
-                tid: c.tid,
-                thread_name: c.thread_name.clone(),
-                events: std::mem::take(&mut c.events),
-                args: std::mem::take(&mut c.args),
-                text: std::mem::take(&mut c.text),
-            };
-            batch.push(taken);
-        }
-    }
     if last {
         FINISHED.store(true, Relaxed);
     }
+    // Take what is queued, and wait for a batch the writer thread already
+    // took: at exit the process ends as soon as this returns.
+    let mut batch: Vec<Chunk> = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let mut q = QUEUE.lock();
+        batch.extend(q.drain(..));
+        drop(q);
+        NOT_FULL.notify_all();
+        if IN_FLIGHT.load(Acquire) == 0 && QUEUE.lock().is_empty() {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            log::warn!("timeline: the writer thread did not finish in 30 s; the trace may miss events");
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    batch.extend(chunks.filter_map(|m| m.lock().take_pending()));
     write_batch(batch, last);
     if last {
         let mut w = WRITER.lock();
@@ -318,19 +347,10 @@ pub fn flush_one(chunk: &Mutex<Chunk>) {
     if FINISHED.load(Relaxed) {
         return;
     }
-    let mut c = chunk.lock();
-    if c.events.is_empty() {
-        return;
+    let taken = chunk.lock().take_pending();
+    if let Some(c) = taken {
+        enqueue(c);
     }
-    let taken = Chunk {
-        tid: c.tid,
-        thread_name: c.thread_name.clone(),
-        events: std::mem::take(&mut c.events),
-        args: std::mem::take(&mut c.args),
-        text: std::mem::take(&mut c.text),
-    };
-    drop(c);
-    enqueue(taken);
 }
 
 /// A forked child has no writer thread and may have inherited a held lock:
