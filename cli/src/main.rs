@@ -87,11 +87,11 @@ fn find_library(explicit: Option<PathBuf>) -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("CUDART_SHIM_LIBRARY") {
         candidates.push(p.into());
     }
-    if let Ok(exe) = std::env::current_exe() {
-        if let Some(d) = exe.parent() {
-            candidates.push(d.join("libcudart_shim.so"));
-            candidates.push(d.join("../lib/libcudart_shim.so"));
-        }
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(d) = exe.parent()
+    {
+        candidates.push(d.join("libcudart_shim.so"));
+        candidates.push(d.join("../lib/libcudart_shim.so"));
     }
     for prof in ["release", "debug"] {
         candidates.push(PathBuf::from("target").join(prof).join("libcudart_shim.so"));
@@ -137,11 +137,11 @@ fn trace(
     // Summaries go to a private folder, one JSON per process, printed after
     // the program ends (torchrun and friends start several processes).
     let tmp = std::env::temp_dir().join(format!("cudart-shim-trace-{}", std::process::id()));
-    if summary {
-        if let Err(e) = std::fs::create_dir(&tmp) {
-            eprintln!("cudart-shim: cannot create {}: {e}", tmp.display());
-            return ExitCode::from(1);
-        }
+    if summary
+        && let Err(e) = std::fs::create_dir(&tmp)
+    {
+        eprintln!("cudart-shim: cannot create {}: {e}", tmp.display());
+        return ExitCode::from(1);
     }
     let preload = match std::env::var("LD_PRELOAD") {
         Ok(p) if !p.is_empty() => format!("{}:{p}", lib.display()),
@@ -264,10 +264,10 @@ fn report(file: &Path, format: &str) -> ExitCode {
         }
         let name = e["name"].as_str().unwrap_or("?").to_owned();
         let ns = (e["dur"].as_f64().unwrap_or(0.0) * 1000.0).round() as u64;
-        if let Some(r) = e["args"]["result"].as_str() {
-            if r != "cudaSuccess" {
-                *errs.entry((name.clone(), r.to_owned())).or_default() += 1;
-            }
+        if let Some(r) = e["args"]["result"].as_str()
+            && r != "cudaSuccess"
+        {
+            *errs.entry((name.clone(), r.to_owned())).or_default() += 1;
         }
         durs.entry(name).or_default().push(ns);
     }

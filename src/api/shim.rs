@@ -67,13 +67,13 @@ pub unsafe extern "C" fn cudartShimEnableCounters(enable: c_int) -> cudaError_t 
 /// `counters` (may be NULL when `capacity` is 0); `*count` = how many exist.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimGetCounters(counters: *mut cudartShimCounter, capacity: usize, count: *mut usize) -> cudaError_t {
-    subscribe::boundary(|| subscribe::get_counters(counters, capacity, count))
+    subscribe::boundary(|| unsafe { subscribe::get_counters(counters, capacity, count) })
 }
 
 /// Counters of one function by name (zeros when it was never called).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimGetCounter(name: *const c_char, counter: *mut cudartShimCounter) -> cudaError_t {
-    subscribe::boundary(|| subscribe::get_counter(name, counter))
+    subscribe::boundary(|| unsafe { subscribe::get_counter(name, counter) })
 }
 
 /// Start every counter (and the summary) from zero.
@@ -98,7 +98,7 @@ pub unsafe extern "C" fn cudartShimSubscribe(
     userdata: *mut c_void,
     handle: *mut u64,
 ) -> cudaError_t {
-    subscribe::boundary(|| subscribe::subscribe(on_enter, on_exit, userdata, handle))
+    subscribe::boundary(|| unsafe { subscribe::subscribe(on_enter, on_exit, userdata, handle) })
 }
 
 #[unsafe(no_mangle)]

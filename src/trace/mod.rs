@@ -321,7 +321,7 @@ fn adopt() -> Option<&'static ThreadState> {
 
 fn late_state() -> &'static ThreadState {
     let mut l = LATE.lock();
-    *l.get_or_insert_with(|| {
+    l.get_or_insert_with(|| {
         let s = new_state();
         s.chunk.lock().thread_name = "exiting threads".into();
         s
@@ -475,10 +475,10 @@ pub fn memory_allocated() -> i64 {
 
 fn all_states() -> Vec<&'static ThreadState> {
     let mut v = STATES.lock().clone();
-    if let Some(l) = *LATE.lock() {
-        if !v.iter().any(|s| std::ptr::eq(*s, l)) {
-            v.push(l);
-        }
+    if let Some(l) = *LATE.lock()
+        && !v.iter().any(|s| std::ptr::eq(*s, l))
+    {
+        v.push(l);
     }
     v
 }

@@ -77,7 +77,9 @@ pub fn boundary(f: impl FnOnce() -> cudaError_t) -> cudaError_t {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(cudaErrorUnknown)
 }
 
-pub fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, user: *mut c_void, handle: *mut u64) -> cudaError_t {
+/// # Safety
+/// Pointers as the C API documents them (valid or NULL).
+pub unsafe fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, user: *mut c_void, handle: *mut u64) -> cudaError_t {
     if handle.is_null() || (enter.is_none() && exit.is_none()) {
         return cudaErrorInvalidValue;
     }
@@ -117,7 +119,9 @@ fn counter(id: u32) -> cudartShimCounter {
     }
 }
 
-pub fn get_counters(out: *mut cudartShimCounter, capacity: usize, count: *mut usize) -> cudaError_t {
+/// # Safety
+/// Pointers as the C API documents them (valid or NULL).
+pub unsafe fn get_counters(out: *mut cudartShimCounter, capacity: usize, count: *mut usize) -> cudaError_t {
     if count.is_null() || (out.is_null() && capacity > 0) {
         return cudaErrorInvalidValue;
     }
@@ -131,7 +135,9 @@ pub fn get_counters(out: *mut cudartShimCounter, capacity: usize, count: *mut us
     cudaSuccess
 }
 
-pub fn get_counter(name: *const c_char, out: *mut cudartShimCounter) -> cudaError_t {
+/// # Safety
+/// Pointers as the C API documents them (valid or NULL).
+pub unsafe fn get_counter(name: *const c_char, out: *mut cudartShimCounter) -> cudaError_t {
     if name.is_null() || out.is_null() {
         return cudaErrorInvalidValue;
     }

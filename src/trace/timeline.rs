@@ -156,7 +156,7 @@ fn write_batch(batch: Vec<Chunk>, progress: bool) {
     let mut w = WRITER.lock();
     let Some(w) = w.as_mut() else { return };
     let total: usize = batch.iter().map(|c| c.events.len()).sum();
-    let show = progress && total > 200_000;
+    let show = progress && total > 50_000;
     let mut done = 0usize;
     let mut last = std::time::Instant::now();
     let mut back = Vec::with_capacity(batch.len());
