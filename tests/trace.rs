@@ -377,3 +377,33 @@ fn nested_calls_are_marked_in_the_call_log_and_timeline() {
     assert_eq!(n.len(), 1);
     assert_eq!(n[0]["name"], "cudaGetDevice");
 }
+
+#[test]
+fn calls_during_thread_and_process_teardown_are_answered_and_counted() {
+    // 8 threads call once each and once more from a pthread key destructor
+    // (which runs after the thread's Rust thread-locals are destroyed);
+    // main calls once more from an atexit handler (before the final flush).
+    let (dir, exe) = app("teardown");
+    let (summary, tl) = (dir.join("sum.json"), dir.join("tl.json"));
+    let out = run_traced(
+        &exe,
+        &["teardown", "8"],
+        &[
+            ("CUDART_SHIM_TRACE", "summary,timeline"),
+            ("CUDART_SHIM_TRACE_SUMMARY_FILE", summary.to_str().unwrap()),
+            ("CUDART_SHIM_TRACE_TIMELINE_FILE", tl.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "teardown done\n");
+    let rows = summary_rows(&json_file(&summary));
+    assert_eq!(rows["cudaGetDevice"]["Num Calls"], 17);
+    let ev = timeline_events(&tl);
+    assert_eq!(ev.iter().filter(|e| e["name"] == "cudaGetDevice").count(), 17);
+    // Each worker's two calls (the second made during its teardown) are on
+    // its own track.
+    let mut per_tid: HashMap<u64, usize> = HashMap::new();
+    for e in &ev {
+        *per_tid.entry(e["tid"].as_u64().unwrap()).or_default() += 1;
+    }
+    assert_eq!(per_tid.values().filter(|&&n| n == 2).count(), 8, "{per_tid:?}");
+}

@@ -15,8 +15,8 @@
 //! Configuration is read once from the environment, at the first call
 //! ([`crate::config::trace_config`]). Thread state is reached through a
 //! const-initialized thread-local read with `try_with`; a call made while
-//! its thread is being torn down is still answered (and counted through a
-//! shared fallback record, under a lock, since that path is rare).
+//! its thread is being torn down is still answered, counted and put on the
+//! timeline (through a state borrowed under a lock: that path is rare).
 //!
 //! Exit: the final flush runs from this library's `.fini_array`, which
 //! glibc runs after every `atexit` handler and C++ static destructor of the
@@ -239,11 +239,9 @@ impl ThreadState {
 static STATES: Mutex<Vec<&'static ThreadState>> = Mutex::new(Vec::new());
 /// States of threads that ended, ready for new threads.
 static FREE: Mutex<Vec<&'static ThreadState>> = Mutex::new(Vec::new());
-/// Shared state for calls made while their thread is torn down.
-static LATE: Mutex<Option<&'static ThreadState>> = Mutex::new(None);
-/// Serializes the writers of the shared fallback state (its records assume
-/// one writer at a time).
-static LATE_RECORD: Mutex<()> = Mutex::new(());
+/// Serializes calls made while their thread is torn down (rare): each
+/// borrows a free state for the call (one writer at a time), then returns it.
+static LATE: Mutex<()> = Mutex::new(());
 
 fn new_state() -> &'static ThreadState {
     let s: &'static ThreadState = Box::leak(Box::new(ThreadState {
@@ -319,13 +317,22 @@ fn adopt() -> Option<&'static ThreadState> {
     Some(s)
 }
 
-fn late_state() -> &'static ThreadState {
-    let mut l = LATE.lock();
-    l.get_or_insert_with(|| {
-        let s = new_state();
-        s.chunk.lock().thread_name = "exiting threads".into();
-        s
-    })
+/// Run `f` with a borrowed state for a call whose thread is being torn
+/// down: its events carry the calling thread's id and go to the writer at
+/// once; the state goes back to the free list.
+fn with_late_state(f: impl FnOnce(&ThreadState)) {
+    let _g = LATE.lock();
+    let s = FREE.lock().pop().unwrap_or_else(new_state);
+    let tid = gettid();
+    s.tid.store(tid, Relaxed);
+    {
+        let mut c = s.chunk.lock();
+        c.tid = tid;
+        c.thread_name = format!("thread {tid} (exiting)");
+    }
+    f(s);
+    timeline::flush_one(&s.chunk);
+    FREE.lock().push(s);
 }
 
 // ---- the traced call --------------------------------------------------
@@ -357,10 +364,7 @@ pub fn traced<R>(
     if site.included.load(Relaxed) {
         match st {
             Some(s) => record(s, id, flags, depth, t0, dt, status, args),
-            None => {
-                let _g = LATE_RECORD.lock();
-                record(late_state(), id, flags, depth, t0, dt, status, args)
-            }
+            None => with_late_state(|s| record(s, id, flags, depth, t0, dt, status, args)),
         }
     }
     if flags & SUBSCRIBERS != 0 {
@@ -459,10 +463,7 @@ pub fn memory_counter(delta: i64) {
     };
     match state() {
         Some(s) => timeline::push(&s.chunk, ev, |_, _| ()),
-        None => {
-            let _g = LATE_RECORD.lock();
-            timeline::push(&late_state().chunk, ev, |_, _| ())
-        }
+        None => with_late_state(|s| timeline::push(&s.chunk, ev, |_, _| ())),
     }
 }
 
@@ -474,13 +475,7 @@ pub fn memory_allocated() -> i64 {
 // ---- reading, flushing, exit --------------------------------------------
 
 fn all_states() -> Vec<&'static ThreadState> {
-    let mut v = STATES.lock().clone();
-    if let Some(l) = *LATE.lock()
-        && !v.iter().any(|s| std::ptr::eq(*s, l))
-    {
-        v.push(l);
-    }
-    v
+    STATES.lock().clone()
 }
 
 /// Function `id`'s statistics over every thread (ticks).

@@ -9,6 +9,10 @@
  *     cudaDeviceReset + cudaGetDevice + return.
  *   trace_app threads N K
  *     N threads each call cudaGetDevice K times, at once.
+ *   trace_app teardown N
+ *     N threads each call cudaGetDevice once, and once more from a
+ *     pthread key destructor (after the thread's own thread-locals are
+ *     gone); then main calls cudaGetDevice from an atexit handler.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cudart_shim.h>
@@ -39,6 +43,27 @@ static void *worker(void *arg) {
 
 static void finish_by_exit(void) { exit(0); }
 
+static pthread_key_t key;
+
+static void at_thread_end(void *p) {
+  (void)p;
+  int d = -1;
+  CHECK(cudaGetDevice(&d), cudaSuccess);
+}
+
+static void *teardown_worker(void *arg) {
+  (void)arg;
+  int d = -1;
+  pthread_setspecific(key, (void *)1);
+  CHECK(cudaGetDevice(&d), cudaSuccess);
+  return NULL;
+}
+
+static void at_process_end(void) {
+  int d = -1;
+  CHECK(cudaGetDevice(&d), cudaSuccess);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "threads") == 0) {
     int n = atoi(argv[2]);
@@ -49,6 +74,17 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, worker, NULL);
     for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
     printf("threads done\n");
+    return 0;
+  }
+  if (argc >= 3 && strcmp(argv[1], "teardown") == 0) {
+    int n = atoi(argv[2]);
+    pthread_t t[64];
+    if (n > 64) n = 64;
+    pthread_key_create(&key, at_thread_end);
+    atexit(at_process_end);
+    for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, teardown_worker, NULL);
+    for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
+    printf("teardown done\n");
     return 0;
   }
   int n = 0, v = 0;
