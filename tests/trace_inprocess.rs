@@ -40,8 +40,20 @@ fn driver_entry_points_become_traced_forwarders() {
     let row = s.rows.iter().find(|r| r.name == "cuDeviceGetAttribute").expect("driver function in the summary");
     assert_eq!(row.calls, 2);
     assert!(s.errors.iter().any(|e| e.name == "cuDeviceGetAttribute" && e.error == "cudaErrorInvalidDevice" && e.calls == 1));
-    // A 16-slot forwarder (more than 6 arguments) passes every argument.
+    // A forwarder for more than 6 arguments passes the stack arguments too:
+    // a stand-in with cuLaunchKernel's shape checks what arrives.
     assert!(trace::driver::KNOWN.iter().any(|(n, a)| *n == "cuLaunchKernel" && *a == 11));
+    type Launch = unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize, usize) -> c_int;
+    unsafe extern "C" fn fake_launch(f: usize, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shm: u32, s: usize, p: usize, e: usize) -> c_int {
+        if (f, gx, gy, gz, bx, by, bz, shm, s, p, e) == (0xf00d, 1, 2, 3, 4, 5, 6, 7, 0x5, 0x1234, 0) { 0 } else { 1 }
+    }
+    let w = trace::wrap_driver_entry_point(c"cuLaunchKernel", fake_launch as Launch as *mut std::ffi::c_void);
+    assert_ne!(w, fake_launch as Launch as *mut std::ffi::c_void);
+    let l: Launch = unsafe { std::mem::transmute(w) };
+    assert_eq!(unsafe { l(0xf00d, 1, 2, 3, 4, 5, 6, 7, 0x5, 0x1234, 0) }, 0);
+    assert_eq!(unsafe { l(0xf00d, 1, 2, 3, 4, 5, 6, 7, 0x5, 0x1234, 9) }, 1);
+    let s = trace::summary();
+    assert_eq!(s.rows.iter().find(|r| r.name == "cuLaunchKernel").map(|r| r.calls), Some(2));
 }
 
 #[test]
