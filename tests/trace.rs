@@ -407,3 +407,21 @@ fn calls_during_thread_and_process_teardown_are_answered_and_counted() {
     }
     assert_eq!(per_tid.values().filter(|&&n| n == 2).count(), 8, "{per_tid:?}");
 }
+
+#[test]
+fn a_forked_worker_that_calls_nothing_leaves_the_summary_alone() {
+    let (dir, exe) = app("fork");
+    let f = dir.join("s.json");
+    let _ = std::fs::remove_file(&f);
+    let out = run_traced(&exe, &["basic", "fork"], &[("CUDART_SHIM_TRACE", "summary,timeline"), ("CUDART_SHIM_TRACE_SUMMARY_FILE", f.to_str().unwrap()), ("CUDART_SHIM_TRACE_TIMELINE_FILE", dir.join("t.json").to_str().unwrap())]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "devices 1 warp 32\n");
+    let rows = summary_rows(&json_file(&f));
+    for (name, n) in BASIC {
+        assert_eq!(rows[*name]["Num Calls"], *n, "{name}");
+    }
+    assert_eq!(timeline_events(&dir.join("t.json")).len() as u64, BASIC.iter().map(|(_, n)| n).sum::<u64>());
+    // On stderr: one table (the parent's), none from the child.
+    let out = run_traced(&exe, &["basic", "fork"], &[("CUDART_SHIM_TRACE", "summary")]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.matches("Time (%)").count(), 1, "{err}");
+}

@@ -197,6 +197,7 @@ fn print_summaries(dir: &Path) {
     for f in &files {
         let pid = f.file_stem().and_then(|s| s.to_str()).and_then(|s| s.strip_prefix("summary-")).unwrap_or("?");
         match std::fs::read_to_string(f).map_err(|e| e.to_string()).and_then(|s| summary_from_json(&s)) {
+            Ok(s) if s.rows.is_empty() && files.len() > 1 => {}
             Ok(s) => {
                 if files.len() > 1 {
                     eprintln!("\ncudart-shim: process {pid}");

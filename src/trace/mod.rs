@@ -206,9 +206,13 @@ fn configure() -> bool {
     FLAGS.load(Relaxed) > CONFIGURED
 }
 
+/// Set in a forked child: it reports only the calls it made itself.
+static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
+
 extern "C" fn in_forked_child() {
     timeline::disable_in_child();
     stats::EPOCH.fetch_add(1, Relaxed);
+    FORKED_CHILD.store(true, Relaxed);
 }
 
 // ---- per-thread state -------------------------------------------------
@@ -565,6 +569,11 @@ fn flush_impl(last: bool) {
 fn write_summary() {
     let Some(o) = OUTPUTS.get() else { return };
     let s = summary();
+    // No empty tables on stderr, and a forked child that made no call
+    // (a worker process) leaves its parent's summary file alone.
+    if s.rows.is_empty() && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {
+        return;
+    }
     if o.summary_in_calls {
         output::write_all(o.calls.fd(), s.render_for(o.calls.path()).as_bytes());
         return;

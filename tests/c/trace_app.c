@@ -9,6 +9,9 @@
  *     cudaDeviceReset + cudaGetDevice + return.
  *   trace_app threads N K
  *     N threads each call cudaGetDevice K times, at once.
+ *   trace_app basic fork
+ *     the basic sequence, then a forked child that calls nothing and exits
+ *     with exit(0) (a worker process); the parent waits and returns.
  *   trace_app teardown N
  *     N threads each call cudaGetDevice once, and once more from a
  *     pthread key destructor (after the thread's own thread-locals are
@@ -20,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CHECK(x, want)                                                          \
   do {                                                                        \
@@ -102,6 +107,14 @@ int main(int argc, char **argv) {
   printf("devices %d warp %d\n", n, v);
   const char *how = argc >= 3 ? argv[2] : "return";
   if (strcmp(how, "exit") == 0) finish_by_exit();
+  if (strcmp(how, "fork") == 0) {
+    fflush(stdout);
+    pid_t c = fork();
+    if (c == 0) exit(0);
+    int st = 0;
+    waitpid(c, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return 3;
+  }
   if (strcmp(how, "reset") == 0) {
     int d = -1;
     CHECK(cudaDeviceReset(), cudaSuccess);
