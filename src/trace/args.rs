@@ -228,6 +228,40 @@ pub fn result_name(code: i32, out: &mut String) {
     TraceArg::trace(&crate::types::cudaError_t(code), out);
 }
 
+/// Names for code addresses in traces: the kernel area registers a lookup
+/// (host stub or `cudaKernel_t`/`CUfunction` -> kernel name) with
+/// [`set_symbol_namer`]; arguments named like a function or symbol are then
+/// written `0x5555...(kernelName)`.
+static SYMBOL_NAMER: std::sync::OnceLock<fn(u64, &mut String) -> bool> = std::sync::OnceLock::new();
+
+/// Argument names whose value is a kernel or symbol address.
+const SYMBOL_ARGS: &[&str] = &["func", "entryFuncAddr", "kernel", "symbol", "hostFun", "f"];
+
+/// Register the lookup for code addresses: `namer(addr, out)` appends the
+/// name and returns true, or returns false (and appends nothing). Once per
+/// process; later calls are ignored.
+pub fn set_symbol_namer(namer: fn(u64, &mut String) -> bool) {
+    let _ = SYMBOL_NAMER.set(namer);
+}
+
+/// `(name)` of the code at the value of argument `arg`, when a namer is
+/// registered and the argument is a kernel or symbol address.
+#[inline]
+fn symbol_suffix(arg: &str, value: &dyn TraceArg, out: &mut String) {
+    let Some(namer) = SYMBOL_NAMER.get() else { return };
+    if !SYMBOL_ARGS.contains(&arg) {
+        return;
+    }
+    if let Some(r) = value.raw() {
+        out.push('(');
+        if namer(r.a, out) {
+            out.push(')');
+        } else {
+            out.pop();
+        }
+    }
+}
+
 /// `name=value, name=value` (the call log).
 pub struct LineSink<'a> {
     pub out: &'a mut String,
@@ -243,6 +277,7 @@ impl ArgSink for LineSink<'_> {
         self.out.push_str(name);
         self.out.push('=');
         value.trace(self.out);
+        symbol_suffix(name, value, self.out);
     }
 }
 
@@ -266,10 +301,13 @@ impl ArgSink for KeepSink<'_> {
     #[inline]
     fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
         match value.raw() {
-            Some(r) => self.args.push(Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) }),
-            None => {
+            Some(r) if SYMBOL_NAMER.get().is_none() || !SYMBOL_ARGS.contains(&name) => {
+                self.args.push(Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) })
+            }
+            _ => {
                 let start = self.text.len() as u64;
                 value.trace(self.text);
+                symbol_suffix(name, value, self.text);
                 self.args.push(Kept { name, a: start, b: self.text.len() as u64, fmt: None });
             }
         }
@@ -305,6 +343,7 @@ impl ArgSink for CollectSink {
     fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
         let mut s = String::new();
         value.trace(&mut s);
+        symbol_suffix(name, value, &mut s);
         self.args.push((name, s));
     }
 }
@@ -398,5 +437,30 @@ mod tests {
         let mut out = String::new();
         write_kept(&args, &text, &mut out);
         assert_eq!(out, format!(r#","x":"a\"b\\","p":"{:#x}->5","d":"(7,8,9)","e":"cudaDevAttrWarpSize","i":"-3""#, p as usize));
+    }
+
+    #[test]
+    fn kernel_addresses_get_their_names() {
+        set_symbol_namer(|a, out| {
+            if a == 0x1000 {
+                out.push_str("saxpy");
+                true
+            } else {
+                false
+            }
+        });
+        let f = 0x1000 as *const c_void;
+        let g = 0x2000 as *const c_void;
+        let mut line = String::new();
+        let mut sink = LineSink { out: &mut line, first: true };
+        sink.arg("func", &f);
+        sink.arg("func", &g);
+        sink.arg("ptr", &f);
+        assert_eq!(line, "func=0x1000(saxpy), func=0x2000, ptr=0x1000");
+        let (mut args, mut text) = (Vec::new(), String::new());
+        KeepSink { args: &mut args, text: &mut text }.arg("func", &f);
+        let mut out = String::new();
+        write_kept(&args, &text, &mut out);
+        assert_eq!(out, r#","func":"0x1000(saxpy)""#);
     }
 }

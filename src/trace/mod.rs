@@ -34,7 +34,7 @@ pub mod subscribe;
 pub mod table;
 pub mod timeline;
 
-pub use args::{ArgSink, TraceArg};
+pub use args::{set_symbol_namer, ArgSink, TraceArg};
 pub use driver::wrap_driver_entry_point;
 
 use crate::types::cudaError_t;
