@@ -123,3 +123,29 @@ fn doctor_explains_a_missing_driver() {
     assert!(out.contains("Install the NVIDIA driver"), "{out}");
     assert!(out.contains("cudaGetDeviceCount = 35"), "{out}");
 }
+
+#[test]
+fn trace_preloads_into_a_program_linked_to_nvidias_runtime() {
+    // The C program built against NVIDIA's headers and linked to
+    // libcudart.so.13, with NVIDIA's library first on the library path:
+    // the preloaded shim answers every call (as with PyTorch wheels).
+    let dir = scratch("cli_nvidia_linked");
+    let src = std::fs::read_to_string(repo_root().join("tests/c/trace_app.c"))
+        .unwrap()
+        .replace("#include <cudart_shim.h>", "#include <cuda_runtime_api.h>");
+    let c = dir.join("nv_app.c");
+    std::fs::write(&c, src).unwrap();
+    let exe = compile_c_cudart(&c, &dir.join("nv_app"), &["-lpthread"]);
+    let o = cli()
+        .env("LD_LIBRARY_PATH", nvidia_lib_dir())
+        .args(["trace", "--calls", "--"])
+        .arg(&exe)
+        .arg("basic")
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out, "devices 1 warp 32\n");
+    assert_eq!(err.lines().filter(|l| l.starts_with("[cudart-shim] tid=")).count(), 12, "{err}");
+    assert_eq!(calls_of(&err, "cudaSetDevice"), Some(3), "{err}");
+}
