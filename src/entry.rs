@@ -79,9 +79,9 @@ pub fn status(site: &'static CallSite, init: bool, args: Args<'_>, body: impl Fn
 
 /// Run an export that returns a value other than a status.
 #[inline(always)]
-pub fn value<T: trace::TraceArg>(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> T, on_panic: T) -> T {
+pub fn value<T: trace::TraceArg + 'static>(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> T, on_panic: T) -> T {
     if trace::active() {
-        return trace::traced(site, args, || guard(site, body, on_panic), |_| crate::types::cudaSuccess);
+        return trace::traced(site, args, || guard(site, body, on_panic), trace::status_of_value);
     }
     guard(site, body, on_panic)
 }
