@@ -214,6 +214,10 @@
  */
 #define cudaMemPoolCreateUsageHwDecompress 2
 
+#define CUDART_SHIM_PHASE_ENTER 0
+
+#define CUDART_SHIM_PHASE_EXIT 1
+
 /**
  * Opaque; only ever used behind a pointer.
  */
@@ -1616,6 +1620,68 @@ typedef uint32_t VdpVideoSurface;
  * C: `VdpOutputSurface` (VDPAU handle).
  */
 typedef uint32_t VdpOutputSurface;
+
+/**
+ * Counters of one function, over every thread, since the last reset.
+ */
+typedef struct cudartShimCounter {
+  uint32_t function_id;
+  const char *function_name;
+  uint64_t calls;
+  uint64_t failed_calls;
+  uint64_t total_ns;
+  uint64_t min_ns;
+  uint64_t max_ns;
+} cudartShimCounter;
+
+/**
+ * One decoded argument of a call: its name and its value as the call log
+ * writes it (enums by name, pointers in hex, out-parameters `0x...->value`
+ * on exit of a successful call). Valid during the callback only.
+ */
+typedef struct cudartShimArg {
+  const char *name;
+  const char *value;
+} cudartShimArg;
+
+/**
+ * What a subscriber callback receives. Valid during the callback only.
+ */
+typedef struct cudartShimCallbackData {
+  /**
+   * Stable for the life of the process; see `cudartShimGetFunctionName`.
+   */
+  uint32_t function_id;
+  const char *function_name;
+  /**
+   * `CUDART_SHIM_PHASE_ENTER` or `CUDART_SHIM_PHASE_EXIT`.
+   */
+  int phase;
+  /**
+   * 0 for a call from the program; 1 and more for calls made while
+   * another call of the same thread is running (from a callback).
+   */
+  uint32_t depth;
+  /**
+   * The calling thread's kernel thread id.
+   */
+  int thread_id;
+  uint32_t num_args;
+  const struct cudartShimArg *args;
+  /**
+   * On exit: what the call returned (cudaSuccess on entry).
+   */
+  cudaError_t result;
+  /**
+   * On exit: how long the call took.
+   */
+  uint64_t duration_ns;
+} cudartShimCallbackData;
+
+/**
+ * A subscriber callback: `userdata` as given to `cudartShimSubscribe`.
+ */
+typedef void (*cudartShimCallback)(void *userdata, const struct cudartShimCallbackData *data);
 
 /**
  * C: `cudaMemcpyFlags`.
@@ -3756,6 +3822,46 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, si
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
 
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
+
+/**
+ * Count calls (for the counters API) even without `CUDART_SHIM_TRACE`.
+ */
+cudaError_t cudartShimEnableCounters(int enable);
+
+/**
+ * Counters of every function called so far: up to `capacity` records in
+ * `counters` (may be NULL when `capacity` is 0); `*count` = how many exist.
+ */
+cudaError_t cudartShimGetCounters(struct cudartShimCounter *counters, size_t capacity, size_t *count);
+
+/**
+ * Counters of one function by name (zeros when it was never called).
+ */
+cudaError_t cudartShimGetCounter(const char *name, struct cudartShimCounter *counter);
+
+/**
+ * Start every counter (and the summary) from zero.
+ */
+cudaError_t cudartShimResetCounters(void);
+
+/**
+ * Write the summary and every pending timeline event now.
+ */
+cudaError_t cudartShimFlush(void);
+
+/**
+ * Call `on_enter` before and `on_exit` after every runtime call (either
+ * may be NULL, not both), from the calling thread. `*handle` receives the
+ * subscription for `cudartShimUnsubscribe`.
+ */
+cudaError_t cudartShimSubscribe(cudartShimCallback on_enter, cudartShimCallback on_exit, void *userdata, uint64_t *handle);
+
+cudaError_t cudartShimUnsubscribe(uint64_t handle);
+
+/**
+ * The name of function `function_id`, or NULL.
+ */
+const char *cudartShimGetFunctionName(uint32_t function_id);
 
 #ifdef __cplusplus
 }  // extern "C"

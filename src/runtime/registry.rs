@@ -409,3 +409,17 @@ pub fn var_address(host_var: *const c_void) -> CudaResult<(CUdeviceptr, usize)> 
 pub fn cu_device(ordinal: c_int) -> CudaResult<crate::driver::CUdevice> {
     Ok(super::state::runtime()?.device(ordinal)?.cu)
 }
+
+/// For traces: the kernel name of a host stub or kernel handle (see
+/// `trace::set_symbol_namer`, registered at initialization).
+pub fn trace_name(addr: u64, out: &mut String) -> bool {
+    let f = function(addr as usize as *const c_void).or_else(|| function_of_kernel(addr as usize as CUkernel));
+    match f {
+        Some(f) if !f.name.is_null() => {
+            // SAFETY: registered names are NUL-terminated strings from nvcc.
+            out.push_str(&unsafe { std::ffi::CStr::from_ptr(f.name) }.to_string_lossy());
+            true
+        }
+        _ => false,
+    }
+}

@@ -113,4 +113,4 @@ pub union cudaLaunchAttributeValue {
 }
 
 
-crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos, super::handles::dim3);
+crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos);

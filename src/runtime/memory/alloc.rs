@@ -16,6 +16,9 @@ pub fn malloc(size: usize) -> CudaResult<*mut c_void> {
     }
     let mut d = 0;
     cu!(cuMemAlloc(&mut d, size))?;
+    if crate::trace::active() {
+        crate::trace::memory_counter(size as i64);
+    }
     Ok(d as usize as *mut c_void)
 }
 
@@ -26,6 +29,16 @@ pub fn malloc(size: usize) -> CudaResult<*mut c_void> {
 pub fn free(p: *mut c_void) -> CudaResult {
     enter()?;
     if p.is_null() {
+        return Ok(());
+    }
+    if crate::trace::active() {
+        // The timeline's memory track needs the size; asked only when tracing.
+        let (mut base, mut size) = (0, 0usize);
+        let known = cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok();
+        cu!(cuMemFree(dptr(p)))?;
+        if known {
+            crate::trace::memory_counter(-(size as i64));
+        }
         return Ok(());
     }
     cu!(cuMemFree(dptr(p)))
