@@ -94,7 +94,8 @@ fn memory_requirements_and_sparse_properties() {
         let mut r = cudaArrayMemoryRequirements::default();
         assert_eq!(cudaArrayGetMemoryRequirements(&mut r, deferred, 0), cudaSuccess);
         assert!(r.size >= 64 * 64 && r.alignment > 0);
-        assert_eq!(cudaArrayGetMemoryRequirements(&mut r, deferred, 5), cudaErrorInvalidDevice);
+        // A bad device number is an invalid value here (NVIDIA, H100, CUDA 13.0).
+        assert_eq!(cudaArrayGetMemoryRequirements(&mut r, deferred, 5), cudaErrorInvalidValue);
         assert_eq!(cudaArrayGetMemoryRequirements(null_mut(), deferred, 0), cudaErrorInvalidValue);
         let plain = array(&uchar(), 8, 8);
         assert_eq!(cudaArrayGetMemoryRequirements(&mut r, plain, 0), cudaErrorInvalidValue);
@@ -110,8 +111,9 @@ fn memory_requirements_and_sparse_properties() {
         assert_eq!(cudaMallocMipmappedArray(&mut m, &uchar(), ext, 3, cudaArraySparse | cudaArrayDeferredMapping), cudaSuccess);
         assert_eq!(cudaMipmappedArrayGetSparseProperties(&mut props, m), cudaSuccess);
         assert_eq!(cudaMipmappedArrayGetMemoryRequirements(&mut r, m, 0), cudaSuccess);
-        assert_eq!(cudaMipmappedArrayGetMemoryRequirements(&mut r, null_mut(), 0), cudaErrorInvalidResourceHandle);
-        assert_eq!(cudaMipmappedArrayGetSparseProperties(&mut props, null_mut()), cudaErrorInvalidResourceHandle);
+        // NULL handles are invalid values here (NVIDIA, H100, CUDA 13.0).
+        assert_eq!(cudaMipmappedArrayGetMemoryRequirements(&mut r, null_mut(), 0), cudaErrorInvalidValue);
+        assert_eq!(cudaMipmappedArrayGetSparseProperties(&mut props, null_mut()), cudaErrorInvalidValue);
         assert_eq!(cudaFreeMipmappedArray(m), cudaSuccess);
     }
 }

@@ -11,8 +11,9 @@ use std::ffi::c_void;
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetSymbolAddress(devPtr: *mut *mut c_void, symbol: *const c_void) -> cudaError_t {
     entry!(cudaGetSymbolAddress(devPtr, symbol) => {
-        let o = out(devPtr)?;
-        *o = symbol::address_and_size(symbol)?.0 as *mut c_void;
+        // The symbol is checked before the out-pointer, as NVIDIA's runtime.
+        let a = symbol::address_and_size(symbol)?.0;
+        *out(devPtr)? = a as *mut c_void;
         Ok(())
     })
 }
@@ -20,8 +21,8 @@ pub unsafe extern "C" fn cudaGetSymbolAddress(devPtr: *mut *mut c_void, symbol: 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) -> cudaError_t {
     entry!(cudaGetSymbolSize(size, symbol) => {
-        let o = out(size)?;
-        *o = symbol::address_and_size(symbol)?.1;
+        let n = symbol::address_and_size(symbol)?.1;
+        *out(size)? = n;
         Ok(())
     })
 }

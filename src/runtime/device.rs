@@ -335,7 +335,7 @@ pub fn texture_1d_linear_max_width(out: *mut usize, desc: *const cudaChannelForm
 /// `cudaDeviceGetHostAtomicCapabilities`: runtime and driver atomic
 /// operation enums agree.
 pub fn host_atomic_capabilities(caps: *mut c_uint, ops: *const cudaAtomicOperation, count: c_uint, ordinal: c_int) -> CudaResult {
-    let d = runtime()?.device(ordinal)?;
+    let d = runtime()?.device_arg(ordinal)?;
     if count > 0 && (caps.is_null() || ops.is_null()) {
         return Err(cudaErrorInvalidValue);
     }
@@ -350,7 +350,7 @@ pub fn register_async_notification(
     user_data: *mut c_void,
     handle: *mut cudaAsyncCallbackHandle_t,
 ) -> CudaResult {
-    let d = runtime()?.device(ordinal)?;
+    let d = runtime()?.device_arg(ordinal)?;
     if callback.is_none() || handle.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -359,7 +359,7 @@ pub fn register_async_notification(
 
 /// `cudaDeviceUnregisterAsyncNotification`.
 pub fn unregister_async_notification(ordinal: c_int, handle: cudaAsyncCallbackHandle_t) -> CudaResult {
-    let d = runtime()?.device(ordinal)?;
+    let d = runtime()?.device_arg(ordinal)?;
     if handle.is_null() {
         return Err(cudaErrorInvalidValue);
     }

@@ -53,6 +53,8 @@ pub fn symbol_address(symbol: *const c_void) -> CudaResult<(CUdeviceptr, usize)>
 /// `cudaErrorInvalidMemcpyDirection`. Out-of-range `offset + count` is
 /// `cudaErrorInvalidValue`.
 fn symbol_copy(to: bool, symbol: *const c_void, other: *mut c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> CudaResult<cudaMemcpy3DParms> {
+    // The symbol is checked before the direction (NVIDIA, H100, CUDA 13.0).
+    let (addr, size) = symbol_address(symbol)?;
     let ok = match kind {
         cudaMemcpyDefault | cudaMemcpyDeviceToDevice => true,
         cudaMemcpyHostToDevice => to,
@@ -62,7 +64,6 @@ fn symbol_copy(to: bool, symbol: *const c_void, other: *mut c_void, count: usize
     if !ok {
         return Err(cudaErrorInvalidMemcpyDirection);
     }
-    let (addr, size) = symbol_address(symbol)?;
     if offset.checked_add(count).is_none_or(|end| end > size) {
         return Err(cudaErrorInvalidValue);
     }
@@ -274,16 +275,20 @@ pub fn exec_memcpy_set_1d(exec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mu
 
 #[allow(clippy::too_many_arguments)]
 pub fn exec_memcpy_set_from_symbol(exec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> CudaResult {
-    need_exec(exec)?;
     enter()?;
-    memcpy_set_parms(exec, node, symbol_copy(false, symbol, dst, count, offset, kind))
+    // The symbol comes first, then the exec handle (NVIDIA, H100, CUDA 13.0).
+    let p = symbol_copy(false, symbol, dst, count, offset, kind)?;
+    need_exec(exec)?;
+    memcpy_set_parms(exec, node, Ok(p))
 }
 
 #[allow(clippy::too_many_arguments)]
 pub fn exec_memcpy_set_to_symbol(exec: cudaGraphExec_t, node: cudaGraphNode_t, symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> CudaResult {
-    need_exec(exec)?;
     enter()?;
-    memcpy_set_parms(exec, node, symbol_copy(true, symbol, src as *mut c_void, count, offset, kind))
+    // The symbol comes first, then the exec handle (NVIDIA, H100, CUDA 13.0).
+    let p = symbol_copy(true, symbol, src as *mut c_void, count, offset, kind)?;
+    need_exec(exec)?;
+    memcpy_set_parms(exec, node, Ok(p))
 }
 
 pub fn add_memset(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaMemsetParams) -> CudaResult {

@@ -65,7 +65,7 @@ pub fn p2p_atomic_capabilities(
     dst: c_int,
 ) -> CudaResult {
     let rt = runtime()?;
-    let (s, d) = (rt.device(src)?.cu, rt.device(dst)?.cu);
+    let (s, d) = (rt.device_arg(src)?.cu, rt.device_arg(dst)?.cu);
     if caps.is_null() || ops.is_null() || count == 0 {
         return Err(cudaErrorInvalidValue);
     }

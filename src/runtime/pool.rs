@@ -40,7 +40,7 @@ pub fn device_default_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResu
 
 /// `cudaDeviceGetMemPool`.
 pub fn device_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
-    let d = runtime()?.device(ordinal)?;
+    let d = runtime()?.device_arg(ordinal)?;
     let pool = out(pool)?;
     cu!(cuDeviceGetMemPool(pool, d.cu))
 }
@@ -48,7 +48,7 @@ pub fn device_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
 /// `cudaDeviceSetMemPool`. A NULL pool is rejected here: the driver would
 /// dereference it.
 pub fn set_device_pool(ordinal: c_int, pool: cudaMemPool_t) -> CudaResult {
-    let d = runtime()?.device(ordinal)?;
+    let d = runtime()?.device_arg(ordinal)?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }

@@ -81,6 +81,15 @@ impl Runtime {
         usize::try_from(ordinal).ok().and_then(|i| self.devices.get(i)).ok_or(cudaErrorInvalidDevice)
     }
 
+    /// The device `ordinal` for the calls whose bad device number NVIDIA's
+    /// runtime reports as `cudaErrorInvalidValue`, not `cudaErrorInvalidDevice`
+    /// (measured on H100 / CUDA 13.0: memory-pool, atomic-capability,
+    /// async-notification and array-requirement queries).
+    #[inline]
+    pub fn device_arg(&self, ordinal: c_int) -> CudaResult<&Device> {
+        self.device(ordinal).map_err(|_| cudaErrorInvalidValue)
+    }
+
     /// Runtime ordinal of a driver device handle.
     pub fn ordinal_of(&self, cu_dev: crate::driver::CUdevice) -> CudaResult<c_int> {
         self.devices.iter().find(|d| d.cu == cu_dev).map(|d| d.ordinal).ok_or(cudaErrorInvalidDevice)

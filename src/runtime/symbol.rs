@@ -39,10 +39,11 @@ pub fn copy(
         Direction::ToSymbol => [cudaMemcpyHostToDevice, cudaMemcpyDeviceToDevice, cudaMemcpyDefault],
         Direction::FromSymbol => [cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault],
     };
+    // The symbol is checked before the direction (NVIDIA, H100, CUDA 13.0).
+    let (base, size) = address_and_size(symbol)?;
     if !allowed.contains(&kind) {
         return Err(cudaErrorInvalidMemcpyDirection);
     }
-    let (base, size) = address_and_size(symbol)?;
     if offset.checked_add(count).is_none_or(|end| end > size) {
         return Err(cudaErrorInvalidValue);
     }

@@ -187,9 +187,9 @@ pub fn array_plane(a: cudaArray_t, plane: c_uint) -> CudaResult<cudaArray_t> {
 
 /// `cudaArrayGetMemoryRequirements`.
 pub fn array_memory_requirements(out: &mut cudaArrayMemoryRequirements, a: cudaArray_t, device: c_int) -> CudaResult {
-    let dev = runtime()?.device(device)?.cu;
+    let dev = runtime()?.device_arg(device)?.cu;
     if a.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue);
     }
     enter()?;
     cu!(cuArrayGetMemoryRequirements(out, a, dev))
@@ -201,9 +201,9 @@ pub fn mipmapped_array_memory_requirements(
     m: cudaMipmappedArray_t,
     device: c_int,
 ) -> CudaResult {
-    let dev = runtime()?.device(device)?.cu;
+    let dev = runtime()?.device_arg(device)?.cu;
     if m.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue);
     }
     enter()?;
     cu!(cuMipmappedArrayGetMemoryRequirements(out, m, dev))
@@ -213,7 +213,7 @@ pub fn mipmapped_array_memory_requirements(
 pub fn array_sparse_properties(out: &mut cudaArraySparseProperties, a: cudaArray_t) -> CudaResult {
     enter()?;
     if a.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue);
     }
     cu!(cuArrayGetSparseProperties(out, a))
 }
@@ -222,7 +222,7 @@ pub fn array_sparse_properties(out: &mut cudaArraySparseProperties, a: cudaArray
 pub fn mipmapped_array_sparse_properties(out: &mut cudaArraySparseProperties, m: cudaMipmappedArray_t) -> CudaResult {
     enter()?;
     if m.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue);
     }
     cu!(cuMipmappedArrayGetSparseProperties(out, m))
 }

@@ -231,13 +231,15 @@ pub fn memcpy_2d_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
+    // Nothing to copy succeeds before any other check, as NVIDIA's
+    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
     let dir = Dir::of(kind)?.array_dst()?;
     check_pitch(width, &[spitch])?;
     if dst.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
-    }
-    if width == 0 || height == 0 {
-        return Ok(());
     }
     let s = End::Ptr { p: src, pitch: spitch, height: 0, ty: dir.src_type() };
     let at = At { x: w_offset, y: h_offset, z: 0 };
@@ -259,13 +261,15 @@ pub fn memcpy_2d_from_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
+    // Nothing to copy succeeds before any other check, as NVIDIA's
+    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
     let dir = Dir::of(kind)?.array_src()?;
     check_pitch(width, &[dpitch])?;
     if src.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
-    }
-    if width == 0 || height == 0 {
-        return Ok(());
     }
     let d = End::Ptr { p: dst, pitch: dpitch, height: 0, ty: dir.dst_type() };
     let at = At { x: w_offset, y: h_offset, z: 0 };
@@ -287,12 +291,14 @@ pub fn memcpy_2d_array_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
+    // Nothing to copy succeeds before any other check, as NVIDIA's
+    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
     Dir::of(kind)?.array_src()?.array_dst()?;
     if dst.is_null() || src.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
-    }
-    if width == 0 || height == 0 {
-        return Ok(());
     }
     let (s, d) = (At { x: w_src, y: h_src, z: 0 }, At { x: w_dst, y: h_dst, z: 0 });
     run_2d(&copy_3d(End::Array(src.cast_mut()), s, End::Array(dst), d, width, height, 1), None, m)
@@ -383,6 +389,11 @@ pub fn memcpy_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
+    // Nothing to copy succeeds before any other check, as NVIDIA's
+    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+    if count == 0 {
+        return Ok(());
+    }
     let dir = Dir::of(kind)?.array_dst()?;
     let a = lin_array(dst)?;
     copy_linear(a, At { x: w_offset, y: h_offset, z: 0 }, Lin::Ptr(src, dir.src_type()), At::default(), count, on, m)
@@ -401,6 +412,11 @@ pub fn memcpy_from_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
+    // Nothing to copy succeeds before any other check, as NVIDIA's
+    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+    if count == 0 {
+        return Ok(());
+    }
     let dir = Dir::of(kind)?.array_src()?;
     let a = lin_array(src.cast_mut())?;
     copy_linear(Lin::Ptr(dst, dir.dst_type()), At::default(), a, At { x: w_offset, y: h_offset, z: 0 }, count, on, m)
@@ -420,6 +436,11 @@ pub fn memcpy_array_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
+    // Nothing to copy succeeds before any other check, as NVIDIA's
+    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+    if count == 0 {
+        return Ok(());
+    }
     Dir::of(kind)?.array_src()?.array_dst()?;
     let (d, s) = (lin_array(dst)?, lin_array(src.cast_mut())?);
     copy_linear(d, At { x: w_dst, y: h_dst, z: 0 }, s, At { x: w_src, y: h_src, z: 0 }, count, None, m)
