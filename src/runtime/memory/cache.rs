@@ -28,11 +28,11 @@
 //! free (one synchronize covers every block freed before it). NVIDIA's
 //! `cudaFree` synchronizes anyway, so this is never weaker. The synchronize
 //! is lazy: an allocation that finds no ready block of its class, while
-//! blocks of that class wait, synchronizes only when the bytes freed since
-//! the last synchronize reach a quarter of the bytes the program holds (at
-//! least 1 MiB); below that it takes a new block from the driver. So a
-//! free/malloc loop pays one synchronize per many calls instead of one per
-//! call, and the memory held stays near 1.25x what the program holds.
+//! blocks of that class wait, synchronizes only when the cache holds free
+//! at least a quarter of the bytes the program holds (and at least 1 MiB);
+//! below that it takes a new block from the driver. So a free/malloc loop
+//! pays one synchronize per many calls instead of one per call, and the
+//! memory held stays near 1.25x what the program holds (plus rounding).
 //!
 //! Out of memory: the pool synchronizes, gives every cached block of that
 //! device and kind back to the driver, and retries once.
@@ -145,8 +145,8 @@ struct FreeBlock {
     epoch: u64,
 }
 
-/// Below this many bytes freed since the last synchronize, a miss takes a
-/// new block from the driver rather than synchronizing.
+/// While the cache holds fewer free bytes than this, a miss takes a new
+/// block from the driver rather than synchronizing.
 const SYNC_FLOOR: usize = 1 << 20;
 
 /// The cache of one device and kind.
@@ -157,8 +157,6 @@ struct Pool {
     epoch: AtomicU64,
     /// ... is ready once `safe > e` (a synchronize started after it ended).
     safe: AtomicU64,
-    /// Bytes freed since the last synchronize started (the pending bytes).
-    freed_since_sync: AtomicUsize,
     cached_blocks: AtomicUsize,
     cached_bytes: AtomicUsize,
     active_blocks: AtomicUsize,
@@ -183,7 +181,6 @@ impl Pool {
             classes: (0..CLASSES).map(|_| Mutex::new(VecDeque::new())).collect(),
             epoch: AtomicU64::new(0),
             safe: AtomicU64::new(0),
-            freed_since_sync: AtomicUsize::new(0),
             cached_blocks: AtomicUsize::new(0),
             cached_bytes: AtomicUsize::new(0),
             active_blocks: AtomicUsize::new(0),
@@ -221,7 +218,6 @@ impl Pool {
         self.active_bytes.fetch_sub(size, Ordering::Relaxed);
         self.cached_blocks.fetch_add(1, Ordering::Relaxed);
         self.cached_bytes.fetch_add(size, Ordering::Relaxed);
-        self.freed_since_sync.fetch_add(size, Ordering::Relaxed);
     }
 
     /// A cached block went back into the program's hands.
@@ -232,9 +228,13 @@ impl Pool {
         self.active_bytes.fetch_add(size, Ordering::Relaxed);
     }
 
+    /// Whether a miss with blocks of its class pending should synchronize
+    /// rather than grow the cache: once the cache holds free a quarter of
+    /// what the program holds (at least [`SYNC_FLOOR`]). This bounds what
+    /// is held near 1.25x the live bytes while syncing once per many frees.
     fn sync_worthwhile(&self) -> bool {
-        let pending = self.freed_since_sync.load(Ordering::Relaxed);
-        pending >= (self.active_bytes.load(Ordering::Relaxed) / 4).max(SYNC_FLOOR)
+        let cached = self.cached_bytes.load(Ordering::Relaxed);
+        cached >= (self.active_bytes.load(Ordering::Relaxed) / 4).max(SYNC_FLOOR)
     }
 
     /// Wait for all work of `ctx`; every block freed before this call is
@@ -242,7 +242,6 @@ impl Pool {
     /// held across the driver call); the epochs keep that correct.
     fn synchronize(&self, ctx: CUcontext) -> CudaResult {
         let e = self.epoch.fetch_add(1, Ordering::SeqCst);
-        self.freed_since_sync.store(0, Ordering::Relaxed);
         self.synchronizes.fetch_add(1, Ordering::Relaxed);
         cu!(cuCtxSynchronize(ctx))?;
         self.safe.fetch_max(e + 1, Ordering::SeqCst);
@@ -446,7 +445,7 @@ fn forget_device(device: c_int) {
         for list in pool.classes.iter() {
             list.lock().clear();
         }
-        for n in [&pool.cached_blocks, &pool.cached_bytes, &pool.active_blocks, &pool.active_bytes, &pool.freed_since_sync] {
+        for n in [&pool.cached_blocks, &pool.cached_bytes, &pool.active_blocks, &pool.active_bytes] {
             n.store(0, Ordering::Relaxed);
         }
     }
