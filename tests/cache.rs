@@ -351,3 +351,40 @@ fn bad_value_warns_and_stays_off() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("CUDART_SHIM_POOL=\"yes\"") && err.contains("0 or 1"), "{err}");
 }
+
+/// The benchmark's loop (benches/gpu/cache.cu): 64 slots, sizes 256 B to
+/// 3 MiB. The cache holds at most 1.5x the program's peak live bytes and
+/// synchronizes far less often than once per free.
+#[test]
+fn mixed_loop_holds_at_most_one_and_a_half_times_the_live_bytes() {
+    pool_on();
+    const SLOTS: usize = 64;
+    let menu = [256, 1000, 4096, 65536, MIB, 3 * MIB];
+    let mut live = [(null_mut::<c_void>(), 0usize); SLOTS];
+    let (mut live_bytes, mut live_peak) = (0usize, 0usize);
+    let mut x = 88172645463325252u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let ops = 200_000;
+    for _ in 0..ops {
+        let slot = (next() % SLOTS as u64) as usize;
+        if !live[slot].0.is_null() {
+            free(live[slot].0);
+            live_bytes -= live[slot].1;
+        }
+        let n = menu[slot % 6] + (next() % 512) as usize;
+        live[slot] = (malloc(n), n);
+        live_bytes += n;
+        live_peak = live_peak.max(live_bytes);
+    }
+    let s = stats(0);
+    let ratio = s.peak_held_bytes as f64 / live_peak as f64;
+    assert!(ratio <= 1.5, "held {} for {live_peak} live: {ratio:.3} ({s:?})", s.peak_held_bytes);
+    assert!(s.synchronizes < ops / 4, "{s:?}");
+    assert!(s.misses < 1000, "{s:?}");
+    eprintln!("ratio {ratio:.3}, {s:?}");
+}

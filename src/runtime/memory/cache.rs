@@ -136,6 +136,17 @@ fn class_of(size: usize) -> Option<(usize, usize)> {
     Some((index, n * step))
 }
 
+/// The size blocks of class `c` have (the inverse of [`class_of`]).
+fn class_size(c: usize) -> usize {
+    if c < SMALL_CLASSES {
+        return (c + 1) * SMALL_STEP;
+    }
+    let j = c - SMALL_CLASSES;
+    let k = 20 + (j >> LARGE_STEPS_LOG2);
+    let n = 9 + (j & ((1 << LARGE_STEPS_LOG2) - 1));
+    n << (k - LARGE_STEPS_LOG2 as usize)
+}
+
 // ---------------------------------------------------------------- pools
 
 /// A free block and the sync epoch it was freed in.
@@ -204,6 +215,23 @@ impl Pool {
             }
             Some(_) => Take::Pending,
         }
+    }
+
+    /// A ready block of `class`, or else of a larger class that wastes at
+    /// most a quarter of `size` (so a request just at a class boundary,
+    /// e.g. exactly 3 MiB, can use a 3.25 MiB block rather than grow the
+    /// cache). `Pending` when one of those classes has blocks waiting.
+    fn take_fitting(&self, class: usize, size: usize) -> Take {
+        let limit = size.saturating_add(size / 4);
+        let mut found = Take::Empty;
+        for c in (class..CLASSES).take_while(|&c| c == class || class_size(c) <= limit) {
+            match self.take(c) {
+                Take::Ready(p) => return Take::Ready(p),
+                Take::Pending => found = Take::Pending,
+                Take::Empty => {}
+            }
+        }
+        found
     }
 
     /// A block of `size` bytes left the program's hands.
@@ -373,19 +401,20 @@ pub fn malloc(kind: Kind, ctx: CUcontext, device: c_int, size: usize) -> CudaRes
     }
     let cache = cache()?;
     let pool = cache.pool(device, kind);
-    let ptr = match pool.take(class) {
+    let ptr = match pool.take_fitting(class, size) {
         Take::Ready(p) => Some(p),
-        Take::Pending if pool.sync_worthwhile() && pool.synchronize(ctx).is_ok() => match pool.take(class) {
+        Take::Pending if pool.sync_worthwhile() && pool.synchronize(ctx).is_ok() => match pool.take_fitting(class, size) {
             Take::Ready(p) => Some(p),
             _ => None,
         },
         _ => None,
     };
     if let Some(p) = ptr {
-        if let Some(o) = cache.shard(p).lock().get_mut(&p) {
+        let block_size = cache.shard(p).lock().get_mut(&p).map_or(rounded, |o| {
             o.live = true;
-        }
-        pool.handed_out(rounded);
+            o.size
+        });
+        pool.handed_out(block_size);
         pool.hits.fetch_add(1, Ordering::Relaxed);
         return Ok(p as *mut c_void);
     }
@@ -514,7 +543,10 @@ mod tests {
         assert_eq!(class_of((1 << MAX_LOG2) + 1), None);
         assert_eq!(class_of(0), None);
         assert_eq!(class_of(usize::MAX), None);
-        let mut last = (0, 0);
+        for c in 0..CLASSES {
+            assert_eq!(class_of(class_size(c)), Some((c, class_size(c))));
+        }
+        let mut last = (0, SMALL_STEP);
         for size in (1..(64usize << 20)).step_by(4099) {
             let (c, r) = class_of(size).unwrap();
             assert!(r >= size && r - size <= (size / 8).max(511), "{size} -> {r}");
