@@ -388,3 +388,20 @@ fn mixed_loop_holds_at_most_one_and_a_half_times_the_live_bytes() {
     assert!(s.misses < 1000, "{s:?}");
     eprintln!("ratio {ratio:.3}, {s:?}");
 }
+
+#[test]
+fn pinned_blocks_wait_for_every_device() {
+    use_fake_driver(&[("CUDART_SHIM_POOL", "1"), ("FAKE_CUDA_DEVICES", "2")]);
+    assert_eq!(unsafe { cudaSetDevice(1) }, cudaSuccess);
+    free(malloc(16)); // device 1's context is in use
+    assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
+    let mut p = null_mut();
+    assert_eq!(unsafe { cudaMallocHost(&mut p, 2 * MIB) }, cudaSuccess);
+    assert_eq!(unsafe { cudaFreeHost(p) }, cudaSuccess);
+    let syncs = fake::calls("cuCtxSynchronize");
+    let mut q = null_mut();
+    assert_eq!(unsafe { cudaMallocHost(&mut q, 2 * MIB) }, cudaSuccess);
+    assert_eq!(q, p);
+    assert_eq!(fake::calls("cuCtxSynchronize"), syncs + 2, "both devices' contexts");
+    assert_eq!(host_stats(0).synchronizes, 1);
+}

@@ -24,8 +24,9 @@
 //!
 //! Reuse waits for the work that may still use a block. A freed block is
 //! stamped with the pool's sync epoch; it is *ready* once a
-//! `cuCtxSynchronize` of the device's primary context has started after the
-//! free (one synchronize covers every block freed before it). NVIDIA's
+//! `cuCtxSynchronize` of the device's primary context (pinned memory: of
+//! every device's) has started after the free (one synchronize covers
+//! every block freed before it). NVIDIA's
 //! `cudaFree` synchronizes anyway, so this is never weaker. The synchronize
 //! is lazy: an allocation that finds no ready block of its class, while
 //! blocks of that class wait, synchronizes only when the cache holds free
@@ -265,13 +266,22 @@ impl Pool {
         cached >= (self.active_bytes.load(Ordering::Relaxed) / 4).max(SYNC_FLOOR)
     }
 
-    /// Wait for all work of `ctx`; every block freed before this call is
-    /// ready afterwards. Concurrent callers each synchronize (no lock is
-    /// held across the driver call); the epochs keep that correct.
-    fn synchronize(&self, ctx: CUcontext) -> CudaResult {
+    /// Wait for all work of `ctx` (device memory) or of every device's
+    /// primary context (pinned memory, which copies on any device may use);
+    /// every block freed before this call is ready afterwards. Concurrent
+    /// callers each synchronize (no lock is held across the driver call);
+    /// the epochs keep that correct.
+    fn synchronize(&self, kind: Kind, ctx: CUcontext) -> CudaResult {
         let e = self.epoch.fetch_add(1, Ordering::SeqCst);
         self.synchronizes.fetch_add(1, Ordering::Relaxed);
-        cu!(cuCtxSynchronize(ctx))?;
+        match kind {
+            Kind::Device => cu!(cuCtxSynchronize(ctx))?,
+            Kind::Host => {
+                for d in runtime()?.devices.iter().filter(|d| d.is_active()) {
+                    cu!(cuCtxSynchronize(d.primary()?))?;
+                }
+            }
+        }
         self.safe.fetch_max(e + 1, Ordering::SeqCst);
         Ok(())
     }
@@ -366,7 +376,7 @@ impl Cache {
 
     /// Synchronize and give every cached block of `pool` back to the driver.
     fn release(&self, pool: &Pool, ctx: CUcontext, kind: Kind) {
-        let _ = pool.synchronize(ctx);
+        let _ = pool.synchronize(kind, ctx);
         let safe = pool.safe.load(Ordering::SeqCst);
         let mut freed = Vec::new();
         for list in pool.classes.iter() {
@@ -403,7 +413,7 @@ pub fn malloc(kind: Kind, ctx: CUcontext, device: c_int, size: usize) -> CudaRes
     let pool = cache.pool(device, kind);
     let ptr = match pool.take_fitting(class, size) {
         Take::Ready(p) => Some(p),
-        Take::Pending if pool.sync_worthwhile() && pool.synchronize(ctx).is_ok() => match pool.take_fitting(class, size) {
+        Take::Pending if pool.sync_worthwhile() && pool.synchronize(kind, ctx).is_ok() => match pool.take_fitting(class, size) {
             Take::Ready(p) => Some(p),
             _ => None,
         },
