@@ -304,7 +304,8 @@ fn eight_threads_never_share_a_block() {
     assert_eq!(s.hits + s.misses, total + 1);
     assert_eq!((s.active_blocks, s.active_bytes), (0, 0));
     assert_eq!(s.cached_blocks, s.held_blocks);
-    assert_eq!(s.held_blocks, fake::calls("cuMemAlloc"), "no block lost");
+    assert_eq!(s.held_blocks + s.released_blocks, fake::calls("cuMemAlloc"), "no block lost");
+    assert_eq!(s.released_blocks, fake::calls("cuMemFree"));
     assert!(s.hits > total / 2, "{s:?}");
 }
 
@@ -404,4 +405,21 @@ fn pinned_blocks_wait_for_every_device() {
     assert_eq!(q, p);
     assert_eq!(fake::calls("cuCtxSynchronize"), syncs + 2, "both devices' contexts");
     assert_eq!(host_stats(0).synchronizes, 1);
+}
+
+#[test]
+fn blocks_of_sizes_no_longer_asked_for_are_given_back() {
+    pool_on();
+    // Phase 1: 32 blocks of 1 MiB, all freed and made ready.
+    let ps: Vec<_> = (0..32).map(|_| malloc(MIB)).collect();
+    ps.into_iter().for_each(free);
+    free(malloc(MIB)); // synchronizes: every 1 MiB block is ready
+    assert_eq!(stats(0).cached_bytes, 32 * MIB as u64);
+    // Phase 2: a different size; the 1 MiB blocks go back to the driver.
+    let q = malloc(3 * MIB);
+    let s = stats(0);
+    assert!(s.released_blocks > 0, "{s:?}");
+    assert!(s.cached_bytes <= MIB as u64 + 3 * MIB as u64 / 4, "{s:?}");
+    assert_eq!(fake::calls("cuMemFree"), s.released_blocks);
+    free(q);
 }

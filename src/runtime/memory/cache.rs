@@ -36,7 +36,9 @@
 //! memory held stays near 1.25x what the program holds (plus rounding).
 //!
 //! Out of memory: the pool synchronizes, gives every cached block of that
-//! device and kind back to the driver, and retries once.
+//! device and kind back to the driver, and retries once. A miss that finds
+//! the cache holding free more than twice that quarter (sizes the program
+//! no longer asks for) gives ready blocks back, largest first, down to it.
 //!
 //! `cudaDeviceReset` destroys every allocation of the primary context: a
 //! reset hook forgets the device's blocks (no driver call needed). At
@@ -262,8 +264,14 @@ impl Pool {
     /// what the program holds (at least [`SYNC_FLOOR`]). This bounds what
     /// is held near 1.25x the live bytes while syncing once per many frees.
     fn sync_worthwhile(&self) -> bool {
-        let cached = self.cached_bytes.load(Ordering::Relaxed);
-        cached >= (self.active_bytes.load(Ordering::Relaxed) / 4).max(SYNC_FLOOR)
+        self.cached_bytes.load(Ordering::Relaxed) >= self.budget()
+    }
+
+    /// Free bytes the cache may hold without synchronizing: a quarter of
+    /// what the program holds, at least [`SYNC_FLOOR`]. A miss that finds
+    /// twice this much free gives ready blocks back down to it.
+    fn budget(&self) -> usize {
+        (self.active_bytes.load(Ordering::Relaxed) / 4).max(SYNC_FLOOR)
     }
 
     /// Wait for all work of `ctx` (device memory) or of every device's
@@ -377,12 +385,24 @@ impl Cache {
     /// Synchronize and give every cached block of `pool` back to the driver.
     fn release(&self, pool: &Pool, ctx: CUcontext, kind: Kind) {
         let _ = pool.synchronize(kind, ctx);
+        self.give_back(pool, kind, 0);
+    }
+
+    /// Give ready blocks back to the driver, largest classes first, until
+    /// the pool holds at most `keep` bytes free (blocks still waiting for a
+    /// synchronize stay).
+    fn give_back(&self, pool: &Pool, kind: Kind, keep: usize) {
         let safe = pool.safe.load(Ordering::SeqCst);
         let mut freed = Vec::new();
-        for list in pool.classes.iter() {
+        let mut cached = pool.cached_bytes.load(Ordering::Relaxed);
+        for (c, list) in pool.classes.iter().enumerate().rev() {
+            if cached <= keep {
+                break;
+            }
             let mut l = list.lock();
-            while l.front().is_some_and(|b| b.epoch < safe) {
+            while cached > keep && l.front().is_some_and(|b| b.epoch < safe) {
                 freed.push(l.pop_front().unwrap().ptr);
+                cached = cached.saturating_sub(class_size(c));
             }
         }
         for ptr in freed {
@@ -429,6 +449,13 @@ pub fn malloc(kind: Kind, ctx: CUcontext, device: c_int, size: usize) -> CudaRes
         return Ok(p as *mut c_void);
     }
     pool.misses.fetch_add(1, Ordering::Relaxed);
+    // Growing while free blocks of other sizes pile up: give ready ones
+    // back first (largest first), so what is held stays bounded when the
+    // sizes a program asks for change.
+    let budget = pool.budget();
+    if pool.cached_bytes.load(Ordering::Relaxed) >= 2 * budget {
+        cache.give_back(pool, kind, budget);
+    }
     let p = match super::alloc::driver_alloc(kind, rounded) {
         Err(cudaErrorMemoryAllocation) => {
             cache.release(pool, ctx, kind);
@@ -514,7 +541,8 @@ pub struct CacheStats {
     pub misses: u64,
     /// `cuCtxSynchronize` calls made to make freed blocks reusable.
     pub synchronizes: u64,
-    /// Cached blocks given back to the driver (out of memory).
+    /// Cached blocks given back to the driver (out of memory, or too many
+    /// free blocks of sizes no longer asked for).
     pub released_blocks: u64,
 }
 
