@@ -79,6 +79,7 @@ int main() {
     unsigned long long *acc;
     CK(cudaMalloc(&acc, sizeof *acc));
     CK(cudaMemset(acc, 0, sizeof *acc));
+    CK(cudaDeviceSynchronize());  // s1 and s2 do not wait for the legacy stream
 
     uint32_t *live[SLOTS] = {};
     size_t words[SLOTS] = {};
