@@ -31,10 +31,10 @@ pub fn free(p: *mut c_void) -> CudaResult {
     if p.is_null() {
         return Ok(());
     }
-    if cache::enabled() {
-        if let Some(r) = cache::free(Kind::Device, p) {
-            return r;
-        }
+    if cache::enabled()
+        && let Some(r) = cache::free(Kind::Device, p)
+    {
+        return r;
     }
     driver_free(Kind::Device, p)
 }
@@ -60,10 +60,10 @@ pub fn free_host(p: *mut c_void) -> CudaResult {
     if p.is_null() {
         return Ok(());
     }
-    if cache::enabled() {
-        if let Some(r) = cache::free(Kind::Host, p) {
-            return r;
-        }
+    if cache::enabled()
+        && let Some(r) = cache::free(Kind::Host, p)
+    {
+        return r;
     }
     driver_free(Kind::Host, p)
 }
