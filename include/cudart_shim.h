@@ -91,6 +91,56 @@
 #define cudaMemAttachSingle 4
 
 /**
+ * C: `cudaStreamDefault`.
+ */
+#define cudaStreamDefault 0
+
+/**
+ * C: `cudaStreamNonBlocking`: no implicit synchronization with stream 0.
+ */
+#define cudaStreamNonBlocking 1
+
+/**
+ * C: `cudaEventDefault`.
+ */
+#define cudaEventDefault 0
+
+/**
+ * C: `cudaEventBlockingSync`.
+ */
+#define cudaEventBlockingSync 1
+
+/**
+ * C: `cudaEventDisableTiming`.
+ */
+#define cudaEventDisableTiming 2
+
+/**
+ * C: `cudaEventInterprocess` (requires `cudaEventDisableTiming`).
+ */
+#define cudaEventInterprocess 4
+
+/**
+ * C: `cudaEventRecordDefault`.
+ */
+#define cudaEventRecordDefault 0
+
+/**
+ * C: `cudaEventRecordExternal`.
+ */
+#define cudaEventRecordExternal 1
+
+/**
+ * C: `cudaEventWaitDefault`.
+ */
+#define cudaEventWaitDefault 0
+
+/**
+ * C: `cudaEventWaitExternal`.
+ */
+#define cudaEventWaitExternal 1
+
+/**
  * C: `cudaGraphKernelNodePortDefault` and friends (edge ports).
  */
 #define cudaGraphKernelNodePortDefault 0
@@ -163,6 +213,10 @@
  * C: `cudaMemPoolCreateUsageHwDecompress`.
  */
 #define cudaMemPoolCreateUsageHwDecompress 2
+
+#define CUDART_SHIM_PHASE_ENTER 0
+
+#define CUDART_SHIM_PHASE_EXIT 1
 
 /**
  * Opaque; only ever used behind a pointer.
@@ -671,9 +725,108 @@ typedef int cudaMemRangeAttribute;
  */
 typedef int cudaDeviceP2PAttr;
 
+typedef struct CUevent_st *cudaEvent_t;
+
+/**
+ * C: `cudaLaunchAttributeID`.
+ */
+typedef int cudaLaunchAttributeID;
+
+/**
+ * C: `cudaStreamAttrID` (a macro for `cudaLaunchAttributeID`).
+ */
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+
+/**
+ * C: `cudaAccessProperty`.
+ */
+typedef int cudaAccessProperty;
+
+/**
+ * C: `struct cudaAccessPolicyWindow`.
+ */
+typedef struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+} cudaAccessPolicyWindow;
+
+/**
+ * C: `cudaSynchronizationPolicy`.
+ */
+typedef int cudaSynchronizationPolicy;
+
+/**
+ * C: `cudaLaunchMemSyncDomainMap` (`struct cudaLaunchMemSyncDomainMap_st`).
+ */
+typedef struct cudaLaunchMemSyncDomainMap {
+  uint8_t default_;
+  uint8_t remote;
+} cudaLaunchMemSyncDomainMap;
+
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
+
+/**
+ * C: `union cudaLaunchAttributeValue` (64 bytes). The members NVIDIA
+ * declares with anonymous struct types (clusterDim, programmaticEvent, ...)
+ * are reached through `pad`; every member starts at offset 0.
+ */
+typedef union cudaLaunchAttributeValue {
+  char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  cudaSynchronizationPolicy syncPolicy;
+  int clusterSchedulingPolicyPreference;
+  int programmaticStreamSerializationAllowed;
+  int priority;
+  struct cudaLaunchMemSyncDomainMap memSyncDomainMap;
+  int memSyncDomain;
+  /**
+   * Keeps the 8-byte alignment of NVIDIA's pointer members.
+   */
+  cudaGraphDeviceNode_t _devNode;
+} cudaLaunchAttributeValue;
+
+/**
+ * C: `cudaStreamAttrValue` (a macro for `cudaLaunchAttributeValue`).
+ */
+typedef union cudaLaunchAttributeValue cudaStreamAttrValue;
+
+/**
+ * C: `cudaStreamCallback_t`.
+ */
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *user_data);
+
+/**
+ * C: `cudaHostFn_t`.
+ */
+typedef void (*cudaHostFn_t)(void *userData);
+
+/**
+ * C: `cudaStreamCaptureMode`.
+ */
+typedef int cudaStreamCaptureMode;
+
 typedef struct CUgraph_st *cudaGraph_t;
 
 typedef struct CUgraphNode_st *cudaGraphNode_t;
+
+/**
+ * C: `cudaGraphEdgeData` (same layout as the driver's `CUgraphEdgeData`).
+ */
+typedef struct cudaGraphEdgeData {
+  uint8_t from_port;
+  uint8_t to_port;
+  uint8_t type;
+  uint8_t reserved[5];
+} cudaGraphEdgeData;
+
+/**
+ * C: `cudaStreamCaptureStatus`.
+ */
+typedef int cudaStreamCaptureStatus;
 
 /**
  * C: `struct dim3` (the host-side `uint3` with constructors in C++).
@@ -700,44 +853,6 @@ typedef struct cudaKernelNodeParams {
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 
 /**
- * C: `cudaLaunchAttributeID`.
- */
-typedef int cudaLaunchAttributeID;
-
-/**
- * C: `cudaAccessProperty`.
- */
-typedef int cudaAccessProperty;
-
-/**
- * C: `struct cudaAccessPolicyWindow`.
- */
-typedef struct cudaAccessPolicyWindow {
-  void *base_ptr;
-  size_t num_bytes;
-  float hitRatio;
-  cudaAccessProperty hitProp;
-  cudaAccessProperty missProp;
-} cudaAccessPolicyWindow;
-
-typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
-
-/**
- * C: `union cudaLaunchAttributeValue` (64 bytes; the driver's
- * `CUlaunchAttributeValue` has the same layout and values).
- */
-typedef union cudaLaunchAttributeValue {
-  char pad[64];
-  struct cudaAccessPolicyWindow accessPolicyWindow;
-  int cooperative;
-  int priority;
-  /**
-   * Keeps the 8-byte alignment of NVIDIA's pointer members.
-   */
-  cudaGraphDeviceNode_t _devNode;
-} cudaLaunchAttributeValue;
-
-/**
  * C: `struct cudaMemsetParams`.
  */
 typedef struct cudaMemsetParams {
@@ -750,19 +865,12 @@ typedef struct cudaMemsetParams {
 } cudaMemsetParams;
 
 /**
- * C: `cudaHostFn_t`.
- */
-typedef void (*cudaHostFn_t)(void *userData);
-
-/**
  * C: `struct cudaHostNodeParams`.
  */
 typedef struct cudaHostNodeParams {
   cudaHostFn_t fn;
   void *userData;
 } cudaHostNodeParams;
-
-typedef struct CUevent_st *cudaEvent_t;
 
 typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
 
@@ -902,16 +1010,6 @@ typedef struct cudaMemAllocNodeParams {
 } cudaMemAllocNodeParams;
 
 typedef uint64_t cudaGraphConditionalHandle;
-
-/**
- * C: `cudaGraphEdgeData` (same layout as the driver's `CUgraphEdgeData`).
- */
-typedef struct cudaGraphEdgeData {
-  uint8_t from_port;
-  uint8_t to_port;
-  uint8_t type;
-  uint8_t reserved[5];
-} cudaGraphEdgeData;
 
 /**
  * C: `cudaGraphNodeType`.
@@ -1524,9 +1622,76 @@ typedef uint32_t VdpVideoSurface;
 typedef uint32_t VdpOutputSurface;
 
 /**
+ * Counters of one function, over every thread, since the last reset.
+ */
+typedef struct cudartShimCounter {
+  uint32_t function_id;
+  const char *function_name;
+  uint64_t calls;
+  uint64_t failed_calls;
+  uint64_t total_ns;
+  uint64_t min_ns;
+  uint64_t max_ns;
+} cudartShimCounter;
+
+/**
+ * One decoded argument of a call: its name and its value as the call log
+ * writes it (enums by name, pointers in hex, out-parameters `0x...->value`
+ * on exit of a successful call). Valid during the callback only.
+ */
+typedef struct cudartShimArg {
+  const char *name;
+  const char *value;
+} cudartShimArg;
+
+/**
+ * What a subscriber callback receives. Valid during the callback only.
+ */
+typedef struct cudartShimCallbackData {
+  /**
+   * Stable for the life of the process; see `cudartShimGetFunctionName`.
+   */
+  uint32_t function_id;
+  const char *function_name;
+  /**
+   * `CUDART_SHIM_PHASE_ENTER` or `CUDART_SHIM_PHASE_EXIT`.
+   */
+  int phase;
+  /**
+   * 0 for a call from the program; 1 and more for calls made while
+   * another call of the same thread is running (from a callback).
+   */
+  uint32_t depth;
+  /**
+   * The calling thread's kernel thread id.
+   */
+  int thread_id;
+  uint32_t num_args;
+  const struct cudartShimArg *args;
+  /**
+   * On exit: what the call returned (cudaSuccess on entry).
+   */
+  cudaError_t result;
+  /**
+   * On exit: how long the call took.
+   */
+  uint64_t duration_ns;
+} cudartShimCallbackData;
+
+/**
+ * A subscriber callback: `userdata` as given to `cudartShimSubscribe`.
+ */
+typedef void (*cudartShimCallback)(void *userdata, const struct cudartShimCallbackData *data);
+
+/**
  * C: `cudaMemcpyFlags`.
  */
 typedef int cudaMemcpyFlags;
+
+/**
+ * C: `cudaStreamUpdateCaptureDependenciesFlags`.
+ */
+typedef int cudaStreamUpdateCaptureDependenciesFlags;
 
 /**
  * C: `cudaGraphDependencyType`.
@@ -2253,6 +2418,32 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaMemcpyOperandTypeMax 2147483647
 
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
+#define cudaStreamCaptureModeGlobal 0
+
+#define cudaStreamCaptureModeThreadLocal 1
+
+#define cudaStreamCaptureModeRelaxed 2
+
+#define cudaStreamCaptureStatusNone 0
+
+#define cudaStreamCaptureStatusActive 1
+
+#define cudaStreamCaptureStatusInvalidated 2
+
+#define cudaStreamAddCaptureDependencies 0
+
+#define cudaStreamSetCaptureDependencies 1
+
 #define cudaGraphNodeTypeKernel 0
 
 #define cudaGraphNodeTypeMemcpy 1
@@ -2757,6 +2948,14 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaAccessPropertyPersisting 2
 
+#define cudaSyncPolicyAuto 1
+
+#define cudaSyncPolicySpin 2
+
+#define cudaSyncPolicyYield 3
+
+#define cudaSyncPolicyBlockingSync 4
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -3024,6 +3223,112 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaDeviceGetP2PAttribute(int *value, cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
 
 cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities, const cudaAtomicOperation *operations, unsigned int count, int srcDevice, int dstDevice);
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream);
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority);
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t hStream, unsigned int *flags);
+
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
+
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority);
+
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId);
+
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream, unsigned long long *streamId);
+
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device);
+
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t hStream, int *device);
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out);
+
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out);
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src);
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
+
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn_, void *userData);
+
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn_, void *userData);
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode);
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, cudaStreamCaptureMode mode);
+
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, cudaStreamCaptureMode mode);
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph);
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus);
+
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream, cudaStreamCaptureStatus *pCaptureStatus);
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const struct cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, cudaStreamCaptureStatus *captureStatus_out, unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out, const struct cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
+
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode);
+
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+
+cudaError_t cudaEventQuery(cudaEvent_t event);
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
 
@@ -3517,6 +3822,46 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, si
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
 
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
+
+/**
+ * Count calls (for the counters API) even without `CUDART_SHIM_TRACE`.
+ */
+cudaError_t cudartShimEnableCounters(int enable);
+
+/**
+ * Counters of every function called so far: up to `capacity` records in
+ * `counters` (may be NULL when `capacity` is 0); `*count` = how many exist.
+ */
+cudaError_t cudartShimGetCounters(struct cudartShimCounter *counters, size_t capacity, size_t *count);
+
+/**
+ * Counters of one function by name (zeros when it was never called).
+ */
+cudaError_t cudartShimGetCounter(const char *name, struct cudartShimCounter *counter);
+
+/**
+ * Start every counter (and the summary) from zero.
+ */
+cudaError_t cudartShimResetCounters(void);
+
+/**
+ * Write the summary and every pending timeline event now.
+ */
+cudaError_t cudartShimFlush(void);
+
+/**
+ * Call `on_enter` before and `on_exit` after every runtime call (either
+ * may be NULL, not both), from the calling thread. `*handle` receives the
+ * subscription for `cudartShimUnsubscribe`.
+ */
+cudaError_t cudartShimSubscribe(cudartShimCallback on_enter, cudartShimCallback on_exit, void *userdata, uint64_t *handle);
+
+cudaError_t cudartShimUnsubscribe(uint64_t handle);
+
+/**
+ * The name of function `function_id`, or NULL.
+ */
+const char *cudartShimGetFunctionName(uint32_t function_id);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -65,7 +65,7 @@ def classify(decl):
     ty, name = m.group(1).strip(), m.group(2)
     if m.group(3):
         ty += "*"
-    base = ty.replace("const", "").replace("struct", "").replace("enum", "").strip()
+    base = re.sub(r"\b(const|struct|enum)\b", "", ty).strip()
     if "*" in ty:
         return "ptr", ty, name
     if base in HANDLES:
@@ -155,18 +155,20 @@ static int run_group(int from, int to, const char **results) {
             alarm(20);
             int code = cases[i].run();
             alarm(0);
-            fprintf(w, "E %d %d\n", i, code); fflush(w);
+            /* The name is looked up here: the parent must never call into
+             * the runtime, or its children inherit an initialized driver. */
+            fprintf(w, "E %d %s\n", i, cudaGetErrorName((cudaError_t)code)); fflush(w);
         }
         _exit(0);
     }
     close(fd[1]);
     FILE *r = fdopen(fd[0], "r");
-    char line[128];
+    char line[256], name[200];
     int began = -1, done = from;
     while (fgets(line, sizeof line, r)) {
-        int i, code;
-        if (sscanf(line, "E %d %d", &i, &code) == 2) {
-            results[i] = strdup(cudaGetErrorName((cudaError_t)code));
+        int i;
+        if (sscanf(line, "E %d %199s", &i, name) == 2) {
+            results[i] = strdup(name);
             done = i + 1;
         } else if (sscanf(line, "B %d", &i) == 1) {
             began = i;

@@ -7,6 +7,10 @@
 //!
 //! - the panic boundary: a panic never unwinds into C; it becomes
 //!   `cudaErrorUnknown` (or the export's `on_panic` value) and an error log;
+//! - initialization first: like NVIDIA's runtime, a status export answers
+//!   the initialization error (e.g. `cudaErrorInsufficientDriver` with no
+//!   driver) before it looks at its arguments; the few exports that work
+//!   without a driver use `entry!(@no_init ...)`;
 //! - the thread's last error: a failing status is recorded (except
 //!   `cudaErrorNotReady`, which NVIDIA's runtime never records);
 //! - counting, timing and tracing, when the trace layer is on. With tracing
@@ -20,14 +24,25 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// `entry!(cudaName(arg, ...) => runtime_expr)` for exports that return
 /// `cudaError_t`: `runtime_expr` is a `CudaResult<()>`.
 ///
+/// `entry!(@no_init cudaName(arg, ...) => runtime_expr)` for the status
+/// exports that answer without an initialized runtime (versions, the export
+/// table), as NVIDIA's do.
+///
 /// `entry!(cudaName(arg, ...) -> expr, on_panic = value)` for exports that
 /// return anything else (names, handles, `void`): no last-error bookkeeping.
 #[macro_export]
 macro_rules! entry {
-    ($name:ident ( $($arg:ident),* $(,)? ) => $body:expr) => {{
+    ($name:ident ( $($arg:ident),* $(,)? ) => $body:expr) => {
+        $crate::entry!(@status true, $name($($arg),*) => $body)
+    };
+    (@no_init $name:ident ( $($arg:ident),* $(,)? ) => $body:expr) => {
+        $crate::entry!(@status false, $name($($arg),*) => $body)
+    };
+    (@status $init:expr, $name:ident ( $($arg:ident),* ) => $body:expr) => {{
         static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
         $crate::entry::status(
             &SITE,
+            $init,
             &|_s: &mut dyn $crate::trace::ArgSink| { $( _s.arg(stringify!($arg), &$arg); )* },
             #[inline(always)] move || $body,
         )
@@ -46,20 +61,27 @@ macro_rules! entry {
 /// Arguments of a call, for the trace layer (called only when tracing).
 pub type Args<'a> = &'a dyn Fn(&mut dyn ArgSink);
 
-/// Run an export that returns a status.
+/// Run an export that returns a status; with `init`, the runtime's
+/// initialization outcome comes first.
 #[inline(always)]
-pub fn status(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> CudaResult) -> cudaError_t {
+pub fn status(site: &'static CallSite, init: bool, args: Args<'_>, body: impl FnOnce() -> CudaResult) -> cudaError_t {
+    let run = move || {
+        if init {
+            crate::runtime::state::runtime()?;
+        }
+        body()
+    };
     if trace::active() {
-        return trace::traced(site, args, || finish(guard(site, body, Err(cudaErrorUnknown))), |r: &cudaError_t| *r);
+        return trace::traced(site, args, || finish(guard(site, run, Err(cudaErrorUnknown))), |r: &cudaError_t| *r);
     }
-    finish(guard(site, body, Err(cudaErrorUnknown)))
+    finish(guard(site, run, Err(cudaErrorUnknown)))
 }
 
 /// Run an export that returns a value other than a status.
 #[inline(always)]
-pub fn value<T: trace::TraceArg>(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> T, on_panic: T) -> T {
+pub fn value<T: trace::TraceArg + 'static>(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> T, on_panic: T) -> T {
     if trace::active() {
-        return trace::traced(site, args, || guard(site, body, on_panic), |_| crate::types::cudaSuccess);
+        return trace::traced(site, args, || guard(site, body, on_panic), trace::status_of_value);
     }
     guard(site, body, on_panic)
 }

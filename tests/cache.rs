@@ -423,3 +423,26 @@ fn blocks_of_sizes_no_longer_asked_for_are_given_back() {
     assert_eq!(fake::calls("cuMemFree"), s.released_blocks);
     free(q);
 }
+
+#[test]
+fn trace_memory_counter_sees_cached_blocks_at_their_rounded_size() {
+    let f = scratch("cache_trace").join("summary.json");
+    use_fake_driver(&[
+        ("CUDART_SHIM_POOL", "1"),
+        ("CUDART_SHIM_TRACE", "summary"),
+        ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap()),
+    ]);
+    use cudart_shim::trace::memory_allocated;
+    let p = malloc(1000);
+    assert_eq!(memory_allocated(), 1024);
+    free(p);
+    assert_eq!(memory_allocated(), 0);
+    for _ in 0..10 {
+        let q = malloc(3 * MIB + 1);
+        assert_eq!(memory_allocated(), 3 * MIB as i64 + (MIB as i64 / 4));
+        free(q);
+    }
+    assert_eq!(memory_allocated(), 0);
+    assert_eq!(unsafe { cudaFree(p) }, cudaErrorInvalidValue);
+    assert_eq!(memory_allocated(), 0, "a failed free counts nothing");
+}

@@ -66,9 +66,9 @@ fn plain_program_launches_symbols_and_queries() {
     for want in [
         "dv size 16",
         "cv size 32",
-        "too many threads: cudaErrorInvalidConfiguration",
-        "empty grid: cudaErrorInvalidConfiguration",
-        "not a kernel: cudaErrorInvalidDeviceFunction",
+        "too many threads: cudaErrorInvalidValue",
+        "empty grid: cudaErrorInvalidValue",
+        "not a kernel: cudaErrorInvalidResourceHandle",
         "cv roundtrip ok",
         "dv 0 0 41 42",
         "past the end: cudaErrorInvalidValue",

@@ -53,5 +53,5 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion_ptsz(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t {
-    entry!(cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(ppExportTable, pExportTableId))
+    entry!(@no_init cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(ppExportTable, pExportTableId))
 }

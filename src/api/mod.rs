@@ -13,6 +13,7 @@ pub mod profiler;
 pub mod memory;
 pub mod peer;
 pub mod stream;
+pub mod capture;
 pub mod event;
 pub mod graph;
 pub mod launch;

@@ -6,7 +6,7 @@ use std::ffi::c_int;
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
-    entry!(cudaRuntimeGetVersion(runtimeVersion) => {
+    entry!(@no_init cudaRuntimeGetVersion(runtimeVersion) => {
         *out(runtimeVersion)? = version::RUNTIME_VERSION;
         Ok(())
     })
@@ -14,7 +14,7 @@ pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cu
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDriverGetVersion(driverVersion: *mut c_int) -> cudaError_t {
-    entry!(cudaDriverGetVersion(driverVersion) => {
+    entry!(@no_init cudaDriverGetVersion(driverVersion) => {
         let v = out(driverVersion)?;
         *v = version::driver_version()?;
         Ok(())

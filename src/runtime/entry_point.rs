@@ -30,7 +30,8 @@ pub fn get(
     // SAFETY: optional out-parameter.
     let status = unsafe { status.as_mut() };
     if r.0 == 0 && !p.is_null() {
-        *out = p;
+        // With CUDART_SHIM_TRACE_DRIVER=1 a traced forwarder; else `p`.
+        *out = crate::trace::wrap_driver_entry_point(name, p);
         if let Some(st) = status {
             *st = cudaDriverEntryPointSuccess;
         }
@@ -52,6 +53,8 @@ pub fn get(
 pub fn export_table(table: *mut *const c_void, id: *const cudaUUID_t) -> CudaResult {
     let out = super::out(table)?;
     super::input(id)?;
-    super::state::runtime()?;
-    cu!(cuGetExportTable(out, id.cast::<CUuuid>()))
+    // NVIDIA's runtime answers an id it does not serve with
+    // cudaErrorUnknown, driver or not (measured with no driver on CUDA 13.0).
+    super::state::runtime().map_err(|_| cudaErrorUnknown)?;
+    cu!(cuGetExportTable(out, id.cast::<CUuuid>())).map_err(|_| cudaErrorUnknown)
 }

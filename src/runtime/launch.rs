@@ -66,56 +66,14 @@ pub fn pop_config(grid: *mut dim3, block: *mut dim3, shared: *mut usize, stream:
     Ok(())
 }
 
-/// Checks NVIDIA's runtime makes before the driver sees a launch: an empty
-/// grid or block, or dynamic shared memory beyond 32 bits, is
-/// `cudaErrorInvalidConfiguration`.
+/// The one check made before the driver sees a launch: dynamic shared
+/// memory must fit the driver's 32-bit field. Dimensions go to the driver
+/// unchecked, and its answer comes back unchanged: NVIDIA's runtime reports
+/// the driver's `cudaErrorInvalidValue` for empty or oversized grids and
+/// blocks (measured on H100, CUDA 13.0).
 #[inline(always)]
-fn check_dims(grid: dim3, block: dim3, shared: usize) -> CudaResult<c_uint> {
-    if grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0 {
-        return Err(cudaErrorInvalidConfiguration);
-    }
-    c_uint::try_from(shared).map_err(|_| cudaErrorInvalidConfiguration)
-}
-
-/// The driver's answer to a launch, as NVIDIA's runtime reports it. The
-/// driver says `CUDA_ERROR_INVALID_VALUE` both for dimensions beyond the
-/// device's limits, which NVIDIA's runtime reports as
-/// `cudaErrorInvalidConfiguration` (measured for blocks of more than 1024
-/// threads), and for other bad arguments (too much shared memory, missing
-/// parameters), which stay `cudaErrorInvalidValue`. The limits are read
-/// only on this error path.
-#[inline(always)]
-fn launch_result(r: CudaResult, grid: dim3, block: dim3) -> CudaResult {
-    match r {
-        Err(e) if e == cudaErrorInvalidValue => Err(classify_invalid(grid, block)),
-        r => r,
-    }
-}
-
-#[cold]
-fn classify_invalid(grid: dim3, block: dim3) -> cudaError_t {
-    let Ok((_, dev)) = super::context::enter() else { return cudaErrorInvalidValue };
-    let Ok(cu_dev) = registry::cu_device(dev) else { return cudaErrorInvalidValue };
-    let attr = |a: c_int| {
-        let mut v = 0;
-        cu!(cuDeviceGetAttribute(&mut v, a, cu_dev)).ok().map(|_| v as u64)
-    };
-    // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK (1), MAX_BLOCK_DIM_X..Z
-    // (2..4), MAX_GRID_DIM_X..Z (5..7).
-    let threads = block.x as u64 * block.y as u64 * block.z as u64;
-    let over = |v: u32, a: c_int| attr(a).is_some_and(|max| v as u64 > max);
-    if attr(1).is_some_and(|max| threads > max)
-        || over(block.x, 2)
-        || over(block.y, 3)
-        || over(block.z, 4)
-        || over(grid.x, 5)
-        || over(grid.y, 6)
-        || over(grid.z, 7)
-    {
-        cudaErrorInvalidConfiguration
-    } else {
-        cudaErrorInvalidValue
-    }
+fn shared_bytes(shared: usize) -> CudaResult<c_uint> {
+    c_uint::try_from(shared).map_err(|_| cudaErrorInvalidValue)
 }
 
 /// Launch `kernel` in the current context.
@@ -129,14 +87,14 @@ pub fn launch_kernel(
     stream: cudaStream_t,
     mode: StreamMode,
 ) -> CudaResult {
-    let shared = check_dims(grid, block, shared)?;
+    let shared = shared_bytes(shared)?;
     super::context::enter()?;
-    launch_result(cu!(mode mode; cuLaunchKernel(
+    cu!(mode mode; cuLaunchKernel(
         kernel as CUfunction,
         grid.x, grid.y, grid.z,
         block.x, block.y, block.z,
         shared, stream, args, std::ptr::null_mut()
-    )), grid, block)
+    ))
 }
 
 /// `__cudaLaunchKernel[_ptsz]`: the handle comes from `__cudaGetKernel`.
@@ -163,11 +121,11 @@ pub fn launch(func: *const c_void, grid: dim3, block: dim3, args: *mut *mut c_vo
 /// `cudaLaunchCooperativeKernel[_ptsz]`.
 pub fn launch_cooperative(func: *const c_void, grid: dim3, block: dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t, mode: StreamMode) -> CudaResult {
     let k = registry::resolve(func)?;
-    let shared = check_dims(grid, block, shared)?;
+    let shared = shared_bytes(shared)?;
     super::context::enter()?;
-    launch_result(cu!(mode mode; cuLaunchCooperativeKernel(
+    cu!(mode mode; cuLaunchCooperativeKernel(
         k as CUfunction, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args
-    )), grid, block)
+    ))
 }
 
 /// A runtime launch configuration as the driver's. The attribute arrays
@@ -176,7 +134,7 @@ pub fn driver_config(c: &cudaLaunchConfig_t) -> CudaResult<CUlaunchConfig> {
     if c.numAttrs > 0 && c.attrs.is_null() {
         return Err(cudaErrorInvalidValue);
     }
-    let shared = check_dims(c.gridDim, c.blockDim, c.dynamicSmemBytes)?;
+    let shared = shared_bytes(c.dynamicSmemBytes)?;
     Ok(CUlaunchConfig {
         gridDimX: c.gridDim.x,
         gridDimY: c.gridDim.y,
@@ -197,7 +155,7 @@ pub fn launch_ex(config: *const cudaLaunchConfig_t, func: *const c_void, args: *
     let k = registry::resolve(func)?;
     let dc = driver_config(c)?;
     super::context::enter()?;
-    launch_result(cu!(mode mode; cuLaunchKernelEx(&dc, k as CUfunction, args, std::ptr::null_mut())), c.gridDim, c.blockDim)
+    cu!(mode mode; cuLaunchKernelEx(&dc, k as CUfunction, args, std::ptr::null_mut()))
 }
 
 /// `CU_FUNC_ATTRIBUTE_*` numbers (the runtime's `cudaFuncAttribute` values

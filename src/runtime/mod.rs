@@ -15,6 +15,7 @@ pub mod version;
 pub mod memory;
 pub mod peer;
 pub mod stream;
+pub mod capture;
 pub mod event;
 pub mod graph;
 pub mod launch;

@@ -30,10 +30,9 @@ pub fn enable_peer_access(peer: c_int, flags: c_uint) -> CudaResult {
     if flags != cudaPeerAccessDefault {
         return Err(cudaErrorInvalidValue);
     }
-    let (_, current) = enter()?;
-    if current == peer {
-        return Err(cudaErrorInvalidDevice);
-    }
+    // Peer == current device goes to the driver, which answers
+    // cudaErrorPeerAccessUnsupported, as NVIDIA's runtime does (H100, 13.0).
+    enter()?;
     let peer_ctx = p.primary()?;
     cu!(cuCtxEnablePeerAccess(peer_ctx, 0))
 }
@@ -42,10 +41,8 @@ pub fn enable_peer_access(peer: c_int, flags: c_uint) -> CudaResult {
 pub fn disable_peer_access(peer: c_int) -> CudaResult {
     let rt = runtime()?;
     let p = rt.device(peer)?;
-    let (_, current) = enter()?;
-    if current == peer {
-        return Err(cudaErrorInvalidDevice);
-    }
+    // Peer == current device: the driver's cudaErrorPeerAccessNotEnabled.
+    enter()?;
     let peer_ctx = p.primary()?;
     cu!(cuCtxDisablePeerAccess(peer_ctx))
 }

@@ -323,10 +323,12 @@ pub fn stub_for_kernel(k: CUkernel) -> *const c_void {
 }
 
 /// A `const void *func` of the runtime API (host stub or `cudaKernel_t`) as
-/// a kernel handle. A pointer that is neither a registered stub nor a
-/// kernel the runtime handed out is `cudaErrorInvalidDeviceFunction`, as
-/// NVIDIA's runtime answers; it is never passed to the driver, which may
-/// not survive a bogus handle.
+/// a kernel handle. NULL is `cudaErrorInvalidDeviceFunction`; a pointer
+/// that is neither a registered stub nor a kernel the runtime handed out is
+/// `cudaErrorInvalidResourceHandle` (both as NVIDIA's runtime answers,
+/// measured on H100 / CUDA 13.0 for cudaLaunchKernel and
+/// cudaFuncGetAttributes); it is never passed to the driver, which may not
+/// survive a bogus handle.
 pub fn resolve(func: *const c_void) -> CudaResult<CUkernel> {
     if func.is_null() {
         return Err(cudaErrorInvalidDeviceFunction);
@@ -341,7 +343,7 @@ pub fn resolve(func: *const c_void) -> CudaResult<CUkernel> {
     }
     drop(g);
     super::state::runtime()?;
-    Err(cudaErrorInvalidDeviceFunction)
+    Err(cudaErrorInvalidResourceHandle)
 }
 
 /// Tag of a `__cudaGetKernel` handle whose loading failed: the stub caches
@@ -406,4 +408,18 @@ pub fn var_address(host_var: *const c_void) -> CudaResult<(CUdeviceptr, usize)> 
 /// The device ordinal's driver handle.
 pub fn cu_device(ordinal: c_int) -> CudaResult<crate::driver::CUdevice> {
     Ok(super::state::runtime()?.device(ordinal)?.cu)
+}
+
+/// For traces: the kernel name of a host stub or kernel handle (see
+/// `trace::set_symbol_namer`, registered at initialization).
+pub fn trace_name(addr: u64, out: &mut String) -> bool {
+    let f = function(addr as usize as *const c_void).or_else(|| function_of_kernel(addr as usize as CUkernel));
+    match f {
+        Some(f) if !f.name.is_null() => {
+            // SAFETY: registered names are NUL-terminated strings from nvcc.
+            out.push_str(&unsafe { std::ffi::CStr::from_ptr(f.name) }.to_string_lossy());
+            true
+        }
+        _ => false,
+    }
 }

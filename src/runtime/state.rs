@@ -43,6 +43,7 @@ const MIN_DRIVER_VERSION: c_int = 13000;
 
 fn init() -> CudaResult<Runtime> {
     crate::config::init_logging();
+    crate::trace::set_symbol_namer(super::registry::trace_name);
     if crate::driver::driver().is_err() {
         return Err(cudaErrorInsufficientDriver);
     }

@@ -1,73 +1,602 @@
 //! Counting, timing and tracing of calls.
 //!
-//! Every export owns a static [`CallSite`]. When tracing is off (the
-//! default), [`active`] is one relaxed load and the site is never touched.
-//! When on, [`traced`] times the call and hands it to the enabled outputs.
-//! Configuration is read once from the environment, at the first call.
+//! Every export owns a static [`CallSite`]. When nothing is on (the
+//! default), [`active`] is one relaxed load and a compare, and the site is
+//! never touched. When on, [`traced`] times the call and hands it to the
+//! enabled outputs:
+//!
+//! - `summary`: per-thread statistics ([`stats`]), merged and printed as
+//!   Nsight's `cuda_api_sum` table ([`table`]) at exit and on flush;
+//! - `calls`: one line per call, written with one `write` after it returns;
+//! - `timeline`: Chrome trace JSON through per-thread chunks and a writer
+//!   thread ([`timeline`]);
+//! - subscribers registered through the shim's C API ([`subscribe`]).
+//!
+//! Configuration is read once from the environment, at the first call
+//! ([`crate::config::trace_config`]). Thread state is reached through a
+//! const-initialized thread-local read with `try_with`; a call made while
+//! its thread is being torn down is still answered, counted and put on the
+//! timeline (through a state borrowed under a lock: that path is rare).
+//!
+//! Exit: the final flush runs from this library's `.fini_array`, which
+//! glibc runs after every `atexit` handler and C++ static destructor of the
+//! program, so it sees their calls too; it runs for a return from main,
+//! `exit()`, and after `cudaDeviceReset`. Calls made after it (from other
+//! libraries' destructors) are still answered; they are not in the
+//! timeline, which is closed.
 
 pub mod args;
+pub mod clock;
+pub mod driver;
+mod output;
+pub mod stats;
+pub mod subscribe;
+pub mod table;
+pub mod timeline;
 
-pub use args::{ArgSink, TraceArg};
+pub use args::{set_symbol_namer, ArgSink, TraceArg};
+pub use driver::wrap_driver_entry_point;
 
 use crate::types::cudaError_t;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use parking_lot::Mutex;
+use stats::{Agg, SiteStats};
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, CString};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicPtr, AtomicU32, AtomicU8, Ordering::*};
+use std::sync::OnceLock;
 
-/// Static per-export record: its name and counters. Const-constructed, so
-/// the hot path never registers or allocates anything.
+/// Functions that can be traced (exports plus known driver functions).
+pub const MAX_SITES: usize = 2048;
+
+/// Static per-function record. Const-constructed, so the hot path never
+/// allocates; registered (given an id) at its first traced call.
 pub struct CallSite {
     pub name: &'static str,
-    calls: AtomicU64,
-    total_ns: AtomicU64,
+    /// 0: not registered yet; `FULL`: no id left; else id + 1.
+    id: AtomicU32,
+    /// Whether `CUDART_SHIM_TRACE_FILTER` lets it into the outputs.
+    included: AtomicBool,
 }
+
+const FULL: u32 = u32::MAX;
 
 impl CallSite {
     pub const fn new(name: &'static str) -> Self {
-        CallSite { name, calls: AtomicU64::new(0), total_ns: AtomicU64::new(0) }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true) }
     }
-    pub fn calls(&self) -> u64 {
-        self.calls.load(Ordering::Relaxed)
+
+    #[inline]
+    fn id(&'static self) -> Option<u32> {
+        match self.id.load(Acquire) {
+            0 => register(self),
+            FULL => None,
+            v => Some(v - 1),
+        }
     }
-    pub fn total_ns(&self) -> u64 {
-        self.total_ns.load(Ordering::Relaxed)
+
+    /// Calls counted so far (over every thread; needs counting on).
+    pub fn calls(&'static self) -> u64 {
+        self.id().map_or(0, |id| merged(id).calls)
     }
 }
 
-const UNKNOWN: u8 = 0;
-const OFF: u8 = 1;
-const ON: u8 = 2;
-static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+static SITES: [AtomicPtr<CallSite>; MAX_SITES] = [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_SITES];
+static C_NAMES: [AtomicPtr<c_char>; MAX_SITES] = [const { AtomicPtr::new(std::ptr::null_mut()) }; MAX_SITES];
+static NSITES: AtomicU32 = AtomicU32::new(0);
+static REGISTER: Mutex<()> = Mutex::new(());
+
+#[cold]
+fn register(site: &'static CallSite) -> Option<u32> {
+    let _g = REGISTER.lock();
+    match site.id.load(Acquire) {
+        0 => {}
+        FULL => return None,
+        v => return Some(v - 1),
+    }
+    let id = NSITES.load(Relaxed);
+    if id as usize >= MAX_SITES {
+        site.id.store(FULL, Release);
+        log::warn!("tracing: more than {MAX_SITES} functions; {} is not traced", site.name);
+        return None;
+    }
+    let cname = CString::new(site.name).unwrap_or_default().into_raw();
+    C_NAMES[id as usize].store(cname, Relaxed);
+    SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
+    site.included.store(crate::config::trace_config().includes(site.name), Relaxed);
+    NSITES.store(id + 1, Release);
+    site.id.store(id + 1, Release);
+    Some(id)
+}
+
+/// Name of function `id` ("?" when unknown).
+pub fn site_name(id: u32) -> &'static str {
+    let p = SITES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire));
+    // SAFETY: registered sites are statics.
+    if p.is_null() { "?" } else { unsafe { (*p).name } }
+}
+
+/// Name of function `id` as a C string (NULL when unknown).
+pub fn site_c_name(id: u32) -> *const c_char {
+    C_NAMES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire))
+}
+
+pub fn site_count() -> u32 {
+    NSITES.load(Acquire)
+}
+
+/// The id of a registered function by name.
+pub fn site_id(name: &str) -> Option<u32> {
+    (0..site_count()).find(|&i| site_name(i) == name)
+}
+
+// ---- switches ---------------------------------------------------------
+
+const CONFIGURED: u32 = 1;
+pub(crate) const SUMMARY: u32 = 2;
+pub(crate) const CALLS: u32 = 4;
+pub(crate) const TIMELINE: u32 = 8;
+pub(crate) const SUBSCRIBERS: u32 = 16;
+/// Counters on (for the counters API) without printing a summary.
+pub(crate) const COUNT: u32 = 32;
+
+static FLAGS: AtomicU32 = AtomicU32::new(0);
 
 /// Whether calls are traced. Reads the environment on first use.
 #[inline(always)]
 pub fn active() -> bool {
-    match STATE.load(Ordering::Relaxed) {
-        OFF => false,
-        ON => true,
-        _ => configure(),
+    match FLAGS.load(Relaxed) {
+        CONFIGURED => false,
+        0 => configure(),
+        _ => true,
+    }
+}
+
+pub(crate) fn set_flag(flag: u32, on: bool) {
+    configure();
+    if on {
+        FLAGS.fetch_or(flag, Relaxed);
+    } else {
+        FLAGS.fetch_and(!flag, Relaxed);
+    }
+}
+
+struct Outputs {
+    summary: output::Sink,
+    calls: output::Sink,
+    /// The summary shares the call log's file: append to it.
+    summary_in_calls: bool,
+}
+
+static OUTPUTS: OnceLock<Outputs> = OnceLock::new();
+
+/// Read the configuration, open the outputs, start the writer: once.
+#[cold]
+fn configure() -> bool {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let c = crate::config::trace_config();
+        let mut flags = CONFIGURED;
+        if c.any() || c.driver {
+            clock::init();
+        }
+        let shared = c.calls && c.summary && c.calls_file.is_some() && c.calls_file == c.summary_file;
+        let calls = if c.calls { output::Sink::open(c.calls_file.as_deref(), true, "call log") } else { output::Sink::Stderr };
+        let summary = if c.summary && !shared {
+            // Created now (empty) so a bad path is reported at start, rewritten at each flush.
+            output::Sink::open(c.summary_file.as_deref(), false, "summary")
+        } else {
+            output::Sink::Stderr
+        };
+        let _ = OUTPUTS.set(Outputs { summary, calls, summary_in_calls: shared });
+        if c.summary {
+            flags |= SUMMARY;
+        }
+        if c.calls {
+            flags |= CALLS;
+        }
+        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json")) {
+            flags |= TIMELINE;
+        }
+        if flags != CONFIGURED {
+            // SAFETY: registering a plain extern "C" function.
+            unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
+        }
+        FLAGS.fetch_or(flags, Relaxed);
+    });
+    FLAGS.load(Relaxed) > CONFIGURED
+}
+
+/// Set in a forked child: it reports only the calls it made itself.
+static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn in_forked_child() {
+    timeline::disable_in_child();
+    stats::EPOCH.fetch_add(1, Relaxed);
+    FORKED_CHILD.store(true, Relaxed);
+}
+
+// ---- per-thread state -------------------------------------------------
+
+pub(crate) struct ThreadState {
+    tid: AtomicI32,
+    depth: AtomicU32,
+    stats: Box<[AtomicPtr<SiteStats>]>,
+    chunk: Mutex<timeline::Chunk>,
+}
+
+impl ThreadState {
+    fn site_stats(&self, id: u32) -> &SiteStats {
+        let slot = &self.stats[id as usize];
+        let p = slot.load(Acquire);
+        if !p.is_null() {
+            // SAFETY: records are leaked, never freed.
+            return unsafe { &*p };
+        }
+        let p = Box::into_raw(SiteStats::new());
+        slot.store(p, Release);
+        // SAFETY: just leaked.
+        unsafe { &*p }
+    }
+}
+
+/// Every thread state ever made (they are recycled, never freed).
+static STATES: Mutex<Vec<&'static ThreadState>> = Mutex::new(Vec::new());
+/// States of threads that ended, ready for new threads.
+static FREE: Mutex<Vec<&'static ThreadState>> = Mutex::new(Vec::new());
+/// Serializes calls made while their thread is torn down (rare): each
+/// borrows a free state for the call (one writer at a time), then returns it.
+static LATE: Mutex<()> = Mutex::new(());
+
+fn new_state() -> &'static ThreadState {
+    let s: &'static ThreadState = Box::leak(Box::new(ThreadState {
+        tid: AtomicI32::new(0),
+        depth: AtomicU32::new(0),
+        stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
+        chunk: Mutex::new(timeline::Chunk::new(0, String::new())),
+    }));
+    STATES.lock().push(s);
+    s
+}
+
+pub(crate) fn gettid() -> i32 {
+    // SAFETY: gettid has no arguments and cannot fail.
+    unsafe { libc::syscall(libc::SYS_gettid) as i32 }
+}
+
+fn thread_name() -> String {
+    let mut buf = [0u8; 64];
+    // SAFETY: buf is writable for its length.
+    let r = unsafe { libc::pthread_getname_np(libc::pthread_self(), buf.as_mut_ptr().cast(), buf.len()) };
+    let n = buf.iter().position(|&b| b == 0).unwrap_or(0);
+    if r == 0 && n > 0 { String::from_utf8_lossy(&buf[..n]).into_owned() } else { format!("thread {}", gettid()) }
+}
+
+struct Retire;
+impl Drop for Retire {
+    fn drop(&mut self) {
+        let p = CURRENT.try_with(|c| c.replace(DEAD)).unwrap_or(DEAD);
+        if !p.is_null() && p != DEAD {
+            // SAFETY: states are leaked, never freed.
+            let s = unsafe { &*p };
+            timeline::flush_one(&s.chunk);
+            FREE.lock().push(s);
+        }
+    }
+}
+
+const DEAD: *const ThreadState = std::ptr::dangling();
+
+thread_local! {
+    static CURRENT: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
+    static RETIRE: Retire = const { Retire };
+    static LINE: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// This thread's state: None while the thread is being torn down.
+#[inline]
+fn state() -> Option<&'static ThreadState> {
+    match CURRENT.try_with(Cell::get) {
+        Ok(p) if p.is_null() => adopt(),
+        // SAFETY: states are leaked, never freed; only this thread writes it.
+        Ok(p) if p != DEAD => Some(unsafe { &*p }),
+        _ => None,
     }
 }
 
 #[cold]
-fn configure() -> bool {
-    let on = crate::config::env_var("CUDART_SHIM_TRACE").is_some_and(|v| !v.is_empty() && v != "0");
-    STATE.store(if on { ON } else { OFF }, Ordering::Relaxed);
-    on
+fn adopt() -> Option<&'static ThreadState> {
+    // Register the retirement first: if this thread is already tearing down
+    // its thread-locals, use the shared fallback instead.
+    RETIRE.try_with(|_| ()).ok()?;
+    let s = FREE.lock().pop().unwrap_or_else(new_state);
+    let tid = gettid();
+    s.tid.store(tid, Relaxed);
+    s.depth.store(0, Relaxed);
+    {
+        let mut c = s.chunk.lock();
+        c.tid = tid;
+        c.thread_name = thread_name();
+    }
+    CURRENT.try_with(|c| c.set(s)).ok()?;
+    Some(s)
 }
+
+/// Run `f` with a borrowed state for a call whose thread is being torn
+/// down: its events carry the calling thread's id and go to the writer at
+/// once; the state goes back to the free list.
+fn with_late_state(f: impl FnOnce(&ThreadState)) {
+    let _g = LATE.lock();
+    let s = FREE.lock().pop().unwrap_or_else(new_state);
+    let tid = gettid();
+    s.tid.store(tid, Relaxed);
+    {
+        let mut c = s.chunk.lock();
+        c.tid = tid;
+        c.thread_name = format!("thread {tid} (exiting)");
+    }
+    f(s);
+    timeline::flush_one(&s.chunk);
+    FREE.lock().push(s);
+}
+
+// ---- the traced call --------------------------------------------------
 
 /// Run a traced call: `run` performs it (panic boundary included) and
 /// `status_of` says what it returned.
 #[inline(never)]
 pub fn traced<R>(
     site: &'static CallSite,
-    _args: &dyn Fn(&mut dyn ArgSink),
+    args: &dyn Fn(&mut dyn ArgSink),
     run: impl FnOnce() -> R,
     status_of: impl Fn(&R) -> cudaError_t,
 ) -> R {
-    let t0 = std::time::Instant::now();
+    let Some(id) = site.id() else { return run() };
+    let flags = FLAGS.load(Relaxed);
+    let st = state();
+    let depth = st.map_or(0, |s| {
+        let d = s.depth.load(Relaxed);
+        s.depth.store(d + 1, Relaxed);
+        d
+    });
+    if flags & SUBSCRIBERS != 0 {
+        subscribe::notify(id, depth, args, None);
+    }
+    let t0 = clock::ticks();
     let r = run();
-    let dt = t0.elapsed().as_nanos() as u64;
-    let _ = status_of(&r);
-    site.calls.fetch_add(1, Ordering::Relaxed);
-    site.total_ns.fetch_add(dt, Ordering::Relaxed);
+    let dt = clock::ticks().wrapping_sub(t0);
+    let status = status_of(&r);
+    if site.included.load(Relaxed) {
+        match st {
+            Some(s) => record(s, id, flags, depth, t0, dt, status, args),
+            None => with_late_state(|s| record(s, id, flags, depth, t0, dt, status, args)),
+        }
+    }
+    if flags & SUBSCRIBERS != 0 {
+        subscribe::notify(id, depth, args, Some((status, dt)));
+    }
+    // Calls made by exit callbacks above still count as nested.
+    if let Some(s) = st {
+        s.depth.store(depth, Relaxed);
+    }
     r
 }
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
+    if flags & (SUMMARY | COUNT) != 0 {
+        s.site_stats(id).add(dt, status.0);
+    }
+    if flags & CALLS != 0 {
+        call_line(s, id, depth, dt, status, args);
+    }
+    if flags & TIMELINE != 0 {
+        let ev = timeline::Event {
+            site: id,
+            depth: depth.min(u16::MAX as u32) as u16,
+            kind: timeline::KIND_CALL,
+            result: status.0,
+            t0,
+            dt,
+            text: (0, 0),
+            value: 0,
+        };
+        timeline::push(&s.chunk, ev, |kept, text| {
+            args::with_results(status.is_success(), || args(&mut args::KeepSink { args: kept, text }))
+        });
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
+    use std::fmt::Write;
+    let fd = OUTPUTS.get().map_or(2, |o| o.calls.fd());
+    let write = |line: &mut String| {
+        line.clear();
+        let _ = write!(line, "[cudart-shim] tid={} ", s.tid.load(Relaxed));
+        if depth > 0 {
+            let _ = write!(line, "nested={depth} ");
+        }
+        line.push_str(site_name(id));
+        line.push('(');
+        args::with_results(status.is_success(), || args(&mut args::LineSink { out: line, first: true }));
+        line.push_str(") = ");
+        args::result_name(status.0, line);
+        let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
+        output::write_all(fd, line.as_bytes());
+    };
+    let done = LINE.try_with(|l| l.try_borrow_mut().map(|mut l| write(&mut l)).is_ok()).unwrap_or(false);
+    if !done {
+        write(&mut String::new());
+    }
+}
+
+/// The result to show for an export that returns a value: the value itself
+/// when it is a `cudaError_t` (`cudaGetLastError`...), else success.
+pub fn status_of_value<T: 'static>(r: &T) -> cudaError_t {
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<cudaError_t>() {
+        // SAFETY: T is cudaError_t.
+        unsafe { *(r as *const T as *const cudaError_t) }
+    } else {
+        crate::types::cudaSuccess
+    }
+}
+
+// ---- device memory counter ---------------------------------------------
+
+static ALLOCATED: AtomicI64 = AtomicI64::new(0);
+
+/// Device memory allocated through the runtime changed by `delta` bytes
+/// (the memory area calls this from `cudaMalloc*`/`cudaFree*` after the
+/// driver call succeeded). Adds a point to the timeline's counter track.
+pub fn memory_counter(delta: i64) {
+    let now = ALLOCATED.fetch_add(delta, Relaxed) + delta;
+    if FLAGS.load(Relaxed) & TIMELINE == 0 {
+        return;
+    }
+    let ev = timeline::Event {
+        site: 0,
+        depth: 0,
+        kind: timeline::KIND_COUNTER,
+        result: 0,
+        t0: clock::ticks(),
+        dt: 0,
+        text: (0, 0),
+        value: now,
+    };
+    match state() {
+        Some(s) => timeline::push(&s.chunk, ev, |_, _| ()),
+        None => with_late_state(|s| timeline::push(&s.chunk, ev, |_, _| ())),
+    }
+}
+
+/// Bytes of device memory currently allocated through the runtime.
+pub fn memory_allocated() -> i64 {
+    ALLOCATED.load(Relaxed)
+}
+
+// ---- reading, flushing, exit --------------------------------------------
+
+fn all_states() -> Vec<&'static ThreadState> {
+    STATES.lock().clone()
+}
+
+/// Function `id`'s statistics over every thread (ticks).
+pub fn merged(id: u32) -> Agg {
+    let mut a = Agg::new();
+    for s in all_states() {
+        let p = s.stats[id as usize].load(Acquire);
+        if !p.is_null() {
+            // SAFETY: leaked records.
+            unsafe { &*p }.merge_into(&mut a);
+        }
+    }
+    a
+}
+
+/// The summary over every included function with at least one call.
+pub fn summary() -> table::Summary {
+    let states = all_states();
+    let mut sum = table::Summary::default();
+    let k = clock::ns_per_tick();
+    for id in 0..site_count() {
+        let site = SITES[id as usize].load(Acquire);
+        // SAFETY: registered sites are statics.
+        if site.is_null() || !unsafe { &*site }.included.load(Relaxed) {
+            continue;
+        }
+        let mut a = Agg::new();
+        for s in &states {
+            let p = s.stats[id as usize].load(Acquire);
+            if !p.is_null() {
+                // SAFETY: leaked records.
+                unsafe { &*p }.merge_into(&mut a);
+            }
+        }
+        if a.calls == 0 {
+            continue;
+        }
+        let name = site_name(id).to_owned();
+        let total_ns = (a.total as f64 * k).round() as u64;
+        let (min_ns, max_ns) = (clock::to_ns(a.min), clock::to_ns(a.max));
+        sum.rows.push(table::Row {
+            name: name.clone(),
+            calls: a.calls,
+            total_ns: total_ns.max(a.calls),
+            med_ns: (a.median() * k).round().clamp(min_ns as f64, max_ns as f64),
+            min_ns,
+            max_ns,
+            stddev_ns: a.stddev() * k,
+        });
+        for (&code, &n) in &a.errors {
+            let mut error = String::new();
+            if code == -1 {
+                error.push_str("(other errors)");
+            } else {
+                args::result_name(code, &mut error);
+            }
+            sum.errors.push(table::ErrRow { name: name.clone(), error, calls: n });
+        }
+    }
+    sum.sort();
+    sum
+}
+
+static FLUSHING: Mutex<()> = Mutex::new(());
+static EXITED: AtomicU8 = AtomicU8::new(0);
+
+/// Write the summary and every pending timeline event now.
+pub fn flush() {
+    flush_impl(false);
+}
+
+fn flush_impl(last: bool) {
+    let flags = FLAGS.load(Relaxed);
+    if flags <= CONFIGURED {
+        return;
+    }
+    let Some(_g) = FLUSHING.try_lock_for(std::time::Duration::from_secs(if last { 5 } else { 60 })) else { return };
+    if flags & TIMELINE != 0 {
+        let states = all_states();
+        timeline::flush(states.iter().map(|s| &s.chunk), last);
+    }
+    if flags & SUMMARY != 0 {
+        write_summary();
+    }
+}
+
+fn write_summary() {
+    let Some(o) = OUTPUTS.get() else { return };
+    let s = summary();
+    // No empty tables on stderr, and a forked child that made no call
+    // (a worker process) leaves its parent's summary file alone.
+    if s.rows.is_empty() && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {
+        return;
+    }
+    if o.summary_in_calls {
+        output::write_all(o.calls.fd(), s.render_for(o.calls.path()).as_bytes());
+        return;
+    }
+    match o.summary.path() {
+        None => output::write_all(2, s.to_text().as_bytes()),
+        Some(p) => match output::create(p, false) {
+            Ok(f) => {
+                use std::os::fd::AsRawFd;
+                output::write_all(f.as_raw_fd(), s.render_for(Some(p)).as_bytes());
+            }
+            Err(e) => log::warn!("cannot write the summary to {p:?} ({e})"),
+        },
+    }
+}
+
+/// The final flush (see the module note). Runs once.
+extern "C" fn at_exit() {
+    if EXITED.swap(1, AcqRel) == 0 && FLAGS.load(Relaxed) > CONFIGURED {
+        let _ = std::panic::catch_unwind(|| flush_impl(true));
+    }
+}
+
+#[used]
+#[unsafe(link_section = ".fini_array")]
+static AT_EXIT: extern "C" fn() = at_exit;

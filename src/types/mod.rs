@@ -15,6 +15,7 @@ pub mod device;
 pub mod memory;
 mod memory_enums;
 pub mod stream;
+mod stream_enums;
 pub mod graph;
 mod graph_enums;
 pub mod launch;

@@ -4,7 +4,7 @@
 
 pub use super::shared_enums::*;
 use super::handles::*;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 
 /// C: `cudaHostFn_t`.
@@ -85,18 +85,32 @@ pub struct cudaAccessPolicyWindow {
     pub missProp: cudaAccessProperty,
 }
 
-/// C: `union cudaLaunchAttributeValue` (64 bytes; the driver's
-/// `CUlaunchAttributeValue` has the same layout and values).
+/// C: `cudaLaunchMemSyncDomainMap` (`struct cudaLaunchMemSyncDomainMap_st`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct cudaLaunchMemSyncDomainMap {
+    pub default_: u8,
+    pub remote: u8,
+}
+
+/// C: `union cudaLaunchAttributeValue` (64 bytes). The members NVIDIA
+/// declares with anonymous struct types (clusterDim, programmaticEvent, ...)
+/// are reached through `pad`; every member starts at offset 0.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub union cudaLaunchAttributeValue {
-    pub pad: [std::ffi::c_char; 64],
+    pub pad: [c_char; 64],
     pub accessPolicyWindow: cudaAccessPolicyWindow,
     pub cooperative: c_int,
+    pub syncPolicy: cudaSynchronizationPolicy,
+    pub clusterSchedulingPolicyPreference: c_int,
+    pub programmaticStreamSerializationAllowed: c_int,
     pub priority: c_int,
+    pub memSyncDomainMap: cudaLaunchMemSyncDomainMap,
+    pub memSyncDomain: c_int,
     /// Keeps the 8-byte alignment of NVIDIA's pointer members.
     pub _devNode: cudaGraphDeviceNode_t,
 }
 
 
-crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos, super::handles::dim3);
+crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos);

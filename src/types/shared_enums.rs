@@ -51,3 +51,15 @@ pub const cudaAccessPropertyPersisting: cudaAccessProperty = cudaAccessProperty(
 
 crate::trace_enum!(cudaAccessProperty { cudaAccessPropertyNormal, cudaAccessPropertyStreaming, cudaAccessPropertyPersisting });
 
+/// C: `cudaSynchronizationPolicy`.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct cudaSynchronizationPolicy(pub c_int);
+
+pub const cudaSyncPolicyAuto: cudaSynchronizationPolicy = cudaSynchronizationPolicy(1);
+pub const cudaSyncPolicySpin: cudaSynchronizationPolicy = cudaSynchronizationPolicy(2);
+pub const cudaSyncPolicyYield: cudaSynchronizationPolicy = cudaSynchronizationPolicy(3);
+pub const cudaSyncPolicyBlockingSync: cudaSynchronizationPolicy = cudaSynchronizationPolicy(4);
+
+crate::trace_enum!(cudaSynchronizationPolicy { cudaSyncPolicyAuto, cudaSyncPolicySpin, cudaSyncPolicyYield, cudaSyncPolicyBlockingSync });
+

@@ -22,7 +22,11 @@ pub fn repo_root() -> PathBuf {
 
 fn built(name: &str) -> PathBuf {
     let p = target_dir().join(name);
-    assert!(p.exists(), "{} is missing: run `cargo build --workspace` first (scripts/test does)", p.display());
+    assert!(
+        p.exists(),
+        "{} is missing: run `cargo build --workspace` first (scripts/test does)",
+        p.display()
+    );
     p
 }
 
@@ -165,7 +169,11 @@ pub fn compile_cu(srcs: &[&Path], out: &Path, extra: &[&str]) -> PathBuf {
 
 /// Run a program with extra environment; returns its output (no check).
 pub fn run(program: &Path, args: &[&str], env: &[(String, String)]) -> Output {
-    Command::new(program).args(args).envs(env.iter().map(|(k, v)| (k, v))).output().unwrap()
+    Command::new(program)
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .unwrap()
 }
 
 /// Run a program on the shim over the fake driver; asserts success.
@@ -177,7 +185,11 @@ pub fn run_on_fake(program: &Path, args: &[&str], knobs: &[(&str, &str)]) -> Str
 /// Run a program linked to libcudart.so.13 with NVIDIA's library and no
 /// driver reachable.
 pub fn run_on_nvidia(program: &Path, args: &[&str]) -> Output {
-    run(program, args, &[("LD_LIBRARY_PATH".to_owned(), nvidia_lib_dir().display().to_string())])
+    run(
+        program,
+        args,
+        &[("LD_LIBRARY_PATH".to_owned(), nvidia_lib_dir().display().to_string())],
+    )
 }
 
 /// A fatbin container around `ptx` (one uncompressed PTX entry), as nvcc
@@ -203,7 +215,7 @@ pub fn fatbin_wrapper(ptx: &std::ffi::CStr) -> &'static [u64; 3] {
 
 /// The fake driver's control API, reached through the copy the shim loaded.
 pub mod fake {
-    use std::ffi::{c_char, c_int, CString};
+    use std::ffi::{CString, c_char, c_int};
 
     /// Same path as CUDART_SHIM_DRIVER, so dlopen returns the copy the shim
     /// uses (or loads the one it will use). Kept open for the whole test:
@@ -220,7 +232,11 @@ pub mod fake {
         let n = CString::new(name).unwrap();
         let mut p = std::ptr::null_mut();
         let mut status = 0;
-        assert_eq!(unsafe { f(n.as_ptr(), &mut p, 13000, 0, &mut status) }, 0, "fake driver has no {name}");
+        assert_eq!(
+            unsafe { f(n.as_ptr(), &mut p, 13000, 0, &mut status) },
+            0,
+            "fake driver has no {name}"
+        );
         p
     }
 
@@ -235,8 +251,7 @@ pub mod fake {
     /// Calls of driver entry point `name` so far.
     pub fn calls(name: &str) -> u64 {
         let l = lib();
-        let f: libloading::Symbol<unsafe extern "C" fn(*const c_char) -> u64> =
-            unsafe { l.get(b"fake_cuda_calls\0") }.unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(*const c_char) -> u64> = unsafe { l.get(b"fake_cuda_calls\0") }.unwrap();
         let n = CString::new(name).unwrap();
         unsafe { f(n.as_ptr()) }
     }
@@ -244,8 +259,7 @@ pub mod fake {
     /// Make the nth next call of `name` (0: every call) return `code`.
     pub fn fail(name: &str, nth: u64, code: c_int) {
         let l = lib();
-        let f: libloading::Symbol<unsafe extern "C" fn(*const c_char, u64, c_int)> =
-            unsafe { l.get(b"fake_cuda_fail\0") }.unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(*const c_char, u64, c_int)> = unsafe { l.get(b"fake_cuda_fail\0") }.unwrap();
         let n = CString::new(name).unwrap();
         unsafe { f(n.as_ptr(), nth, code) }
     }

@@ -16,10 +16,16 @@ pub fn malloc(size: usize) -> CudaResult<*mut c_void> {
     if size == 0 {
         return Ok(null_mut());
     }
-    if cache::enabled() {
-        return cache::malloc(Kind::Device, ctx, device, size);
+    let p = if cache::enabled() {
+        cache::malloc(Kind::Device, ctx, device, size)?
+    } else {
+        driver_alloc(Kind::Device, size)?
+    };
+    if crate::trace::active() {
+        // A cached block counts at its rounded size, as `free` sees it.
+        crate::trace::memory_counter(cache::block_size(p).unwrap_or(size) as i64);
     }
-    driver_alloc(Kind::Device, size)
+    Ok(p)
 }
 
 /// `cudaFree`. NULL is a no-op that still initializes the context (the
@@ -31,12 +37,34 @@ pub fn free(p: *mut c_void) -> CudaResult {
     if p.is_null() {
         return Ok(());
     }
+    if crate::trace::active() {
+        return free_traced(p);
+    }
+    release(p)
+}
+
+/// `cudaFree` of a non-NULL pointer: the cache's block, or the driver's.
+#[inline(always)]
+fn release(p: *mut c_void) -> CudaResult {
     if cache::enabled()
         && let Some(r) = cache::free(Kind::Device, p)
     {
         return r;
     }
     driver_free(Kind::Device, p)
+}
+
+/// `cudaFree` while tracing: the timeline's memory track needs the size
+/// (the driver's allocation size; for a cached block, its rounded size).
+#[cold]
+fn free_traced(p: *mut c_void) -> CudaResult {
+    let (mut base, mut size) = (0, 0usize);
+    let known = cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok();
+    release(p)?;
+    if known {
+        crate::trace::memory_counter(-(size as i64));
+    }
+    Ok(())
 }
 
 /// `cudaMallocHost`: page-locked host memory, portable and mapped like
@@ -157,8 +185,12 @@ pub fn host_flags(p: *mut c_void) -> CudaResult<c_uint> {
 /// `cudaMemAttachGlobal`/`cudaMemAttachHost` are `cudaErrorInvalidValue`.
 pub fn malloc_managed(size: usize, flags: c_uint) -> CudaResult<*mut c_void> {
     enter()?;
-    if size == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
+    if flags != cudaMemAttachGlobal && flags != cudaMemAttachHost {
         return Err(cudaErrorInvalidValue);
+    }
+    // Size 0 succeeds with NULL, as NVIDIA's runtime (H100, CUDA 13.0).
+    if size == 0 {
+        return Ok(std::ptr::null_mut());
     }
     let mut d = 0;
     cu!(cuMemAllocManaged(&mut d, size, flags))?;

@@ -490,6 +490,13 @@ pub fn free(kind: Kind, p: *mut c_void) -> Option<CudaResult> {
     Some(Ok(()))
 }
 
+/// The size of the cache's block at `p`, None when the cache does not own
+/// it (for the trace's memory track).
+pub fn block_size(p: *mut c_void) -> Option<usize> {
+    let cache = CACHE.get()?;
+    cache.shard(p as usize).lock().get(&(p as usize)).map(|o| o.size)
+}
+
 /// Bytes of device memory the cache holds free on `device` (added to
 /// `cudaMemGetInfo`'s free bytes: the program could get them).
 pub fn cached_device_bytes(device: c_int) -> usize {

@@ -47,7 +47,9 @@ pub fn pointer_attributes(out: &mut cudaPointerAttributes, p: *const c_void) -> 
         r#type: kind,
         device: cudaInvalidDeviceId,
         devicePointer: null_mut(),
-        hostPointer: null_mut(),
+        // Unregistered host memory: NVIDIA's runtime reports the pointer
+        // itself as the host pointer (H100, CUDA 13.0).
+        hostPointer: p.cast_mut(),
         reserved: [0; 8],
     };
     if kind != cudaMemoryTypeUnregistered {

@@ -483,6 +483,10 @@ pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: *const Ctx) -> CUresult {
             return e;
         }
     }
+    // Not from a callback; unsafe during stream capture.
+    if let Err(e) = crate::stream::ctx_sync_check() {
+        return e;
+    }
     crate::stream::synchronize_all();
     SUCCESS
 }

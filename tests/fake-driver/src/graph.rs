@@ -1216,13 +1216,17 @@ fn edge_list(from: *const H, to: *const H, data: *const EdgeData, n: usize) -> R
     if from.is_null() || to.is_null() {
         return Err(INVALID_VALUE);
     }
-    let f = unsafe { std::slice::from_raw_parts(from, n) };
-    let t = unsafe { std::slice::from_raw_parts(to, n) };
+    // Read entry by entry and stop at the first bad one: a count larger
+    // than the caller's arrays must fail on a NULL node, not run away.
     (0..n)
         .map(|i| {
+            let (a, b) = unsafe { (*from.add(i), *to.add(i)) };
+            if a == 0 || b == 0 {
+                return Err(INVALID_VALUE);
+            }
             let d = if data.is_null() { EdgeData::default() } else { unsafe { *data.add(i) } };
             valid_edge(&d)?;
-            Ok((f[i], t[i], d))
+            Ok((a, b, d))
         })
         .collect()
 }
@@ -1249,6 +1253,7 @@ pub unsafe extern "C" fn cuGraphAddDependencies_v2(g: H, from: *const H, to: *co
 pub unsafe extern "C" fn cuGraphRemoveDependencies_v2(g: H, from: *const H, to: *const H, data: *const EdgeData, n: usize) -> CUresult {
     fake_enter!("cuGraphRemoveDependencies");
     run(|s| {
+        s.graph(g)?;
         let edges = edge_list(from, to, data, n)?;
         let graph = s.graph(g)?;
         if !edges.iter().all(|e| graph.edges.contains(e)) {

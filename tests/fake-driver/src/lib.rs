@@ -24,6 +24,7 @@ pub mod knobs;
 pub mod device;
 pub mod memory;
 pub mod stream;
+pub mod capture;
 pub mod graph;
 pub mod module;
 pub mod misc;
@@ -72,6 +73,7 @@ static TABLES: &[Symbols] = &[
     device::SYMBOLS,
     memory::SYMBOLS,
     stream::SYMBOLS,
+    capture::SYMBOLS,
     graph::SYMBOLS,
     module::SYMBOLS,
     misc::SYMBOLS,

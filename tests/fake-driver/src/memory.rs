@@ -201,8 +201,9 @@ pub unsafe extern "C" fn cuMemHostRegister_v2(p: *mut c_void, size: usize, flags
         return INVALID_VALUE;
     }
     let base = p as usize;
+    let Some(end) = base.checked_add(size) else { return INVALID_VALUE };
     let mut g = ALLOCS.lock();
-    let overlaps = g.range(..base + size).next_back().is_some_and(|(&b, a)| b + a.size > base);
+    let overlaps = g.range(..end).next_back().is_some_and(|(&b, a)| b + a.size > base);
     if overlaps {
         return HOST_MEMORY_ALREADY_REGISTERED;
     }
@@ -1431,8 +1432,9 @@ pub unsafe extern "C" fn cuCtxEnablePeerAccess(peer: *const crate::device::Ctx, 
     if flags != 0 {
         return INVALID_VALUE;
     }
+    // A context is not its own peer (what the real driver answers, H100).
     if pd == cur.device {
-        return INVALID_DEVICE;
+        return 217;
     }
     if !peer_supported() {
         return PEER_ACCESS_UNSUPPORTED;

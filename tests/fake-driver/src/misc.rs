@@ -520,6 +520,10 @@ fn alloc_async(dptr: *mut u64, size: usize, pool: Option<usize>, stream: *mut c_
     if size == 0 {
         return INVALID_VALUE;
     }
+    // More than the device has: out of memory, as the real driver answers.
+    if size > crate::device::TOTAL_MEM {
+        return 2;
+    }
     let r = with_book(|b| {
         let pool = pool.unwrap_or_else(|| b.device_pools(c.device).1);
         b.alloc(pool, size)

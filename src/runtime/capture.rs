@@ -1,0 +1,99 @@
+//! Runtime semantics of stream capture. Capture happens in the driver:
+//! every stream-ordered driver call our other exports make on a capturing
+//! stream becomes a graph node there, so these functions only check their
+//! arguments and pass the runtime's values through (capture modes and
+//! statuses, edge data and update flags have the driver's numbers and
+//! layouts).
+
+use super::{context, out};
+use crate::driver::StreamMode;
+use crate::types::*;
+use std::ffi::c_uint;
+
+fn check_mode(mode: cudaStreamCaptureMode) -> CudaResult {
+    match mode {
+        cudaStreamCaptureModeGlobal | cudaStreamCaptureModeThreadLocal | cudaStreamCaptureModeRelaxed => Ok(()),
+        _ => Err(cudaErrorInvalidValue),
+    }
+}
+
+pub fn begin(s: cudaStream_t, mode: cudaStreamCaptureMode, m: StreamMode) -> CudaResult {
+    check_mode(mode)?;
+    context::enter()?;
+    cu!(mode m; cuStreamBeginCapture(s, mode.0))
+}
+
+/// `cudaStreamBeginCaptureToGraph`: `edges` may be NULL (all default).
+pub fn begin_to_graph(
+    s: cudaStream_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    edges: *const cudaGraphEdgeData,
+    count: usize,
+    mode: cudaStreamCaptureMode,
+    m: StreamMode,
+) -> CudaResult {
+    check_mode(mode)?;
+    if graph.is_null() || (count > 0 && deps.is_null()) {
+        return Err(cudaErrorInvalidValue);
+    }
+    context::enter()?;
+    cu!(mode m; cuStreamBeginCaptureToGraph(s, graph, deps, edges, count, mode.0))
+}
+
+pub fn end(s: cudaStream_t, graph: *mut cudaGraph_t, m: StreamMode) -> CudaResult {
+    let graph = out(graph)?;
+    context::enter()?;
+    cu!(mode m; cuStreamEndCapture(s, graph))
+}
+
+pub fn is_capturing(s: cudaStream_t, status: *mut cudaStreamCaptureStatus, m: StreamMode) -> CudaResult {
+    let status = out(status)?;
+    context::enter()?;
+    cu!(mode m; cuStreamIsCapturing(s, &mut status.0))
+}
+
+/// `cudaStreamGetCaptureInfo` (CUDA 13: with edge data). Every output but
+/// the status may be NULL; the arrays stay valid until the next call that
+/// changes the stream's dependencies.
+#[allow(clippy::too_many_arguments)]
+pub fn info(
+    s: cudaStream_t,
+    status: *mut cudaStreamCaptureStatus,
+    id: *mut u64,
+    graph: *mut cudaGraph_t,
+    deps: *mut *const cudaGraphNode_t,
+    edges: *mut *const cudaGraphEdgeData,
+    count: *mut usize,
+    m: StreamMode,
+) -> CudaResult {
+    let status = out(status)?;
+    context::enter()?;
+    cu!(mode m; cuStreamGetCaptureInfo(s, &mut status.0, id, graph, deps, edges, count))
+}
+
+/// `cudaStreamUpdateCaptureDependencies`: flags
+/// `cudaStreamAddCaptureDependencies` or `cudaStreamSetCaptureDependencies`.
+pub fn update_dependencies(
+    s: cudaStream_t,
+    deps: *mut cudaGraphNode_t,
+    edges: *const cudaGraphEdgeData,
+    count: usize,
+    flags: c_uint,
+    m: StreamMode,
+) -> CudaResult {
+    if flags > cudaStreamSetCaptureDependencies.0 as c_uint || (count > 0 && deps.is_null()) {
+        return Err(cudaErrorInvalidValue);
+    }
+    context::enter()?;
+    cu!(mode m; cuStreamUpdateCaptureDependencies(s, deps, edges, count, flags))
+}
+
+/// `cudaThreadExchangeStreamCaptureMode`: the mode is per thread in the
+/// driver; no context is needed.
+pub fn exchange_mode(mode: *mut cudaStreamCaptureMode) -> CudaResult {
+    let mode = out(mode)?;
+    check_mode(*mode)?;
+    super::state::runtime()?;
+    cu!(cuThreadExchangeStreamCaptureMode(&mut mode.0))
+}

@@ -1,0 +1,62 @@
+//! Timestamps for the hot path: the TSC where the kernel itself trusts it
+//! (clocksource `tsc`), else `CLOCK_MONOTONIC`. Ticks are converted to
+//! nanoseconds with one ratio calibrated once at start-up, so every output
+//! (summary, call log, timeline) agrees.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+static USE_TSC: AtomicBool = AtomicBool::new(false);
+/// f64 bits of nanoseconds per tick (1.0 without the TSC).
+static NS_PER_TICK: AtomicU64 = AtomicU64::new(0x3FF0_0000_0000_0000);
+static TICKS0: AtomicU64 = AtomicU64::new(0);
+
+pub fn mono_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: t is a valid timespec; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+#[inline(always)]
+pub fn ticks() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if USE_TSC.load(Ordering::Relaxed) {
+        // SAFETY: rdtsc has no preconditions.
+        return unsafe { core::arch::x86_64::_rdtsc() };
+    }
+    mono_ns()
+}
+
+/// Pick the clock and calibrate it (about 2 ms, once, when tracing starts).
+pub fn init() {
+    let tsc = cfg!(target_arch = "x86_64")
+        && std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+            .is_ok_and(|s| s.trim() == "tsc");
+    if tsc {
+        USE_TSC.store(true, Ordering::Relaxed);
+        let (t0, n0) = (ticks(), mono_ns());
+        let mut n1 = n0;
+        while n1 - n0 < 2_000_000 {
+            n1 = mono_ns();
+        }
+        let t1 = ticks();
+        let r = (n1 - n0) as f64 / (t1.saturating_sub(t0)).max(1) as f64;
+        NS_PER_TICK.store(r.to_bits(), Ordering::Relaxed);
+    }
+    TICKS0.store(ticks(), Ordering::Relaxed);
+    log::debug!("tracing clock: {} ({:.4} ns/tick)", if tsc { "tsc" } else { "CLOCK_MONOTONIC" }, ns_per_tick());
+}
+
+pub fn ns_per_tick() -> f64 {
+    f64::from_bits(NS_PER_TICK.load(Ordering::Relaxed))
+}
+
+/// A duration in ticks as nanoseconds (at least 1: every call takes time).
+pub fn to_ns(ticks: u64) -> u64 {
+    ((ticks as f64 * ns_per_tick()).round() as u64).max(1)
+}
+
+/// Nanoseconds from tracing start to tick `t`.
+pub fn since_start_ns(t: u64) -> f64 {
+    t.saturating_sub(TICKS0.load(Ordering::Relaxed)) as f64 * ns_per_tick()
+}

@@ -1,0 +1,259 @@
+//! Per-call statistics, kept per thread and merged when read.
+//!
+//! Each thread owns one [`SiteStats`] per function it called and is its
+//! only writer: counters are updated with a relaxed load and store, no
+//! locked instruction, so counts are exact under any number of threads and
+//! the hot path never contends. Readers (flush, counters API) merge every
+//! thread's records with relaxed loads.
+//!
+//! Medians come from a log-linear histogram per (thread, function): exact
+//! below 32 ticks, then 16 buckets per power of two, so a reported median
+//! is the midpoint of a bucket within 1/32 (3.1%) of the true value,
+//! clamped to [min, max]. Count, total, min, max, mean and standard
+//! deviation are exact.
+//!
+//! Reset (`cudartShimResetCounters`) bumps a global epoch; each owner clears
+//! its record at its next call, readers ignore records of older epochs.
+
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+
+const SUB_BITS: u32 = 4;
+const SUB: u64 = 1 << SUB_BITS;
+/// Durations up to 2^44 ticks (hours) get their own bucket; longer ones
+/// share the last.
+const MAX_EXP: u32 = 44;
+pub const BUCKETS: usize = ((MAX_EXP - SUB_BITS + 1) as usize + 1) * SUB as usize;
+const ERR_SLOTS: usize = 4;
+
+pub static EPOCH: AtomicU32 = AtomicU32::new(0);
+
+pub fn bucket(v: u64) -> usize {
+    if v < 2 * SUB {
+        return v as usize;
+    }
+    let e = (63 - v.leading_zeros()).min(MAX_EXP); // v in [2^e, 2^(e+1))
+    let sub = (v >> (e - SUB_BITS)) & (SUB - 1);
+    ((e - SUB_BITS + 1) as u64 * SUB + sub) as usize
+}
+
+/// The midpoint of bucket `b`'s range (lower bound for exact buckets).
+pub fn bucket_mid(b: usize) -> f64 {
+    let b = b as u64;
+    if b < 2 * SUB {
+        return b as f64;
+    }
+    let e = b / SUB + SUB_BITS as u64 - 1;
+    let sub = b % SUB;
+    let lo = (1u64 << e) + (sub << (e - SUB_BITS as u64));
+    lo as f64 + (1u64 << (e - SUB_BITS as u64)) as f64 / 2.0
+}
+
+pub struct SiteStats {
+    epoch: AtomicU32,
+    calls: AtomicU64,
+    total: AtomicU64,
+    min: AtomicU64,
+    max: AtomicU64,
+    /// f64 bits: sum of squared durations (ticks^2).
+    sumsq: AtomicU64,
+    err_code: [AtomicI32; ERR_SLOTS],
+    err_count: [AtomicU64; ERR_SLOTS],
+    /// Failures with a code that found no free slot.
+    err_other: AtomicU64,
+    hist: [AtomicU64; BUCKETS],
+}
+
+#[inline(always)]
+fn bump(a: &AtomicU64, by: u64) {
+    a.store(a.load(Relaxed).wrapping_add(by), Relaxed);
+}
+
+impl SiteStats {
+    pub fn new() -> Box<SiteStats> {
+        Box::new(SiteStats {
+            epoch: AtomicU32::new(EPOCH.load(Relaxed)),
+            calls: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            min: AtomicU64::new(u64::MAX),
+            max: AtomicU64::new(0),
+            sumsq: AtomicU64::new(0),
+            err_code: std::array::from_fn(|_| AtomicI32::new(0)),
+            err_count: std::array::from_fn(|_| AtomicU64::new(0)),
+            err_other: AtomicU64::new(0),
+            hist: std::array::from_fn(|_| AtomicU64::new(0)),
+        })
+    }
+
+    fn clear(&self, epoch: u32) {
+        for a in [&self.calls, &self.total, &self.max, &self.sumsq, &self.err_other] {
+            a.store(0, Relaxed);
+        }
+        self.min.store(u64::MAX, Relaxed);
+        for i in 0..ERR_SLOTS {
+            self.err_code[i].store(0, Relaxed);
+            self.err_count[i].store(0, Relaxed);
+        }
+        for h in &self.hist {
+            h.store(0, Relaxed);
+        }
+        self.epoch.store(epoch, Relaxed);
+    }
+
+    /// Record one call. Only the owning thread calls this.
+    #[inline]
+    pub fn add(&self, dt: u64, err: i32) {
+        let epoch = EPOCH.load(Relaxed);
+        if self.epoch.load(Relaxed) != epoch {
+            self.clear(epoch);
+        }
+        bump(&self.calls, 1);
+        bump(&self.total, dt);
+        if dt < self.min.load(Relaxed) {
+            self.min.store(dt, Relaxed);
+        }
+        if dt > self.max.load(Relaxed) {
+            self.max.store(dt, Relaxed);
+        }
+        let sq = f64::from_bits(self.sumsq.load(Relaxed)) + (dt as f64) * (dt as f64);
+        self.sumsq.store(sq.to_bits(), Relaxed);
+        bump(&self.hist[bucket(dt)], 1);
+        if err != 0 {
+            self.add_error(err);
+        }
+    }
+
+    #[cold]
+    fn add_error(&self, err: i32) {
+        for i in 0..ERR_SLOTS {
+            let c = self.err_code[i].load(Relaxed);
+            if c == err {
+                bump(&self.err_count[i], 1);
+                return;
+            }
+            if c == 0 {
+                self.err_count[i].store(1, Relaxed);
+                self.err_code[i].store(err, Relaxed);
+                return;
+            }
+        }
+        bump(&self.err_other, 1);
+    }
+
+    /// Fold this record into `agg` (if it belongs to the current epoch).
+    pub fn merge_into(&self, agg: &mut Agg) {
+        if self.epoch.load(Relaxed) != EPOCH.load(Relaxed) {
+            return;
+        }
+        let n = self.calls.load(Relaxed);
+        if n == 0 {
+            return;
+        }
+        agg.calls += n;
+        agg.total += self.total.load(Relaxed);
+        agg.min = agg.min.min(self.min.load(Relaxed));
+        agg.max = agg.max.max(self.max.load(Relaxed));
+        agg.sumsq += f64::from_bits(self.sumsq.load(Relaxed));
+        if agg.hist.is_empty() {
+            agg.hist = vec![0; BUCKETS];
+        }
+        for (a, h) in agg.hist.iter_mut().zip(&self.hist) {
+            *a += h.load(Relaxed);
+        }
+        for i in 0..ERR_SLOTS {
+            let c = self.err_code[i].load(Relaxed);
+            if c != 0 {
+                *agg.errors.entry(c).or_default() += self.err_count[i].load(Relaxed);
+            }
+        }
+        *agg.errors.entry(-1).or_default() += self.err_other.load(Relaxed);
+        agg.errors.retain(|_, v| *v > 0);
+    }
+}
+
+/// One function's statistics over every thread, in ticks.
+#[derive(Default, Clone, Debug)]
+pub struct Agg {
+    pub calls: u64,
+    pub total: u64,
+    pub min: u64,
+    pub max: u64,
+    pub sumsq: f64,
+    pub hist: Vec<u64>,
+    /// error code (-1: codes beyond the slots) -> count.
+    pub errors: std::collections::BTreeMap<i32, u64>,
+}
+
+impl Agg {
+    pub fn new() -> Agg {
+        Agg { min: u64::MAX, ..Default::default() }
+    }
+
+    pub fn errors_total(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    /// Median in ticks (see the module note on precision).
+    pub fn median(&self) -> f64 {
+        let half = self.calls.div_ceil(2).max(1);
+        let mut seen = 0;
+        for (b, &c) in self.hist.iter().enumerate() {
+            seen += c;
+            if seen >= half {
+                return bucket_mid(b).clamp(self.min as f64, self.max as f64);
+            }
+        }
+        0.0
+    }
+
+    /// Sample standard deviation in ticks.
+    pub fn stddev(&self) -> f64 {
+        if self.calls < 2 {
+            return 0.0;
+        }
+        let n = self.calls as f64;
+        let mean = self.total as f64 / n;
+        ((self.sumsq - n * mean * mean).max(0.0) / (n - 1.0)).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_are_monotonic_and_tight() {
+        let mut last = 0;
+        for v in [0u64, 1, 31, 32, 33, 63, 64, 100, 1000, 12345, 1 << 30, 1 << 44, u64::MAX] {
+            let b = bucket(v);
+            assert!(b >= last && b < BUCKETS, "{v} -> {b}");
+            last = b;
+            if v < (1 << 44) && v > 0 {
+                let m = bucket_mid(b);
+                assert!((m - v as f64).abs() / v as f64 <= 1.0 / 32.0 + 1e-9, "{v} mid {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn stats_merge_and_reset() {
+        let s = SiteStats::new();
+        for v in [100, 200, 300] {
+            s.add(v, 0);
+        }
+        s.add(400, 2);
+        s.add(500, 2);
+        let mut a = Agg::new();
+        s.merge_into(&mut a);
+        assert_eq!((a.calls, a.total, a.min, a.max), (5, 1500, 100, 500));
+        assert_eq!(a.errors.get(&2), Some(&2));
+        assert!((a.median() - 300.0).abs() <= 300.0 / 32.0);
+        assert!((a.stddev() - 158.1138).abs() < 0.01);
+        EPOCH.fetch_add(1, Relaxed);
+        let mut b = Agg::new();
+        s.merge_into(&mut b);
+        assert_eq!(b.calls, 0);
+        s.add(7, 0);
+        s.merge_into(&mut b);
+        assert_eq!((b.calls, b.min), (1, 7));
+    }
+}

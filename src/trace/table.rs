@@ -1,0 +1,242 @@
+//! The summary table: Nsight Systems' `cuda_api_sum` columns, as text, CSV
+//! and JSON. Self-contained (std + serde_json) so the `cudart-shim` command
+//! includes this same file to print `report`.
+
+use std::fmt::Write;
+
+pub const COLUMNS: [&str; 9] =
+    ["Time (%)", "Total Time (ns)", "Num Calls", "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)", "StdDev (ns)", "Name"];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub name: String,
+    pub calls: u64,
+    pub total_ns: u64,
+    pub med_ns: f64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+    pub stddev_ns: f64,
+}
+
+/// Failed calls of one function with one error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrRow {
+    pub name: String,
+    pub error: String,
+    pub calls: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub rows: Vec<Row>,
+    pub errors: Vec<ErrRow>,
+}
+
+impl Row {
+    pub fn avg_ns(&self) -> f64 {
+        if self.calls == 0 { 0.0 } else { self.total_ns as f64 / self.calls as f64 }
+    }
+
+    /// A row from every duration (exact median and sample standard
+    /// deviation, as Nsight computes them).
+    pub fn from_samples(name: &str, d: &mut [u64]) -> Row {
+        d.sort_unstable();
+        let n = d.len();
+        let total: u64 = d.iter().sum();
+        let med = match n {
+            0 => 0.0,
+            _ if n % 2 == 1 => d[n / 2] as f64,
+            _ => (d[n / 2 - 1] as f64 + d[n / 2] as f64) / 2.0,
+        };
+        let mean = if n == 0 { 0.0 } else { total as f64 / n as f64 };
+        let ss: f64 = d.iter().map(|&x| (x as f64 - mean).powi(2)).sum();
+        Row {
+            name: name.to_owned(),
+            calls: n as u64,
+            total_ns: total,
+            med_ns: med,
+            min_ns: d.first().copied().unwrap_or(0),
+            max_ns: d.last().copied().unwrap_or(0),
+            stddev_ns: if n > 1 { (ss / (n - 1) as f64).sqrt() } else { 0.0 },
+        }
+    }
+}
+
+/// 1234567 -> "1,234,567" (Nsight's text tables group digits).
+fn grouped(v: u64) -> String {
+    let s = v.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn grouped_f(v: f64) -> String {
+    let v = (v * 10.0).round() / 10.0;
+    format!("{}.{}", grouped(v.trunc() as u64), ((v.fract() * 10.0).round() as u64).min(9))
+}
+
+impl Summary {
+    /// Sort by total time, largest first (then by name), errors by count.
+    pub fn sort(&mut self) {
+        self.rows.sort_by(|a, b| b.total_ns.cmp(&a.total_ns).then_with(|| a.name.cmp(&b.name)));
+        self.errors.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.name.cmp(&b.name)).then_with(|| a.error.cmp(&b.error)));
+    }
+
+    fn grand_total(&self) -> u64 {
+        self.rows.iter().map(|r| r.total_ns).sum()
+    }
+
+    fn pct(&self, r: &Row) -> f64 {
+        let t = self.grand_total();
+        if t == 0 { 0.0 } else { r.total_ns as f64 * 100.0 / t as f64 }
+    }
+
+    /// Cells of each row, as the text table shows them.
+    fn cells(&self) -> Vec<[String; 9]> {
+        self.rows
+            .iter()
+            .map(|r| {
+                [
+                    format!("{:.1}", self.pct(r)),
+                    grouped(r.total_ns),
+                    grouped(r.calls),
+                    grouped_f(r.avg_ns()),
+                    grouped_f(r.med_ns),
+                    grouped(r.min_ns),
+                    grouped(r.max_ns),
+                    grouped_f(r.stddev_ns),
+                    r.name.clone(),
+                ]
+            })
+            .collect()
+    }
+
+    pub fn to_text(&self) -> String {
+        let cells = self.cells();
+        let mut w: Vec<usize> = COLUMNS.iter().map(|c| c.len()).collect();
+        for row in &cells {
+            for (i, c) in row.iter().enumerate() {
+                w[i] = w[i].max(c.len());
+            }
+        }
+        let mut s = String::from("\n ** CUDA API Summary (cuda_api_sum), cudart-shim:\n\n");
+        let line = |s: &mut String, row: &[String]| {
+            for (i, c) in row.iter().enumerate() {
+                if i == 8 {
+                    let _ = write!(s, " {c}");
+                } else {
+                    let _ = write!(s, " {:>w$} ", c, w = w[i]);
+                }
+            }
+            s.push('\n');
+        };
+        line(&mut s, &COLUMNS.map(str::to_owned));
+        line(&mut s, &std::array::from_fn::<String, 9, _>(|i| "-".repeat(w[i])));
+        for row in &cells {
+            line(&mut s, row);
+        }
+        if !self.errors.is_empty() {
+            let wn = self.errors.iter().map(|e| e.name.len()).max().unwrap_or(4).max(4);
+            let we = self.errors.iter().map(|e| e.error.len()).max().unwrap_or(5).max(5);
+            let _ = writeln!(s, "\n ** Failed calls by error:\n");
+            let _ = writeln!(s, " {:>9}  {:<wn$}  Error", "Num Calls", "Name");
+            let _ = writeln!(s, " {}  {}  {}", "-".repeat(9), "-".repeat(wn), "-".repeat(we));
+            for e in &self.errors {
+                let _ = writeln!(s, " {:>9}  {:<wn$}  {}", grouped(e.calls), e.name, e.error);
+            }
+        }
+        s
+    }
+
+    /// CSV: the function table with a header row; then, after an empty
+    /// line, the failed calls (`Name,Error,Num Calls`).
+    pub fn to_csv(&self) -> String {
+        let mut s = COLUMNS.map(|c| format!("\"{c}\"")).join(",");
+        s.push('\n');
+        for r in &self.rows {
+            let _ = writeln!(
+                s,
+                "{:.1},{},{},{:.1},{:.1},{},{},{:.1},{}",
+                self.pct(r), r.total_ns, r.calls, r.avg_ns(), r.med_ns, r.min_ns, r.max_ns, r.stddev_ns, r.name
+            );
+        }
+        if !self.errors.is_empty() {
+            s.push_str("\n\"Name\",\"Error\",\"Num Calls\"\n");
+            for e in &self.errors {
+                let _ = writeln!(s, "{},{},{}", e.name, e.error, e.calls);
+            }
+        }
+        s
+    }
+
+    /// JSON: `{"cuda_api_sum": [{column: value...}], "errors": [{"Name", "Error", "Num Calls"}]}`.
+    pub fn to_json(&self) -> String {
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "Time (%)": (self.pct(r) * 10.0).round() / 10.0,
+                    "Total Time (ns)": r.total_ns,
+                    "Num Calls": r.calls,
+                    "Avg (ns)": (r.avg_ns() * 10.0).round() / 10.0,
+                    "Med (ns)": (r.med_ns * 10.0).round() / 10.0,
+                    "Min (ns)": r.min_ns,
+                    "Max (ns)": r.max_ns,
+                    "StdDev (ns)": (r.stddev_ns * 10.0).round() / 10.0,
+                    "Name": r.name,
+                })
+            })
+            .collect();
+        let errors: Vec<serde_json::Value> = self
+            .errors
+            .iter()
+            .map(|e| serde_json::json!({"Name": e.name, "Error": e.error, "Num Calls": e.calls}))
+            .collect();
+        let mut s = serde_json::to_string_pretty(&serde_json::json!({"cuda_api_sum": rows, "errors": errors})).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// The format a file name asks for: `.csv`, `.json`, else text.
+    pub fn render_for(&self, path: Option<&str>) -> String {
+        match path {
+            Some(p) if p.ends_with(".csv") => self.to_csv(),
+            Some(p) if p.ends_with(".json") => self.to_json(),
+            _ => self.to_text(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_rows_and_formats() {
+        let mut s = Summary {
+            rows: vec![Row::from_samples("cudaA", &mut [10, 30, 20]), Row::from_samples("cudaB", &mut [1000, 3000])],
+            errors: vec![ErrRow { name: "cudaA".into(), error: "cudaErrorInvalidValue".into(), calls: 2 }],
+        };
+        s.sort();
+        assert_eq!(s.rows[0].name, "cudaB");
+        assert_eq!(s.rows[1].med_ns, 20.0);
+        assert_eq!(s.rows[0].med_ns, 2000.0);
+        assert!((s.rows[1].stddev_ns - 10.0).abs() < 1e-9);
+        let t = s.to_text();
+        assert!(t.contains("Time (%)  Total Time (ns)"), "{t}");
+        assert!(t.contains("4,000") && t.contains("cudaErrorInvalidValue"), "{t}");
+        let c = s.to_csv();
+        assert!(c.starts_with("\"Time (%)\",\"Total Time (ns)\""));
+        assert!(c.contains("98.5,4000,2,2000.0,2000.0,1000,3000,1414.2,cudaB"), "{c}");
+        let j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
+        assert_eq!(j["cuda_api_sum"][1]["Num Calls"], 3);
+        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(grouped_f(1234.56), "1,234.6");
+    }
+}
