@@ -446,3 +446,32 @@ fn trace_memory_counter_sees_cached_blocks_at_their_rounded_size() {
     assert_eq!(unsafe { cudaFree(p) }, cudaErrorInvalidValue);
     assert_eq!(memory_allocated(), 0, "a failed free counts nothing");
 }
+
+/// Work still queued on a stream (a host function on the fake driver's
+/// stream worker, which really runs later) holds its block: the cache hands
+/// the block out again only after a synchronize has waited for it.
+#[test]
+fn reuse_waits_for_work_still_queued_on_a_stream() {
+    use cudart_shim::api::stream::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static STATE: AtomicU32 = AtomicU32::new(0);
+    unsafe extern "C" fn slow_user(block: *mut c_void) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        // Still "using" the block: write into it, then say it is done.
+        unsafe { *block.cast::<u32>() = 0xdead };
+        STATE.store(1, Ordering::SeqCst);
+    }
+    pool_on();
+    let mut s = null_mut();
+    assert_eq!(unsafe { cudaStreamCreateWithFlags(&mut s, cudaStreamNonBlocking) }, cudaSuccess);
+    let a = malloc(2 * MIB);
+    assert_eq!(unsafe { cudaLaunchHostFunc(s, Some(slow_user), a) }, cudaSuccess);
+    free(a);
+    assert_eq!(STATE.load(Ordering::SeqCst), 0, "cudaFree did not wait");
+    let b = malloc(2 * MIB);
+    assert_eq!(b, a);
+    assert_eq!(STATE.load(Ordering::SeqCst), 1, "the block came back only after its user finished");
+    assert_eq!(unsafe { *b.cast::<u32>() }, 0xdead);
+    free(b);
+    assert_eq!(unsafe { cudaStreamDestroy(s) }, cudaSuccess);
+}
