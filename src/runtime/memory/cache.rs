@@ -20,14 +20,15 @@
 //!   really free a block we still list).
 //! - Sizes round up to classes: 512 B steps up to 1 MiB, then 8 steps per
 //!   power of two (at most 12.5% rounding). Sizes above 64 TiB go straight
-//!   to the driver (its error for impossible sizes).
+//!   to the driver (its error for impossible sizes). A request may take a
+//!   ready block of a larger class that wastes at most a quarter of it.
 //!
 //! Reuse waits for the work that may still use a block. A freed block is
 //! stamped with the pool's sync epoch; it is *ready* once a
 //! `cuCtxSynchronize` of the device's primary context (pinned memory: of
 //! every device's) has started after the free (one synchronize covers
-//! every block freed before it). NVIDIA's
-//! `cudaFree` synchronizes anyway, so this is never weaker. The synchronize
+//! every block freed before it). NVIDIA's `cudaFree` synchronizes anyway,
+//! so this is never weaker. The synchronize
 //! is lazy: an allocation that finds no ready block of its class, while
 //! blocks of that class wait, synchronizes only when the cache holds free
 //! at least a quarter of the bytes the program holds (and at least 1 MiB);
@@ -48,6 +49,10 @@
 //! Blocks are cached only for the device's primary context; allocations
 //! made while the program's own driver context is current go straight to
 //! the driver.
+//!
+//! Not yet measured on a GPU: a synchronize needed while another stream
+//! captures a graph may fail (the allocation then comes from the driver)
+//! or invalidate that capture (`tests/gpu/cache_capture.cu` shows which).
 
 use crate::driver::CUcontext;
 use crate::runtime::state::runtime;
