@@ -99,6 +99,14 @@ impl Device {
         Ok(ctx)
     }
 
+    /// Whether `ctx` is this device's primary context as retained now
+    /// (one atomic load; the caching allocator keeps only such blocks,
+    /// since a reset of the primary context frees them).
+    #[inline]
+    pub fn is_primary(&self, ctx: CUcontext) -> bool {
+        !ctx.is_null() && self.primary.load(Ordering::Acquire) == ctx
+    }
+
     /// Whether the primary context is retained (initialized) now.
     pub fn is_active(&self) -> bool {
         !self.primary.load(Ordering::Acquire).is_null()

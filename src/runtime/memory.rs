@@ -6,17 +6,20 @@
 //!   each go through one small function ([`alloc::malloc`], [`alloc::free`],
 //!   [`alloc::malloc_host`], [`alloc::free_host`]) so an opt-in caching
 //!   allocator can wrap exactly those four.
+//! - `cache`: that caching allocator, opt-in with `CUDART_SHIM_POOL=1`.
 //! - `array`: CUDA arrays and mipmapped arrays.
 //! - `copy`: every `cudaMemcpy*` form, with the conversions of runtime
 //!   copy descriptions to the driver's `CUDA_MEMCPY2D`/`CUDA_MEMCPY3D`.
 //! - `set`: `cudaMemset*`.
 //! - `unified`: pointer attributes, prefetch, advice, range attributes.
 //!
-//! No lock is taken anywhere here: every call is a context lookup
+//! No lock is taken anywhere here (except the opt-in cache's short,
+//! sharded ones): every call is a context lookup
 //! ([`enter`](super::context::enter)) and driver calls.
 
 pub mod alloc;
 pub mod array;
+pub mod cache;
 pub mod copy;
 pub mod set;
 pub mod unified;

@@ -1,5 +1,6 @@
 //! Allocation and release of device, host, registered and managed memory.
 
+use super::cache::{self, Kind};
 use super::dptr;
 use crate::runtime::context::enter;
 use crate::types::*;
@@ -7,19 +8,24 @@ use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
 /// `cudaMalloc`. Size 0 succeeds with NULL (NVIDIA's behaviour; the
-/// driver itself rejects 0). The hot path is `enter` plus `cuMemAlloc`.
+/// driver itself rejects 0). The hot path is `enter` plus `cuMemAlloc`, or
+/// the caching allocator when `CUDART_SHIM_POOL=1` (see [`cache`]).
 #[inline]
 pub fn malloc(size: usize) -> CudaResult<*mut c_void> {
-    enter()?;
+    let (ctx, device) = enter()?;
     if size == 0 {
         return Ok(null_mut());
     }
-    let mut d = 0;
-    cu!(cuMemAlloc(&mut d, size))?;
+    let p = if cache::enabled() {
+        cache::malloc(Kind::Device, ctx, device, size)?
+    } else {
+        driver_alloc(Kind::Device, size)?
+    };
     if crate::trace::active() {
-        crate::trace::memory_counter(size as i64);
+        // A cached block counts at its rounded size, as `free` sees it.
+        crate::trace::memory_counter(cache::block_size(p).unwrap_or(size) as i64);
     }
-    Ok(d as usize as *mut c_void)
+    Ok(p)
 }
 
 /// `cudaFree`. NULL is a no-op that still initializes the context (the
@@ -32,29 +38,47 @@ pub fn free(p: *mut c_void) -> CudaResult {
         return Ok(());
     }
     if crate::trace::active() {
-        // The timeline's memory track needs the size; asked only when tracing.
-        let (mut base, mut size) = (0, 0usize);
-        let known = cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok();
-        cu!(cuMemFree(dptr(p)))?;
-        if known {
-            crate::trace::memory_counter(-(size as i64));
-        }
-        return Ok(());
+        return free_traced(p);
     }
-    cu!(cuMemFree(dptr(p)))
+    release(p)
+}
+
+/// `cudaFree` of a non-NULL pointer: the cache's block, or the driver's.
+#[inline(always)]
+fn release(p: *mut c_void) -> CudaResult {
+    if cache::enabled()
+        && let Some(r) = cache::free(Kind::Device, p)
+    {
+        return r;
+    }
+    driver_free(Kind::Device, p)
+}
+
+/// `cudaFree` while tracing: the timeline's memory track needs the size
+/// (the driver's allocation size; for a cached block, its rounded size).
+#[cold]
+fn free_traced(p: *mut c_void) -> CudaResult {
+    let (mut base, mut size) = (0, 0usize);
+    let known = cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok();
+    release(p)?;
+    if known {
+        crate::trace::memory_counter(-(size as i64));
+    }
+    Ok(())
 }
 
 /// `cudaMallocHost`: page-locked host memory, portable and mapped like
 /// NVIDIA's (`cuMemAllocHost`). Size 0 succeeds with NULL.
 #[inline]
 pub fn malloc_host(size: usize) -> CudaResult<*mut c_void> {
-    enter()?;
+    let (ctx, device) = enter()?;
     if size == 0 {
         return Ok(null_mut());
     }
-    let mut p = null_mut();
-    cu!(cuMemAllocHost(&mut p, size))?;
-    Ok(p)
+    if cache::enabled() {
+        return cache::malloc(Kind::Host, ctx, device, size);
+    }
+    driver_alloc(Kind::Host, size)
 }
 
 /// `cudaFreeHost`. NULL is a no-op.
@@ -64,7 +88,38 @@ pub fn free_host(p: *mut c_void) -> CudaResult {
     if p.is_null() {
         return Ok(());
     }
-    cu!(cuMemFreeHost(p))
+    if cache::enabled()
+        && let Some(r) = cache::free(Kind::Host, p)
+    {
+        return r;
+    }
+    driver_free(Kind::Host, p)
+}
+
+/// The driver's allocation behind `cudaMalloc` / `cudaMallocHost`.
+#[inline(always)]
+pub(super) fn driver_alloc(kind: Kind, size: usize) -> CudaResult<*mut c_void> {
+    match kind {
+        Kind::Device => {
+            let mut d = 0;
+            cu!(cuMemAlloc(&mut d, size))?;
+            Ok(d as usize as *mut c_void)
+        }
+        Kind::Host => {
+            let mut p = null_mut();
+            cu!(cuMemAllocHost(&mut p, size))?;
+            Ok(p)
+        }
+    }
+}
+
+/// The driver's release behind `cudaFree` / `cudaFreeHost`.
+#[inline(always)]
+pub(super) fn driver_free(kind: Kind, p: *mut c_void) -> CudaResult {
+    match kind {
+        Kind::Device => cu!(cuMemFree(dptr(p))),
+        Kind::Host => cu!(cuMemFreeHost(p)),
+    }
 }
 
 const HOST_ALLOC_FLAGS: c_uint = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
@@ -163,10 +218,16 @@ pub fn malloc_3d(extent: cudaExtent) -> CudaResult<cudaPitchedPtr> {
     Ok(cudaPitchedPtr { ptr, pitch, xsize: extent.width, ysize: extent.height })
 }
 
-/// `cudaMemGetInfo`.
+/// `cudaMemGetInfo`. With the caching allocator on, the free bytes are the
+/// driver's plus the device memory the cache holds free: the program could
+/// get those bytes, and programs that size themselves from this call should
+/// see them.
 pub fn mem_info() -> CudaResult<(usize, usize)> {
-    enter()?;
+    let (_, device) = enter()?;
     let (mut free, mut total) = (0, 0);
     cu!(cuMemGetInfo(&mut free, &mut total))?;
+    if cache::enabled() {
+        free = free.saturating_add(cache::cached_device_bytes(device)).min(total);
+    }
     Ok((free, total))
 }

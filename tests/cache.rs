@@ -1,0 +1,477 @@
+//! The opt-in caching allocator (`CUDART_SHIM_POOL=1`) over the fake
+//! driver, in process (one process per test: the switch is read once).
+
+mod common;
+use common::*;
+use cudart_shim::api::device::*;
+use cudart_shim::api::memory::*;
+use cudart_shim::runtime::memory::cache::{host_stats, stats, CacheStats};
+use cudart_shim::types::*;
+use std::ffi::c_void;
+use std::ptr::null_mut;
+
+const MIB: usize = 1 << 20;
+
+fn pool_on() {
+    use_fake_driver(&[("CUDART_SHIM_POOL", "1")]);
+}
+
+fn malloc(n: usize) -> *mut c_void {
+    let mut p = null_mut();
+    assert_eq!(unsafe { cudaMalloc(&mut p, n) }, cudaSuccess, "cudaMalloc({n})");
+    assert!(!p.is_null());
+    p
+}
+
+fn free(p: *mut c_void) {
+    assert_eq!(unsafe { cudaFree(p) }, cudaSuccess);
+}
+
+fn mem_free_bytes() -> usize {
+    let (mut f, mut t) = (0, 0);
+    assert_eq!(unsafe { cudaMemGetInfo(&mut f, &mut t) }, cudaSuccess);
+    assert!(f <= t);
+    f
+}
+
+#[test]
+fn reuse_keeps_driver_allocations_flat_over_a_loop() {
+    pool_on();
+    let sizes = [100, 4096, 70_000, 3 * MIB + 5];
+    for _ in 0..50 {
+        let ps: Vec<_> = sizes.iter().map(|&n| malloc(n)).collect();
+        ps.into_iter().for_each(free);
+    }
+    let after_warmup = fake::calls("cuMemAlloc");
+    for _ in 0..1000 {
+        let ps: Vec<_> = sizes.iter().map(|&n| malloc(n)).collect();
+        ps.into_iter().for_each(free);
+    }
+    assert_eq!(fake::calls("cuMemAlloc"), after_warmup, "no driver allocation once warm");
+    assert!(after_warmup <= 4 * 10, "warm-up took {after_warmup} driver allocations");
+    assert_eq!(fake::calls("cuMemFree"), 0, "cached blocks are never given back while memory lasts");
+    let s = stats(0);
+    assert_eq!(s.hits + s.misses, 4 * 1050);
+    assert_eq!(s.misses, after_warmup);
+    assert_eq!(s.held_blocks, after_warmup);
+    assert!(s.synchronizes >= 1 && s.synchronizes < 1050, "{s:?}");
+}
+
+#[test]
+fn a_freed_block_is_reused_only_after_a_synchronize_that_follows_its_free() {
+    pool_on();
+    let a = malloc(2 * MIB);
+    // Work that may still use the block: an async memset on the legacy stream.
+    assert_eq!(unsafe { cudaMemsetAsync(a, 0x5a, 2 * MIB, null_mut()) }, cudaSuccess);
+    let syncs = fake::calls("cuCtxSynchronize");
+    free(a);
+    assert_eq!(fake::calls("cuCtxSynchronize"), syncs, "cudaFree itself does not wait");
+    assert_eq!(stats(0).cached_blocks, 1);
+    let b = malloc(2 * MIB);
+    assert_eq!(b, a, "the same block comes back");
+    assert_eq!(fake::calls("cuCtxSynchronize"), syncs + 1, "after one synchronize");
+    assert_eq!(fake::calls("cuMemAlloc"), 1);
+    // The memset ran before the block was handed out again.
+    let mut byte = 0u8;
+    assert_eq!(unsafe { cudaMemcpy((&mut byte as *mut u8).cast(), b.cast_const().cast::<u8>().add(MIB).cast(), 1, cudaMemcpyDeviceToHost) }, cudaSuccess);
+    assert_eq!(byte, 0x5a);
+    free(b);
+}
+
+#[test]
+fn one_synchronize_covers_every_block_freed_before_it() {
+    pool_on();
+    let sizes = [MIB, 2 * MIB, 512, 5 * MIB];
+    let ps: Vec<_> = sizes.iter().map(|&n| malloc(n)).collect();
+    ps.iter().for_each(|&p| free(p));
+    let syncs = fake::calls("cuCtxSynchronize");
+    let again: Vec<_> = sizes.iter().map(|&n| malloc(n)).collect();
+    assert_eq!(again, ps, "every block comes back in its class");
+    assert_eq!(fake::calls("cuCtxSynchronize"), syncs + 1);
+    assert_eq!(fake::calls("cuMemAlloc"), 4);
+    let s = stats(0);
+    assert_eq!((s.hits, s.misses, s.synchronizes), (4, 4, 1));
+}
+
+#[test]
+fn few_pending_bytes_take_new_blocks_rather_than_synchronize() {
+    pool_on();
+    // 4 KiB blocks: the first synchronize comes once 1 MiB waits.
+    for _ in 0..255 {
+        let p = malloc(4096);
+        free(p);
+    }
+    assert_eq!(fake::calls("cuCtxSynchronize"), 0);
+    assert_eq!(fake::calls("cuMemAlloc"), 255);
+    let p = malloc(4096);
+    free(p);
+    let p = malloc(4096);
+    free(p);
+    assert_eq!(fake::calls("cuCtxSynchronize"), 1);
+    assert_eq!(fake::calls("cuMemAlloc"), 256);
+}
+
+#[test]
+fn out_of_memory_releases_the_cache_and_retries_once() {
+    pool_on();
+    let a = malloc(MIB);
+    let b = malloc(3 * MIB);
+    free(a);
+    free(b);
+    assert_eq!(stats(0).cached_blocks, 2);
+    // The next driver allocation (a new class) fails: release, then retry.
+    fake::fail("cuMemAlloc", 1, 2);
+    let c = malloc(8 * MIB);
+    let s = stats(0);
+    assert_eq!(fake::calls("cuMemFree"), 2, "both cached blocks went back to the driver");
+    assert_eq!((s.released_blocks, s.cached_blocks, s.held_blocks, s.active_bytes), (2, 0, 1, 8 * MIB as u64));
+    assert_eq!(fake::calls("cuMemAlloc"), 4);
+    free(c);
+
+    // Failing for good: one retry, then cudaErrorMemoryAllocation.
+    fake::fail("cuMemAlloc", 0, 2);
+    let before = fake::calls("cuMemAlloc");
+    let mut p = null_mut();
+    assert_eq!(unsafe { cudaMalloc(&mut p, 16 * MIB) }, cudaErrorMemoryAllocation);
+    assert_eq!(fake::calls("cuMemAlloc"), before + 2);
+    assert_eq!(stats(0).held_blocks, 0, "the 8 MiB block was released too");
+    fake::fail("cuMemAlloc", 0, 0);
+    free(malloc(16 * MIB));
+}
+
+#[test]
+fn unknown_pointers_and_double_frees_get_nvidias_error() {
+    pool_on();
+    let mut local = 0u64;
+    let frees = fake::calls("cuMemFree");
+    assert_eq!(unsafe { cudaFree((&mut local as *mut u64).cast()) }, cudaErrorInvalidValue);
+    assert_eq!(fake::calls("cuMemFree"), frees + 1, "an unknown pointer is the driver's to judge");
+    let p = malloc(1000);
+    // An interior pointer is not an allocation.
+    assert_eq!(unsafe { cudaFree(p.cast::<u8>().add(8).cast()) }, cudaErrorInvalidValue);
+    free(p);
+    assert_eq!(unsafe { cudaFree(p) }, cudaErrorInvalidValue, "freed twice");
+    assert_eq!(fake::calls("cuMemFree"), frees + 2, "a cached block never reaches cuMemFree");
+    // Wrong kind: the driver answers and frees nothing.
+    let q = malloc(1000);
+    assert_eq!(unsafe { cudaFreeHost(q) }, cudaErrorInvalidValue);
+    free(q);
+    assert_eq!(unsafe { cudaFree(null_mut()) }, cudaSuccess);
+    // Size 0 is NULL and touches nothing.
+    let mut z = 1 as *mut c_void;
+    assert_eq!(unsafe { cudaMalloc(&mut z, 0) }, cudaSuccess);
+    assert!(z.is_null());
+    // Impossible sizes get the driver's answer.
+    assert_eq!(unsafe { cudaMalloc(&mut z, usize::MAX) }, cudaErrorMemoryAllocation);
+    assert_eq!(unsafe { cudaMalloc(null_mut(), 16) }, cudaErrorInvalidValue);
+}
+
+#[test]
+fn pinned_host_memory_is_cached_too() {
+    pool_on();
+    for i in 0..500 {
+        let mut p = null_mut();
+        assert_eq!(unsafe { cudaMallocHost(&mut p, 2 * MIB + i) }, cudaSuccess);
+        unsafe { *p.cast::<u8>() = 1 };
+        assert_eq!(unsafe { cudaFreeHost(p) }, cudaSuccess);
+    }
+    assert!(fake::calls("cuMemAllocHost") <= 2, "{}", fake::calls("cuMemAllocHost"));
+    assert_eq!(fake::calls("cuMemFreeHost"), 0);
+    let h = host_stats(0);
+    assert_eq!(h.hits + h.misses, 500);
+    assert_eq!(stats(0), CacheStats::default(), "device pool untouched");
+    let mut p = null_mut();
+    assert_eq!(unsafe { cudaMallocHost(&mut p, 100) }, cudaSuccess);
+    assert_eq!(unsafe { cudaFree(p) }, cudaErrorInvalidValue, "cudaFree of pinned memory is the driver's error");
+    assert_eq!(unsafe { cudaFreeHost(p) }, cudaSuccess);
+    assert_eq!(unsafe { cudaFreeHost(p) }, cudaErrorInvalidValue);
+}
+
+#[test]
+fn mem_get_info_counts_cached_bytes_as_free() {
+    pool_on();
+    let before = mem_free_bytes();
+    let p = malloc(4 * MIB);
+    assert_eq!(mem_free_bytes(), before - 4 * MIB);
+    free(p);
+    assert_eq!(mem_free_bytes(), before, "the cached block is reported free");
+    assert_eq!(stats(0).held_bytes, 4 * MIB as u64, "though the cache still holds it");
+}
+
+#[test]
+fn stats_add_up() {
+    pool_on();
+    let mut live = Vec::new();
+    for i in 0..300usize {
+        live.push(malloc(1 + (i * 7919) % (3 * MIB)));
+        if i % 3 == 2 {
+            free(live.remove(i % live.len()));
+        }
+    }
+    let s = stats(0);
+    assert_eq!(s.active_blocks, live.len() as u64);
+    assert_eq!(s.held_blocks, s.active_blocks + s.cached_blocks);
+    assert_eq!(s.held_bytes, s.active_bytes + s.cached_bytes);
+    assert_eq!(s.hits + s.misses, 300);
+    assert_eq!(s.misses, fake::calls("cuMemAlloc"));
+    assert!(s.peak_held_bytes >= s.held_bytes);
+    live.into_iter().for_each(free);
+    let s = stats(0);
+    assert_eq!((s.active_blocks, s.active_bytes), (0, 0));
+    assert_eq!(s.cached_blocks, s.held_blocks);
+}
+
+#[test]
+fn device_reset_forgets_every_block() {
+    pool_on();
+    let a = malloc(MIB);
+    let b = malloc(2 * MIB);
+    free(a);
+    assert_eq!(stats(0).held_blocks, 2);
+    assert_eq!(unsafe { cudaDeviceReset() }, cudaSuccess);
+    assert_eq!(stats(0).held_blocks, 0);
+    // The reset freed b (on a GPU; the fake driver keeps its bytes):
+    // freeing it now is the driver's business, not the cache's.
+    let frees = fake::calls("cuMemFree");
+    let _ = unsafe { cudaFree(b) };
+    assert_eq!(fake::calls("cuMemFree"), frees + 1);
+    // After the reset the cache fills again from the driver.
+    let allocs = fake::calls("cuMemAlloc");
+    let c = malloc(MIB);
+    assert_eq!(fake::calls("cuMemAlloc"), allocs + 1);
+    free(c);
+    assert_eq!(stats(0).cached_blocks, 1);
+}
+
+#[test]
+fn two_devices_have_their_own_pools_and_free_works_from_either() {
+    use_fake_driver(&[("CUDART_SHIM_POOL", "1"), ("FAKE_CUDA_DEVICES", "2")]);
+    assert_eq!(unsafe { cudaSetDevice(1) }, cudaSuccess);
+    let p = malloc(MIB);
+    assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
+    free(p);
+    assert_eq!((stats(1).cached_blocks, stats(0).held_blocks), (1, 0));
+    assert_eq!(unsafe { cudaSetDevice(1) }, cudaSuccess);
+    let mut q = null_mut();
+    for _ in 0..2 {
+        q = malloc(MIB);
+        free(q);
+    }
+    assert_eq!(q, p);
+    assert_eq!(stats(99), CacheStats::default());
+    assert_eq!(stats(-1), CacheStats::default());
+}
+
+#[test]
+fn eight_threads_never_share_a_block() {
+    pool_on();
+    free(malloc(1)); // initialize before the threads race
+    let threads: Vec<_> = (0..8u64)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut live: Vec<(*mut u64, usize, u64)> = Vec::new();
+                let mut x = t.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for i in 0..2000u64 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let size = [64, 600, 4096, 40_000, MIB + 3][(x % 5) as usize];
+                    let p = malloc(size).cast::<u64>();
+                    let words = size / 8;
+                    let tag = t << 32 | i;
+                    unsafe {
+                        *p = tag;
+                        *p.add(words - 1) = tag;
+                    }
+                    live.push((p, words, tag));
+                    if live.len() > 6 || x % 3 == 0 {
+                        let (q, w, tag) = live.swap_remove((x as usize / 3) % live.len());
+                        // Nobody else wrote into a block while we held it.
+                        unsafe { assert_eq!((*q, *q.add(w - 1)), (tag, tag)) };
+                        free(q.cast());
+                    }
+                }
+                for (q, w, tag) in live {
+                    unsafe { assert_eq!((*q, *q.add(w - 1)), (tag, tag)) };
+                    free(q.cast());
+                }
+                2000u64
+            })
+        })
+        .collect();
+    let total: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    let s = stats(0);
+    assert_eq!(s.hits + s.misses, total + 1);
+    assert_eq!((s.active_blocks, s.active_bytes), (0, 0));
+    assert_eq!(s.cached_blocks, s.held_blocks);
+    assert_eq!(s.held_blocks + s.released_blocks, fake::calls("cuMemAlloc"), "no block lost");
+    assert_eq!(s.released_blocks, fake::calls("cuMemFree"));
+    assert!(s.hits > total / 2, "{s:?}");
+}
+
+#[test]
+fn off_by_default() {
+    use_fake_driver(&[]);
+    for _ in 0..10 {
+        free(malloc(4096));
+    }
+    assert_eq!(fake::calls("cuMemAlloc"), 10);
+    assert_eq!(fake::calls("cuMemFree"), 10);
+    assert_eq!(stats(0), CacheStats::default());
+}
+
+#[test]
+fn zero_is_off() {
+    use_fake_driver(&[("CUDART_SHIM_POOL", "0")]);
+    for _ in 0..10 {
+        free(malloc(4096));
+    }
+    assert_eq!(fake::calls("cuMemAlloc"), 10);
+}
+
+/// A bad value warns, naming the variable and the accepted values, and
+/// leaves the cache off. Runs itself again as a child to read its stderr.
+#[test]
+fn bad_value_warns_and_stays_off() {
+    if std::env::var_os("CACHE_TEST_CHILD").is_some() {
+        use_fake_driver(&[]);
+        for _ in 0..3 {
+            free(malloc(4096));
+        }
+        assert_eq!(fake::calls("cuMemAlloc"), 3);
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "bad_value_warns_and_stays_off", "--nocapture"])
+        .env("CACHE_TEST_CHILD", "1")
+        .env("CUDART_SHIM_POOL", "yes")
+        .env("CUDART_SHIM_DRIVER", fake_driver())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("CUDART_SHIM_POOL=\"yes\"") && err.contains("0 or 1"), "{err}");
+}
+
+/// The benchmark's loop (benches/gpu/cache.cu): 64 slots, sizes 256 B to
+/// 3 MiB. The cache holds at most 1.5x the program's peak live bytes and
+/// synchronizes far less often than once per free.
+#[test]
+fn mixed_loop_holds_at_most_one_and_a_half_times_the_live_bytes() {
+    pool_on();
+    const SLOTS: usize = 64;
+    let menu = [256, 1000, 4096, 65536, MIB, 3 * MIB];
+    let mut live = [(null_mut::<c_void>(), 0usize); SLOTS];
+    let (mut live_bytes, mut live_peak) = (0usize, 0usize);
+    let mut x = 88172645463325252u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let ops = 200_000;
+    for _ in 0..ops {
+        let slot = (next() % SLOTS as u64) as usize;
+        if !live[slot].0.is_null() {
+            free(live[slot].0);
+            live_bytes -= live[slot].1;
+        }
+        let n = menu[slot % 6] + (next() % 512) as usize;
+        live[slot] = (malloc(n), n);
+        live_bytes += n;
+        live_peak = live_peak.max(live_bytes);
+    }
+    let s = stats(0);
+    let ratio = s.peak_held_bytes as f64 / live_peak as f64;
+    assert!(ratio <= 1.5, "held {} for {live_peak} live: {ratio:.3} ({s:?})", s.peak_held_bytes);
+    assert!(s.synchronizes < ops / 4, "{s:?}");
+    assert!(s.misses < 1000, "{s:?}");
+    eprintln!("ratio {ratio:.3}, {s:?}");
+}
+
+#[test]
+fn pinned_blocks_wait_for_every_device() {
+    use_fake_driver(&[("CUDART_SHIM_POOL", "1"), ("FAKE_CUDA_DEVICES", "2")]);
+    assert_eq!(unsafe { cudaSetDevice(1) }, cudaSuccess);
+    free(malloc(16)); // device 1's context is in use
+    assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
+    let mut p = null_mut();
+    assert_eq!(unsafe { cudaMallocHost(&mut p, 2 * MIB) }, cudaSuccess);
+    assert_eq!(unsafe { cudaFreeHost(p) }, cudaSuccess);
+    let syncs = fake::calls("cuCtxSynchronize");
+    let mut q = null_mut();
+    assert_eq!(unsafe { cudaMallocHost(&mut q, 2 * MIB) }, cudaSuccess);
+    assert_eq!(q, p);
+    assert_eq!(fake::calls("cuCtxSynchronize"), syncs + 2, "both devices' contexts");
+    assert_eq!(host_stats(0).synchronizes, 1);
+}
+
+#[test]
+fn blocks_of_sizes_no_longer_asked_for_are_given_back() {
+    pool_on();
+    // Phase 1: 32 blocks of 1 MiB, all freed and made ready.
+    let ps: Vec<_> = (0..32).map(|_| malloc(MIB)).collect();
+    ps.into_iter().for_each(free);
+    free(malloc(MIB)); // synchronizes: every 1 MiB block is ready
+    assert_eq!(stats(0).cached_bytes, 32 * MIB as u64);
+    // Phase 2: a different size; the 1 MiB blocks go back to the driver.
+    let q = malloc(3 * MIB);
+    let s = stats(0);
+    assert!(s.released_blocks > 0, "{s:?}");
+    assert!(s.cached_bytes <= MIB as u64 + 3 * MIB as u64 / 4, "{s:?}");
+    assert_eq!(fake::calls("cuMemFree"), s.released_blocks);
+    free(q);
+}
+
+#[test]
+fn trace_memory_counter_sees_cached_blocks_at_their_rounded_size() {
+    let f = scratch("cache_trace").join("summary.json");
+    use_fake_driver(&[
+        ("CUDART_SHIM_POOL", "1"),
+        ("CUDART_SHIM_TRACE", "summary"),
+        ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap()),
+    ]);
+    use cudart_shim::trace::memory_allocated;
+    let p = malloc(1000);
+    assert_eq!(memory_allocated(), 1024);
+    free(p);
+    assert_eq!(memory_allocated(), 0);
+    for _ in 0..10 {
+        let q = malloc(3 * MIB + 1);
+        assert_eq!(memory_allocated(), 3 * MIB as i64 + (MIB as i64 / 4));
+        free(q);
+    }
+    assert_eq!(memory_allocated(), 0);
+    assert_eq!(unsafe { cudaFree(p) }, cudaErrorInvalidValue);
+    assert_eq!(memory_allocated(), 0, "a failed free counts nothing");
+}
+
+/// Work still queued on a stream (a host function on the fake driver's
+/// stream worker, which really runs later) holds its block: the cache hands
+/// the block out again only after a synchronize has waited for it.
+#[test]
+fn reuse_waits_for_work_still_queued_on_a_stream() {
+    use cudart_shim::api::stream::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static STATE: AtomicU32 = AtomicU32::new(0);
+    unsafe extern "C" fn slow_user(block: *mut c_void) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        // Still "using" the block: write into it, then say it is done.
+        unsafe { *block.cast::<u32>() = 0xdead };
+        STATE.store(1, Ordering::SeqCst);
+    }
+    pool_on();
+    let mut s = null_mut();
+    assert_eq!(unsafe { cudaStreamCreateWithFlags(&mut s, cudaStreamNonBlocking) }, cudaSuccess);
+    let a = malloc(2 * MIB);
+    assert_eq!(unsafe { cudaLaunchHostFunc(s, Some(slow_user), a) }, cudaSuccess);
+    free(a);
+    assert_eq!(STATE.load(Ordering::SeqCst), 0, "cudaFree did not wait");
+    let b = malloc(2 * MIB);
+    assert_eq!(b, a);
+    assert_eq!(STATE.load(Ordering::SeqCst), 1, "the block came back only after its user finished");
+    assert_eq!(unsafe { *b.cast::<u32>() }, 0xdead);
+    free(b);
+    assert_eq!(unsafe { cudaStreamDestroy(s) }, cudaSuccess);
+}
