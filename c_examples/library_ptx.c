@@ -5,7 +5,11 @@
  * directly after cudaDeviceSynchronize: no other runtime API is needed.
  * `library_ptx --no-check` skips the result check (the test suite's fake
  * driver records launches but runs no code). */
+#ifdef USE_NVIDIA_HEADERS
+#include <cuda_runtime_api.h>
+#else
 #include <cudart_shim.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 

@@ -1684,6 +1684,43 @@ typedef struct cudartShimCallbackData {
 typedef void (*cudartShimCallback)(void *userdata, const struct cudartShimCallbackData *data);
 
 /**
+ * Statistics of the opt-in caching allocator (`CUDART_SHIM_POOL=1`) for one
+ * device's device memory or pinned host memory. Bytes are rounded block
+ * sizes. All zero when the allocator is off or unused.
+ */
+typedef struct cudartShimPoolStats {
+  /**
+   * Blocks and bytes taken from the driver and not given back.
+   */
+  uint64_t held_blocks;
+  uint64_t held_bytes;
+  /**
+   * In the program's hands.
+   */
+  uint64_t active_blocks;
+  uint64_t active_bytes;
+  /**
+   * Free in the cache.
+   */
+  uint64_t cached_blocks;
+  uint64_t cached_bytes;
+  uint64_t peak_held_bytes;
+  /**
+   * Allocations served from the cache / from the driver.
+   */
+  uint64_t hits;
+  uint64_t misses;
+  /**
+   * Device synchronizations made to reuse freed blocks.
+   */
+  uint64_t synchronizes;
+  /**
+   * Cached blocks given back to the driver.
+   */
+  uint64_t released_blocks;
+} cudartShimPoolStats;
+
+/**
  * C: `cudaMemcpyFlags`.
  */
 typedef int cudaMemcpyFlags;
@@ -3862,6 +3899,12 @@ cudaError_t cudartShimUnsubscribe(uint64_t handle);
  * The name of function `function_id`, or NULL.
  */
 const char *cudartShimGetFunctionName(uint32_t function_id);
+
+/**
+ * The caching allocator's statistics of `device`: device memory when
+ * `host` is 0, pinned host memory when 1.
+ */
+cudaError_t cudartShimGetPoolStats(int device, int host, struct cudartShimPoolStats *stats);
 
 #ifdef __cplusplus
 }  // extern "C"

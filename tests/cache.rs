@@ -475,3 +475,39 @@ fn reuse_waits_for_work_still_queued_on_a_stream() {
     free(b);
     assert_eq!(unsafe { cudaStreamDestroy(s) }, cudaSuccess);
 }
+
+#[test]
+fn statistics_through_the_c_api_and_the_trace_summary() {
+    pool_on();
+    if std::env::var_os("CACHE_SUMMARY_CHILD").is_some() {
+        // The re-run below: allocate, free, exit with the summary on.
+        let p = malloc(1 << 20);
+        free(p);
+        return;
+    }
+    let p = malloc(4096);
+    free(p);
+    let q = malloc(4096);
+    let mut s = cudartShimPoolStats::default();
+    unsafe {
+        assert_eq!(cudart_shim::api::shim::cudartShimGetPoolStats(0, 0, &mut s), cudaSuccess);
+        assert_eq!(cudart_shim::api::shim::cudartShimGetPoolStats(0, 0, null_mut()), cudaErrorInvalidValue);
+    }
+    assert_eq!(s, stats(0));
+    assert_eq!(s.active_blocks, 1);
+    assert_eq!(s.hits + s.misses, 2);
+    free(q);
+    // The summary's text form gets one line per pool in use.
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new(exe)
+        .args(["--exact", "statistics_through_the_c_api_and_the_trace_summary", "--nocapture"])
+        .env("CUDART_SHIM_POOL", "1")
+        .env("CUDART_SHIM_TRACE", "summary")
+        .env("CACHE_SUMMARY_CHILD", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("caching allocator, device 0, device memory: "), "{err}");
+    assert!(err.contains("Num Calls"), "{err}");
+}

@@ -5,11 +5,18 @@
 #include <cstring>
 
 int main(int argc, char **argv) {
+    // argv[1]: "--list" prints the names; "=NAME" runs NAME only; anything
+    // else is a substring filter.
     const char *filter = argc > 1 ? argv[1] : "";
+    if (!strcmp(filter, "--list")) {
+        for (auto &b : bench_registry()) printf("%s\n", b.name);
+        return 0;
+    }
+    bool exact = filter[0] == '=';
     CK(cudaSetDevice(0));
     CK(cudaDeviceSynchronize());
     for (auto &b : bench_registry()) {
-        if (*filter && !strstr(b.name, filter)) continue;
+        if (exact ? strcmp(b.name, filter + 1) != 0 : (*filter && !strstr(b.name, filter))) continue;
         // Calibrate to about 20 ms per repetition.
         long iters = 1;
         for (;;) {

@@ -3,7 +3,7 @@
 //! starts with `cudartShim`. The logic lives in `trace::subscribe`.
 
 use crate::trace::subscribe;
-use crate::types::cudaError_t;
+use crate::types::{cudaError_t, cudartShimPoolStats};
 use std::ffi::{c_char, c_int, c_void};
 
 /// One decoded argument of a call: its name and its value as the call log
@@ -110,4 +110,14 @@ pub unsafe extern "C" fn cudartShimUnsubscribe(handle: u64) -> cudaError_t {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimGetFunctionName(function_id: u32) -> *const c_char {
     crate::trace::site_c_name(function_id)
+}
+
+/// The caching allocator's statistics of `device`: device memory when
+/// `host` is 0, pinned host memory when 1.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudartShimGetPoolStats(device: c_int, host: c_int, stats: *mut cudartShimPoolStats) -> cudaError_t {
+    entry!(@no_init cudartShimGetPoolStats(device, host, stats) => {
+        *crate::runtime::out(stats)? = crate::runtime::memory::cache::stats_of(device, host != 0);
+        Ok(())
+    })
 }

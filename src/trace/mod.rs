@@ -566,6 +566,23 @@ fn flush_impl(last: bool) {
     }
 }
 
+/// Lines another part of the library adds under the text summary (the
+/// caching allocator's statistics). Set once.
+static SUMMARY_EXTRA: std::sync::OnceLock<fn() -> String> = std::sync::OnceLock::new();
+
+/// Register the extra summary lines (see [`SUMMARY_EXTRA`]).
+pub fn set_summary_extra(f: fn() -> String) {
+    let _ = SUMMARY_EXTRA.set(f);
+}
+
+fn summary_text(s: &table::Summary) -> String {
+    let mut t = s.to_text();
+    if let Some(f) = SUMMARY_EXTRA.get() {
+        t.push_str(&f());
+    }
+    t
+}
+
 fn write_summary() {
     let Some(o) = OUTPUTS.get() else { return };
     let s = summary();
@@ -579,11 +596,12 @@ fn write_summary() {
         return;
     }
     match o.summary.path() {
-        None => output::write_all(2, s.to_text().as_bytes()),
+        None => output::write_all(2, summary_text(&s).as_bytes()),
         Some(p) => match output::create(p, false) {
             Ok(f) => {
                 use std::os::fd::AsRawFd;
-                output::write_all(f.as_raw_fd(), s.render_for(Some(p)).as_bytes());
+                let text = if p.ends_with(".csv") || p.ends_with(".json") { s.render_for(Some(p)) } else { summary_text(&s) };
+                output::write_all(f.as_raw_fd(), text.as_bytes());
             }
             Err(e) => log::warn!("cannot write the summary to {p:?} ({e})"),
         },

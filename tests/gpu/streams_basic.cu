@@ -214,7 +214,8 @@ int main() {
     memset(&v, 0, sizeof v);
     SHOW(cudaStreamGetAttribute(a, cudaStreamAttributePriority, &v));
     SHOW(cudaStreamGetAttribute(a, (cudaStreamAttrID)9999, &v));
-    SHOW(cudaStreamGetAttribute(a, cudaStreamAttributeSynchronizationPolicy, nullptr));
+    // NVIDIA's runtime dereferences this NULL and the process dies (H100,
+    // CUDA 13.0), so the case is left out; tests/ covers our answer.
     SHOW(cudaGetLastError());
 
     // --- Managed memory attach.

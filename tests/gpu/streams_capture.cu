@@ -257,7 +257,8 @@ int main() {
     if (g) CK(cudaGraphDestroy(g));
     CK(cudaThreadExchangeStreamCaptureMode(&m));
     printf("restored mode came back as relaxed: %d\n", m == cudaStreamCaptureModeRelaxed);
-    SHOW(cudaThreadExchangeStreamCaptureMode(nullptr));
+    // NVIDIA's runtime dereferences this NULL and the process dies (H100,
+    // CUDA 13.0), so the case is left out; tests/ covers our answer.
     m = (cudaStreamCaptureMode)9;
     SHOW(cudaThreadExchangeStreamCaptureMode(&m));
     SHOW(cudaStreamIsCapturing(s1, nullptr));

@@ -105,6 +105,7 @@ fn read_switch() -> bool {
         };
         if on {
             crate::runtime::context::on_reset(forget_device);
+            crate::trace::set_summary_extra(summary_text);
             log::debug!("caching allocator on (CUDART_SHIM_POOL=1)");
         }
         on
@@ -531,37 +532,19 @@ fn forget_device(device: c_int) {
 
 // ---------------------------------------------------------------- statistics
 
-/// Statistics of one pool (one device, device or pinned host memory).
-/// Bytes are rounded block sizes (what the driver was asked for).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CacheStats {
-    /// Blocks and bytes taken from the driver and not given back
-    /// (`active + cached`).
-    pub held_blocks: u64,
-    pub held_bytes: u64,
-    /// In the program's hands.
-    pub active_blocks: u64,
-    pub active_bytes: u64,
-    /// Free in the cache (ready or waiting for a synchronize).
-    pub cached_blocks: u64,
-    pub cached_bytes: u64,
-    /// The most `held_bytes` ever reached.
-    pub peak_held_bytes: u64,
-    /// Allocations served from the cache / from the driver.
-    pub hits: u64,
-    pub misses: u64,
-    /// `cuCtxSynchronize` calls made to make freed blocks reusable.
-    pub synchronizes: u64,
-    /// Cached blocks given back to the driver (out of memory, or too many
-    /// free blocks of sizes no longer asked for).
-    pub released_blocks: u64,
-}
+/// Statistics of one pool (one device, device or pinned host memory);
+/// the C API hands the same struct out.
+pub type CacheStats = crate::types::cudartShimPoolStats;
 
 /// Device-memory statistics of `device` (all zero when the cache is off
 /// or unused, or `device` does not exist).
 pub fn stats(device: c_int) -> CacheStats {
     pool_stats(device, Kind::Device)
+}
+
+/// `cudartShimGetPoolStats`: device (`host` false) or pinned host memory.
+pub fn stats_of(device: c_int, host: bool) -> CacheStats {
+    if host { host_stats(device) } else { stats(device) }
 }
 
 /// Pinned host memory allocated while `device` was current.
@@ -604,4 +587,25 @@ mod tests {
             last = (c, r);
         }
     }
+}
+
+/// The caching allocator's lines under the trace summary (text form).
+fn summary_text() -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let devices = CACHE.get().map_or(0, |c| c.pools.len());
+    for d in 0..devices as c_int {
+        for (what, st) in [("device", stats(d)), ("pinned host", host_stats(d))] {
+            if st.hits + st.misses == 0 {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "caching allocator, device {d}, {what} memory: {} hits, {} misses, {} synchronizes; held {} blocks / {} bytes (peak {} bytes), active {} / {} bytes, cached {} / {} bytes, released {} blocks",
+                st.hits, st.misses, st.synchronizes, st.held_blocks, st.held_bytes, st.peak_held_bytes,
+                st.active_blocks, st.active_bytes, st.cached_blocks, st.cached_bytes, st.released_blocks
+            );
+        }
+    }
+    out
 }
