@@ -425,3 +425,47 @@ fn a_forked_worker_that_calls_nothing_leaves_the_summary_alone() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.matches("Time (%)").count(), 1, "{err}");
 }
+
+/// Calls made from a library constructor under dlopen hold the loader's
+/// lock, which the timeline writer thread needs to start: the timeline must
+/// drop what it cannot keep (and say so) instead of waiting forever. This
+/// deadlocked PyTorch's import on a GPU before the wait was bounded.
+#[test]
+fn timeline_never_deadlocks_calls_made_under_the_loader_lock() {
+    let dir = scratch("trace-dlopen");
+    let t = target_dir();
+    let lib = dir.join("libctor.so");
+    let o = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC"])
+        .arg(repo_root().join("tests/c/trace_ctor_lib.c"))
+        .arg("-o")
+        .arg(&lib)
+        .arg(format!("-L{}", t.display()))
+        .arg("-lcudart_shim")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let exe = dir.join("dlopen");
+    let o = std::process::Command::new("cc").arg(repo_root().join("tests/c/trace_dlopen.c")).arg("-o").arg(&exe).arg("-ldl").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let trace = dir.join("tl-%p.json");
+    let mut env = fake_env(&[]);
+    env.push(("LD_PRELOAD".into(), shim_lib().display().to_string()));
+    env.push(("CUDART_SHIM_TRACE".into(), "timeline".into()));
+    env.push(("CUDART_SHIM_TRACE_FILE".into(), trace.display().to_string()));
+    let out = run(&exe, &[lib.to_str().unwrap()], &env);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "dlopen ok\n");
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("tl-"))
+        .expect("a timeline file");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).expect("valid JSON");
+    let events = v["traceEvents"].as_array().unwrap();
+    let calls = events.iter().filter(|e| e["name"] == "__cudaRegisterFunction").count();
+    let label = events.iter().find(|e| e["name"] == "process_labels").map(|e| e["args"]["labels"].as_str().unwrap().to_owned());
+    // Every one of the 200k calls is either in the trace or counted as dropped.
+    let dropped: usize = label.as_deref().map_or(0, |l| l.split_whitespace().nth(2).unwrap().parse().unwrap());
+    assert!(calls + dropped >= 200_000, "{calls} kept + {dropped} dropped");
+}

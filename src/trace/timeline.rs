@@ -3,8 +3,12 @@
 //! Each thread appends events to its own bounded [`Chunk`] (a lock of its
 //! own, only ever contended by a flush). A full chunk goes to a bounded
 //! queue drained by one writer thread; when the queue is full the calling
-//! thread waits (back-pressure), so memory stays bounded and no event is
-//! lost. After every batch the writer appends the closing `]}` and seeks
+//! thread waits (back-pressure) for a bounded time, so memory stays bounded.
+//! The wait is bounded because the writer may be unable to run at all: a
+//! call made from a library constructor holds the dynamic loader's lock,
+//! which a starting thread needs (PyTorch's import, measured on an H100:
+//! an unbounded wait deadlocked). Events that still find no room are
+//! dropped and counted; the count is written into the trace. After every batch the writer appends the closing `]}` and seeks
 //! back over it, so the file on disk is valid JSON whenever the writer is
 //! idle: after a flush, at exit, even if the process is killed later.
 
@@ -144,6 +148,7 @@ fn writer_loop() {
             // Counted while the queue lock is held: a flush that sees the
             // queue empty and nothing in flight has every event.
             IN_FLIGHT.fetch_add(1, AcqRel);
+            STALLED.store(false, Relaxed);
             q.drain(..).collect()
         };
         NOT_FULL.notify_all();
@@ -174,6 +179,20 @@ fn write_batch(batch: Vec<Chunk>, progress: bool) {
     }
     if show {
         eprintln!("\rcudart-shim: wrote timeline {}: {} events, {} MiB          ", w.path, w.events, w.bytes >> 20);
+    }
+    if progress {
+        // The final write: say in the trace itself what could not be kept.
+        let dropped = DROPPED.load(Relaxed);
+        if dropped > 0 {
+            w.buf.clear();
+            w.sep();
+            let pid = w.pid;
+            w.buf.push_str(&format!(
+                "{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {dropped} events (the writer could not keep up)\"}}}}"
+            ));
+            let _ = w.file.write_all(w.buf.as_bytes());
+            log::warn!("timeline {}: {dropped} events dropped while the writer could not keep up", w.path);
+        }
     }
     w.close_json();
     let mut pool = POOL.lock();
@@ -290,14 +309,25 @@ pub fn push(chunk: &Mutex<Chunk>, mut ev: Event, fill: impl FnOnce(&mut Vec<Kept
     }
 }
 
+/// How long a caller waits for room in the queue before its chunk is
+/// dropped (see the module note).
+const MAX_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Set when a caller gave up waiting; cleared when the writer takes a
+/// batch. While set, a full queue drops at once: one wait per stall, not
+/// one per chunk.
+static STALLED: AtomicBool = AtomicBool::new(false);
+
 fn enqueue(c: Chunk) {
     let mut q = QUEUE.lock();
+    let deadline = std::time::Instant::now() + MAX_WAIT;
     while q.len() >= QUEUE_MAX {
-        if FINISHED.load(Relaxed) {
+        if FINISHED.load(Relaxed) || STALLED.load(Relaxed) || std::time::Instant::now() >= deadline {
+            STALLED.store(true, Relaxed);
             DROPPED.fetch_add(c.events.len() as u64, Relaxed);
             return;
         }
-        NOT_FULL.wait_for(&mut q, std::time::Duration::from_millis(50));
+        NOT_FULL.wait_for(&mut q, std::time::Duration::from_millis(20));
     }
     q.push_back(c);
     drop(q);
