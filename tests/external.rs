@@ -82,8 +82,9 @@ fn external_memory_bad_input() {
         let ok = cudaExternalMemoryBufferDesc { offset: 0, size: 16, ..Default::default() };
         assert_eq!(cudaExternalMemoryGetMappedBuffer(&mut p, m, null()), cudaErrorInvalidValue);
         assert_eq!(cudaExternalMemoryGetMappedBuffer(null_mut(), m, &ok), cudaErrorInvalidValue);
-        assert_eq!(cudaExternalMemoryGetMappedBuffer(&mut p, null_mut(), &ok), cudaErrorInvalidResourceHandle);
-        assert_eq!(cudaDestroyExternalMemory(null_mut()), cudaErrorInvalidResourceHandle);
+        // NULL handles are invalid values here (NVIDIA, H100, CUDA 13.0).
+        assert_eq!(cudaExternalMemoryGetMappedBuffer(&mut p, null_mut(), &ok), cudaErrorInvalidValue);
+        assert_eq!(cudaDestroyExternalMemory(null_mut()), cudaErrorInvalidValue);
         assert_eq!(cudaDestroyExternalMemory(m), cudaSuccess);
         assert_eq!(cudaExternalMemoryGetMappedBuffer(&mut p, m, &ok), cudaErrorInvalidResourceHandle, "destroyed");
         libc::close(fd);
@@ -217,6 +218,7 @@ fn semaphores_bad_input() {
         let mut p = signal_params(0);
         p.flags = 1;
         assert_eq!(cudaSignalExternalSemaphoresAsync(&s, &p, 1, null_mut()), cudaErrorInvalidValue);
-        assert_eq!(cudaDestroyExternalSemaphore(null_mut()), cudaErrorInvalidResourceHandle);
+        // NULL is an invalid value here (NVIDIA, H100, CUDA 13.0).
+        assert_eq!(cudaDestroyExternalSemaphore(null_mut()), cudaErrorInvalidValue);
     }
 }

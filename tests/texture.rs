@@ -207,9 +207,11 @@ fn texture_bad_input() {
         let bad_norm = pitch2d(&mut buf, create_channel_desc_host(8, 0, 0, 0, cudaChannelFormatKindUnsignedNormalized8X4));
         assert_eq!(cudaCreateTextureObject(&mut t, &bad_norm, &tex, null()), cudaErrorInvalidChannelDescriptor);
         assert_eq!(fake::calls("cuTexObjectCreate"), 0, "all rejected before the driver");
-        // The driver rejects a NULL array.
+        // A NULL array is an invalid resource handle, found before the
+        // other arguments (NVIDIA, H100, CUDA 13.0).
         let null_array = cudaResourceDesc { resType: cudaResourceTypeArray, ..Default::default() };
-        assert_eq!(cudaCreateTextureObject(&mut t, &null_array, &tex, null()), cudaErrorInvalidValue);
+        assert_eq!(cudaCreateTextureObject(&mut t, &null_array, &tex, null()), cudaErrorInvalidResourceHandle);
+        assert_eq!(cudaCreateTextureObject(null_mut(), &null_array, null(), null()), cudaErrorInvalidResourceHandle);
 
         assert_eq!(cudaCreateTextureObject(&mut t, &res, &tex, null()), cudaSuccess);
         assert_eq!(cudaGetTextureObjectResourceDesc(null_mut(), t), cudaErrorInvalidValue);

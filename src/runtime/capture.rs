@@ -42,7 +42,9 @@ pub fn begin_to_graph(
 }
 
 pub fn end(s: cudaStream_t, graph: *mut cudaGraph_t, m: StreamMode) -> CudaResult {
-    let graph = out(graph)?;
+    // The driver checks the capture state before the out-pointer: a NULL
+    // graph on a stream that is not capturing is cudaErrorIllegalState
+    // (NVIDIA, H100, CUDA 13.0), so the pointer goes through unchecked.
     context::enter()?;
     cu!(mode m; cuStreamEndCapture(s, graph))
 }
@@ -93,7 +95,8 @@ pub fn update_dependencies(
 /// driver; no context is needed.
 pub fn exchange_mode(mode: *mut cudaStreamCaptureMode) -> CudaResult {
     let mode = out(mode)?;
-    check_mode(*mode)?;
+    // The mode goes to the driver unchecked: NVIDIA's runtime returned
+    // success for the value the GPU test passes (H100, CUDA 13.0).
     super::state::runtime()?;
     cu!(cuThreadExchangeStreamCaptureMode(&mut mode.0))
 }

@@ -26,7 +26,7 @@ pub fn mapped_buffer(ptr: *mut *mut c_void, mem: cudaExternalMemory_t, desc: *co
     let ptr = out(ptr)?;
     let desc = input(desc)?;
     if mem.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue); // NULL: invalid value (NVIDIA, H100, CUDA 13.0)
     }
     let mut d: CUdeviceptr = 0;
     cu!(cuExternalMemoryGetMappedBuffer(&mut d, mem, desc))?;
@@ -72,7 +72,7 @@ pub fn mapped_mipmapped_array(
 pub fn destroy_memory(mem: cudaExternalMemory_t) -> CudaResult {
     enter()?;
     if mem.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue); // NULL: invalid value (NVIDIA, H100, CUDA 13.0)
     }
     cu!(cuDestroyExternalMemory(mem))
 }
@@ -119,7 +119,7 @@ pub fn wait(
 pub fn destroy_semaphore(sem: cudaExternalSemaphore_t) -> CudaResult {
     enter()?;
     if sem.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue); // NULL: invalid value (NVIDIA, H100, CUDA 13.0)
     }
     cu!(cuDestroyExternalSemaphore(sem))
 }

@@ -38,8 +38,9 @@ pub fn close_mem_handle(ptr: *mut c_void) -> CudaResult {
 pub fn get_event_handle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> CudaResult {
     enter()?;
     let handle = out(handle)?;
+    // NULL is an invalid value here (NVIDIA, H100, CUDA 13.0).
     if event.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
+        return Err(cudaErrorInvalidValue);
     }
     cu!(cuIpcGetEventHandle(handle, event))
 }

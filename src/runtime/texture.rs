@@ -117,6 +117,10 @@ pub fn driver_resource_desc(r: &cudaResourceDesc) -> CudaResult<CUDA_RESOURCE_DE
     // member is plain data, so any bit pattern is a valid value.
     unsafe {
         match r.resType {
+            // A NULL array is an invalid resource handle, checked before the
+            // other arguments (NVIDIA, H100, CUDA 13.0).
+            cudaResourceTypeArray if r.res.array.array.is_null() => return Err(cudaErrorInvalidResourceHandle),
+            cudaResourceTypeMipmappedArray if r.res.mipmap.mipmap.is_null() => return Err(cudaErrorInvalidResourceHandle),
             cudaResourceTypeArray => d.res.hArray = r.res.array.array,
             cudaResourceTypeMipmappedArray => d.res.hMipmappedArray = r.res.mipmap.mipmap,
             cudaResourceTypeLinear => {
@@ -242,8 +246,9 @@ pub fn create_texture(
     view: *const cudaResourceViewDesc,
 ) -> CudaResult {
     enter()?;
-    let tex = out(tex)?;
+    // The resource first (NVIDIA's order, H100, CUDA 13.0).
     let r = driver_resource_desc(input(res)?)?;
+    let tex = out(tex)?;
     let t = driver_texture_desc(input(desc)?);
     // The view descriptor has the driver's layout and values: NULL or the
     // caller's struct goes through as is.
@@ -284,12 +289,13 @@ pub fn texture_view_desc(view: *mut cudaResourceViewDesc, tex: cudaTextureObject
 /// `cudaCreateSurfaceObject`: surfaces need an array resource.
 pub fn create_surface(surf: *mut cudaSurfaceObject_t, res: *const cudaResourceDesc) -> CudaResult {
     enter()?;
-    let surf = out(surf)?;
+    // The resource first (NVIDIA's order, H100, CUDA 13.0).
     let res = input(res)?;
     if res.resType != cudaResourceTypeArray {
         return Err(cudaErrorInvalidValue);
     }
     let r = driver_resource_desc(res)?;
+    let surf = out(surf)?;
     cu!(cuSurfObjectCreate(surf, &r))
 }
 

@@ -234,7 +234,7 @@ int main() {
     SHOW(cudaStreamGetFlags(a, nullptr));
     SHOW(cudaStreamGetPriority(a, nullptr));
     SHOW(cudaStreamGetId(a, nullptr));
-    SHOW(cudaStreamGetDevice(a, nullptr));
+    // cudaStreamGetDevice(a, NULL) kills NVIDIA's runtime (H100, CUDA 13.0).
     SHOW(cudaStreamDestroy(0));
     SHOW(cudaStreamDestroy(cudaStreamLegacy));
     SHOW(cudaStreamDestroy(cudaStreamPerThread));

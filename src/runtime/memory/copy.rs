@@ -493,6 +493,11 @@ fn empty(e: &cudaExtent) -> bool {
 /// `cudaMemcpy3DParms` as the driver's `CUDA_MEMCPY3D`: the one conversion
 /// behind `cudaMemcpy3D*` and memcpy graph nodes.
 pub fn params_3d(p: &cudaMemcpy3DParms) -> CudaResult<CUDA_MEMCPY3D> {
+    // Shape before direction: an array and a pointer on one side (or
+    // neither) is cudaErrorInvalidValue whatever the kind (NVIDIA, H100,
+    // CUDA 13.0).
+    end_3d(p.srcArray, &p.srcPtr, CU_MEMORYTYPE_UNIFIED)?;
+    end_3d(p.dstArray, &p.dstPtr, CU_MEMORYTYPE_UNIFIED)?;
     let dir = Dir::of(p.kind)?;
     let dir = match (p.srcArray.is_null(), p.dstArray.is_null()) {
         (false, false) => dir.array_src()?.array_dst()?,
