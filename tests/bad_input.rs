@@ -93,3 +93,26 @@ fn fake_driver_no_case_crashes_or_hangs() {
     let unknown: Vec<_> = ours.values().filter(|v| v.starts_with("unrecognized")).collect();
     assert!(unknown.is_empty(), "codes outside cudaError: {unknown:?}");
 }
+
+/// The GPU run's agreements stay agreements: every case where ours on an
+/// H100 returned NVIDIA's code (tests/data/bad_input_gpu.tsv) must return
+/// that code over the fake driver too, unless the fake driver is known to
+/// answer differently from the real one (tests/data/bad_input_fake_diffs.tsv).
+#[test]
+fn fake_driver_keeps_every_code_that_matched_nvidia_on_the_gpu() {
+    let exe = program("gpu-agreement");
+    // One device, as on the H100 machine.
+    let out = run(&exe, &[], &fake_env(&[("FAKE_CUDA_DEVICES", "1"), ("CUDART_SHIM_LOG", "off")]));
+    let ours = results(&out.stdout);
+    let gpu = data("bad_input_gpu.tsv");
+    let fake_diffs = data("bad_input_fake_diffs.tsv");
+    let agreed: Vec<(&String, &String)> =
+        gpu.iter().filter(|(_, v)| v.len() == 2 && v[0] == v[1]).map(|(k, v)| (k, &v[0])).collect();
+    assert!(agreed.len() > 1400, "only {} agreeing cases in the GPU data", agreed.len());
+    let regressed: Vec<String> = agreed
+        .iter()
+        .filter(|(k, nv)| ours.get(*k) != Some(*nv) && !fake_diffs.contains_key(*k))
+        .map(|(k, nv)| format!("{k}: NVIDIA {nv}, ours over the fake {:?}", ours.get(*k)))
+        .collect();
+    assert!(regressed.is_empty(), "{} cases no longer match NVIDIA:\n{}", regressed.len(), regressed.join("\n"));
+}

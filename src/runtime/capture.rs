@@ -8,6 +8,7 @@
 use super::{context, out};
 use crate::driver::StreamMode;
 use crate::types::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::ffi::c_uint;
 
 fn check_mode(mode: cudaStreamCaptureMode) -> CudaResult {
@@ -20,7 +21,19 @@ fn check_mode(mode: cudaStreamCaptureMode) -> CudaResult {
 pub fn begin(s: cudaStream_t, mode: cudaStreamCaptureMode, m: StreamMode) -> CudaResult {
     check_mode(mode)?;
     context::enter()?;
-    cu!(mode m; cuStreamBeginCapture(s, mode.0))
+    cu!(mode m; cuStreamBeginCapture(s, mode.0))?;
+    ACTIVE.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Captures begun through this runtime and not yet ended. Work that must
+/// not synchronize while any stream captures (the caching allocator's
+/// deferred reuse) checks it: a device synchronize invalidates a capture.
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a capture begun through this runtime may be in progress.
+pub fn any_active() -> bool {
+    ACTIVE.load(Ordering::Relaxed) > 0
 }
 
 /// `cudaStreamBeginCaptureToGraph`: `edges` may be NULL (all default).
@@ -38,7 +51,9 @@ pub fn begin_to_graph(
         return Err(cudaErrorInvalidValue);
     }
     context::enter()?;
-    cu!(mode m; cuStreamBeginCaptureToGraph(s, graph, deps, edges, count, mode.0))
+    cu!(mode m; cuStreamBeginCaptureToGraph(s, graph, deps, edges, count, mode.0))?;
+    ACTIVE.fetch_add(1, Ordering::Relaxed);
+    Ok(())
 }
 
 pub fn end(s: cudaStream_t, graph: *mut cudaGraph_t, m: StreamMode) -> CudaResult {
@@ -46,7 +61,12 @@ pub fn end(s: cudaStream_t, graph: *mut cudaGraph_t, m: StreamMode) -> CudaResul
     // graph on a stream that is not capturing is cudaErrorIllegalState
     // (NVIDIA, H100, CUDA 13.0), so the pointer goes through unchecked.
     context::enter()?;
-    cu!(mode m; cuStreamEndCapture(s, graph))
+    let r = cu!(mode m; cuStreamEndCapture(s, graph));
+    // Ended (successfully or invalidated) unless the stream was not capturing.
+    if r != Err(cudaErrorIllegalState) {
+        let _ = ACTIVE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1));
+    }
+    r
 }
 
 pub fn is_capturing(s: cudaStream_t, status: *mut cudaStreamCaptureStatus, m: StreamMode) -> CudaResult {

@@ -311,7 +311,9 @@ pub fn init_device(ordinal: c_int, device_flags: c_uint, flags: c_uint) -> CudaR
 /// as in NVIDIA's runtime since CUDA 12), so it is not used afterwards.
 pub fn set_valid_devices(list: *mut c_int, len: c_int) -> CudaResult {
     let rt = runtime()?;
-    if len < 0 || (len > 0 && list.is_null()) {
+    // More entries than devices is an invalid value, answered without
+    // reading the list (NVIDIA, H100, CUDA 13.0: len 2^31-1).
+    if len < 0 || len > rt.count() || (len > 0 && list.is_null()) {
         return Err(cudaErrorInvalidValue);
     }
     // SAFETY: checked non-NULL above when len > 0; the caller gives len entries.

@@ -39,7 +39,11 @@ pub fn copy(
         Direction::ToSymbol => [cudaMemcpyHostToDevice, cudaMemcpyDeviceToDevice, cudaMemcpyDefault],
         Direction::FromSymbol => [cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault],
     };
-    // The symbol is checked before the direction (NVIDIA, H100, CUDA 13.0).
+    // A zero-byte copy succeeds before anything is checked, then the symbol
+    // comes before the direction (NVIDIA, H100, CUDA 13.0).
+    if count == 0 {
+        return Ok(());
+    }
     let (base, size) = address_and_size(symbol)?;
     if !allowed.contains(&kind) {
         return Err(cudaErrorInvalidMemcpyDirection);

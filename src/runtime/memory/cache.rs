@@ -270,7 +270,10 @@ impl Pool {
     /// what the program holds (at least [`SYNC_FLOOR`]). This bounds what
     /// is held near 1.25x the live bytes while syncing once per many frees.
     fn sync_worthwhile(&self) -> bool {
-        self.cached_bytes.load(Ordering::Relaxed) >= self.budget()
+        // Never while a stream captures: the synchronize would invalidate
+        // the capture (measured with cache_capture.cu on an H100); a new
+        // block from the driver is always correct.
+        self.cached_bytes.load(Ordering::Relaxed) >= self.budget() && !crate::runtime::capture::any_active()
     }
 
     /// Free bytes the cache may hold without synchronizing: a quarter of

@@ -499,10 +499,13 @@ pub fn params_3d(p: &cudaMemcpy3DParms) -> CudaResult<CUDA_MEMCPY3D> {
     end_3d(p.srcArray, &p.srcPtr, CU_MEMORYTYPE_UNIFIED)?;
     end_3d(p.dstArray, &p.dstPtr, CU_MEMORYTYPE_UNIFIED)?;
     let dir = Dir::of(p.kind)?;
+    // An array on a host side of the kind is an invalid value in 3D copies
+    // (NVIDIA, H100, CUDA 13.0: cudaMemcpyHostToHost with an array).
+    let on_device = |r: CudaResult<Dir>| r.map_err(|_| cudaErrorInvalidValue);
     let dir = match (p.srcArray.is_null(), p.dstArray.is_null()) {
-        (false, false) => dir.array_src()?.array_dst()?,
-        (false, true) => dir.array_src()?,
-        (true, false) => dir.array_dst()?,
+        (false, false) => on_device(on_device(dir.array_src())?.array_dst())?,
+        (false, true) => on_device(dir.array_src())?,
+        (true, false) => on_device(dir.array_dst())?,
         (true, true) => dir,
     };
     convert_3d(p.srcArray, p.srcPos, &p.srcPtr, p.dstArray, p.dstPos, &p.dstPtr, p.extent, dir.src_type(), dir.dst_type())
