@@ -273,8 +273,12 @@ fn init_device_and_valid_devices() {
         assert_eq!(cudaInitDevice(0, 0, 0x80), cudaSuccess);
         let mut list = [1, 0];
         assert_eq!(cudaSetValidDevices(list.as_mut_ptr(), 2), cudaSuccess);
+        // An entry that is no device: invalid device; more entries than
+        // devices: invalid value (NVIDIA, H100 and 2x H200, CUDA 13.0).
         let mut bad = [0, 7];
-        assert_eq!(cudaSetValidDevices(bad.as_mut_ptr(), 2), cudaErrorInvalidValue);
+        assert_eq!(cudaSetValidDevices(bad.as_mut_ptr(), 2), cudaErrorInvalidDevice);
+        let mut long = [0, 1, 0];
+        assert_eq!(cudaSetValidDevices(long.as_mut_ptr(), 3), cudaErrorInvalidValue);
         assert_eq!(cudaSetValidDevices(std::ptr::null_mut(), 1), cudaErrorInvalidValue);
     }
 }

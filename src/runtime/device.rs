@@ -318,10 +318,11 @@ pub fn set_valid_devices(list: *mut c_int, len: c_int) -> CudaResult {
     }
     // SAFETY: checked non-NULL above when len > 0; the caller gives len entries.
     let devs = if len == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(list, len as usize) } };
-    // An entry that is not a device is an invalid value here, not an
-    // invalid device (measured on CUDA 13.0).
-    if devs.iter().any(|&d| rt.device(d).is_err()) {
-        return Err(cudaErrorInvalidValue);
+    // More entries than devices was caught above (cudaErrorInvalidValue);
+    // an entry that is no device is cudaErrorInvalidDevice (both measured:
+    // H100 with one device, 2x H200, CUDA 13.0).
+    for &d in devs {
+        rt.device(d)?;
     }
     Ok(())
 }
