@@ -54,3 +54,23 @@ fn exit_with_status() {
     let o = run(&program_for("exit"), &["exit-mid-call-thread"], &fake_env(&[]));
     assert_eq!(o.status.code(), Some(3), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn exit_from_a_stream_callback_ends_the_process_and_keeps_the_trace_valid() {
+    let exe = program_for("exit-in-callback");
+    let dir = scratch("lifecycle-exit-in-callback");
+    let trace = dir.join("tl.json");
+    let _ = std::fs::remove_file(&trace);
+    let mut env = fake_env(&[]);
+    env.push(("CUDART_SHIM_TRACE".into(), "timeline".into()));
+    env.push(("CUDART_SHIM_TRACE_FILE".into(), trace.display().to_string()));
+    let o = run(&exe, &["exit-in-callback"], &env);
+    assert_eq!(o.status.code(), Some(7), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "cudaStreamCreate(&s) cudaSuccess\ncudaLaunchHostFunc(s, exit_from_callback, NULL) cudaSuccess\ncallback exits\n"
+    );
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).expect("valid JSON");
+    let names: Vec<&str> = v["traceEvents"].as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
+    assert!(names.contains(&"cudaLaunchHostFunc"), "{names:?}");
+}

@@ -36,6 +36,13 @@ static void *thread_main(void *p) {
     return NULL;
 }
 
+static void exit_from_callback(void *p) {
+    (void)p;
+    printf("callback exits\n");
+    fflush(stdout);
+    exit(7);
+}
+
 int main(int argc, char **argv) {
     const char *c = argc > 1 ? argv[1] : "";
     int n = -1;
@@ -86,6 +93,18 @@ int main(int argc, char **argv) {
             dlclose(h);
         }
         return 0;
+    }
+    if (!strcmp(c, "exit-in-callback")) {
+        /* exit() from a host function running on a driver thread while the
+         * main thread waits in cudaStreamSynchronize. */
+        cudaStream_t s;
+        SHOW(cudaStreamCreate(&s));
+        fflush(stdout);
+        SHOW(cudaLaunchHostFunc(s, exit_from_callback, NULL));
+        fflush(stdout);
+        cudaStreamSynchronize(s);
+        printf("not reached\n");
+        return 1;
     }
     if (!strcmp(c, "exit-mid-call-thread")) {
         SHOW(cudaSetDevice(0));
