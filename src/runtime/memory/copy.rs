@@ -216,6 +216,13 @@ pub fn memcpy_2d(
     run_2d(&copy_3d(s, At::default(), d, At::default(), width, height, 1), on, m)
 }
 
+/// Array copies of nothing succeed before any other check, as NVIDIA's
+/// runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
+#[inline]
+fn nothing_to_copy(dims: &[usize]) -> bool {
+    dims.contains(&0)
+}
+
 /// `cudaMemcpy2DToArray` / `...Async`: offsets and width in bytes.
 #[allow(clippy::too_many_arguments)]
 pub fn memcpy_2d_to_array(
@@ -231,9 +238,7 @@ pub fn memcpy_2d_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
-    // Nothing to copy succeeds before any other check, as NVIDIA's
-    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
-    if width == 0 || height == 0 {
+    if nothing_to_copy(&[width, height]) {
         return Ok(());
     }
     let dir = Dir::of(kind)?.array_dst()?;
@@ -261,9 +266,7 @@ pub fn memcpy_2d_from_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
-    // Nothing to copy succeeds before any other check, as NVIDIA's
-    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
-    if width == 0 || height == 0 {
+    if nothing_to_copy(&[width, height]) {
         return Ok(());
     }
     let dir = Dir::of(kind)?.array_src()?;
@@ -291,9 +294,7 @@ pub fn memcpy_2d_array_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
-    // Nothing to copy succeeds before any other check, as NVIDIA's
-    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
-    if width == 0 || height == 0 {
+    if nothing_to_copy(&[width, height]) {
         return Ok(());
     }
     Dir::of(kind)?.array_src()?.array_dst()?;
@@ -389,9 +390,7 @@ pub fn memcpy_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
-    // Nothing to copy succeeds before any other check, as NVIDIA's
-    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
-    if count == 0 {
+    if nothing_to_copy(&[count]) {
         return Ok(());
     }
     let dir = Dir::of(kind)?.array_dst()?;
@@ -412,9 +411,7 @@ pub fn memcpy_from_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
-    // Nothing to copy succeeds before any other check, as NVIDIA's
-    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
-    if count == 0 {
+    if nothing_to_copy(&[count]) {
         return Ok(());
     }
     let dir = Dir::of(kind)?.array_src()?;
@@ -436,9 +433,7 @@ pub fn memcpy_array_to_array(
     m: StreamMode,
 ) -> CudaResult {
     enter()?;
-    // Nothing to copy succeeds before any other check, as NVIDIA's
-    // runtime does (H100, CUDA 13.0: kind, handles and pitches unexamined).
-    if count == 0 {
+    if nothing_to_copy(&[count]) {
         return Ok(());
     }
     Dir::of(kind)?.array_src()?.array_dst()?;
