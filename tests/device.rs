@@ -397,3 +397,16 @@ fn many_threads_at_once() {
     }
     assert_eq!(fake::calls("cuDevicePrimaryCtxRetain"), 2, "each primary context retained once");
 }
+
+#[test]
+fn a_driver_shutting_down_is_not_a_missing_symbol() {
+    two_devices();
+    unsafe {
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
+        // The next lookup meets a driver that is being torn down (as at exit).
+        fake::fail("cuGetProcAddress", 1, 4);
+        assert_eq!(cudaCtxResetPersistingL2Cache(), cudaErrorCudartUnloading);
+        // Not remembered as missing: the next call resolves it.
+        assert_eq!(cudaCtxResetPersistingL2Cache(), cudaSuccess);
+    }
+}

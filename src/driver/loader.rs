@@ -74,6 +74,12 @@ impl Driver {
         if r.0 == 0 && !pfn.is_null() {
             return Ok(pfn);
         }
+        // The driver is shutting down (a first use during process exit, e.g.
+        // cuLibraryUnload from __cudaUnregisterFatBinary): not a missing
+        // symbol, so no warning and nothing remembered.
+        if r.0 == 4 {
+            return Err(crate::types::cudaErrorCudartUnloading);
+        }
         let shown = name.trim_end_matches('\0');
         let err = if status == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT {
             cudaErrorCallRequiresNewerDriver
@@ -176,6 +182,7 @@ impl<F: Copy> DriverFn<F> {
                 // SAFETY: as in get_mode.
                 Ok(unsafe { std::mem::transmute_copy::<*mut c_void, F>(&p) })
             }
+            Err(e) if e == crate::types::cudaErrorCudartUnloading => Err(e),
             Err(e) => {
                 let mark = if e == cudaErrorCallRequiresNewerDriver { MISSING_NEWER_DRIVER } else { MISSING_NOT_SUPPORTED };
                 slot.store(mark, Ordering::Release);
