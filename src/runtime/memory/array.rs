@@ -154,16 +154,8 @@ pub fn array_info(
     enter()?;
     let d = describe(a)?;
     if let Some(out) = desc {
-        let (bytes, kind) = format_info(d.Format).unwrap_or((0, cudaChannelFormatKindNone));
-        let bits = if kind.0 <= cudaChannelFormatKindFloat.0 { bytes as c_int * 8 } else { 0 };
-        let n = d.NumChannels as usize;
-        let mut c = [0; 4];
-        for (i, slot) in c.iter_mut().enumerate() {
-            if i < n {
-                *slot = bits;
-            }
-        }
-        *out = cudaChannelFormatDesc { x: c[0], y: c[1], z: c[2], w: c[3], f: kind };
+        // The same descriptor cudaGetChannelDesc reports for this array.
+        *out = crate::runtime::texture::channel_desc(d.Format, d.NumChannels);
     }
     if let Some(out) = extent {
         *out = cudaExtent { width: d.Width, height: d.Height, depth: d.Depth };
