@@ -84,17 +84,22 @@ pub fn string_c(e: cudaError_t) -> &'static CStr {
 
 /// The name as `&str`, for logs and traces.
 pub fn name(e: cudaError_t) -> &'static str {
-    name_c(e).to_str().unwrap_or("?")
+    ascii(name_c(e))
+}
+
+/// A name from the table as `&str` without UTF-8 validation (the timeline
+/// writer names a result per event).
+fn ascii(s: &'static CStr) -> &'static str {
+    // SAFETY: the table is generated from enumerator names and messages in
+    // ASCII; `table_is_ascii` below checks every entry.
+    unsafe { std::str::from_utf8_unchecked(s.to_bytes()) }
 }
 
 impl crate::trace::TraceArg for cudaError_t {
     fn trace(&self, out: &mut String) {
         match lookup(*self) {
-            Some(t) => out.push_str(t.1.to_str().unwrap_or("?")),
-            None => {
-                use std::fmt::Write;
-                let _ = write!(out, "{}", self.0);
-            }
+            Some(t) => out.push_str(ascii(t.1)),
+            None => crate::trace::args::push_int(out, self.0),
         }
     }
 }
@@ -102,6 +107,13 @@ impl crate::trace::TraceArg for cudaError_t {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn table_is_ascii() {
+        for t in ERROR_TABLE.iter() {
+            assert!(t.1.to_bytes().is_ascii() && t.2.to_bytes().is_ascii(), "{:?}", t.1);
+        }
+    }
     use crate::types::*;
 
     #[test]

@@ -51,6 +51,31 @@ pub fn with_results<R>(call_succeeded: bool, f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// Decimal and hexadecimal numbers without `core::fmt`: the timeline's
+/// writer formats several per event, millions of events in a long trace,
+/// and `write!` costs several times more than these.
+pub fn push_int<I: itoa::Integer>(out: &mut String, v: I) {
+    out.push_str(itoa::Buffer::new().format(v));
+}
+
+/// `0x`-prefixed lowercase hex, as `{:#x}` writes it.
+pub fn push_hex(out: &mut String, v: u64) {
+    let mut buf = [0u8; 18];
+    let mut i = buf.len();
+    let mut x = v;
+    loop {
+        i -= 1;
+        buf[i] = b"0123456789abcdef"[(x & 15) as usize];
+        x >>= 4;
+        if x == 0 {
+            break;
+        }
+    }
+    buf[i - 2..i].copy_from_slice(b"0x");
+    // SAFETY: every byte written above is ASCII.
+    out.push_str(unsafe { std::str::from_utf8_unchecked(&buf[i - 2..]) });
+}
+
 fn results_valid() -> bool {
     RESULTS_VALID.try_with(Cell::get).unwrap_or(false)
 }
@@ -59,11 +84,11 @@ macro_rules! trace_int {
     ($($t:ty),*) => {$(
         impl TraceArg for $t {
             fn trace(&self, out: &mut String) {
-                let _ = write!(out, "{self}");
+                push_int(out, *self);
             }
             #[inline]
             fn raw(&self) -> Option<Raw> {
-                Some(Raw { a: *self as u64, b: 0, fmt: |a, _, out| { let _ = write!(out, "{}", a as $t); } })
+                Some(Raw { a: *self as u64, b: 0, fmt: |a, _, out| push_int(out, a as $t) })
             }
         }
     )*};
@@ -101,7 +126,7 @@ impl TraceArg for f64 {
 }
 
 fn hex(a: u64, _: u64, out: &mut String) {
-    let _ = write!(out, "{a:#x}");
+    push_hex(out, a);
 }
 
 impl TraceArg for () {
@@ -115,7 +140,7 @@ fn pointee_kind<T: 'static>() -> Option<fn(u64, &mut String)> {
     macro_rules! kinds {
         ($($ty:ty),*) => {$(
             if t == TypeId::of::<$ty>() {
-                return Some(|v, out| { let _ = write!(out, "->{}", v as $ty); });
+                return Some(|v, out| { out.push_str("->"); push_int(out, v as $ty); });
             }
         )*};
     }
@@ -131,7 +156,7 @@ fn pointee_kind<T: 'static>() -> Option<fn(u64, &mut String)> {
         || std::any::type_name::<T>().starts_with("*mut ")
         || std::any::type_name::<T>().starts_with("*const ");
     if pointer && std::mem::size_of::<T>() == std::mem::size_of::<usize>() {
-        return Some(|v, out| { let _ = write!(out, "->{v:#x}"); });
+        return Some(|v, out| { out.push_str("->"); push_hex(out, v); });
     }
     None
 }
@@ -158,7 +183,7 @@ fn out_ptr<T: 'static>(a: u64, b: u64, out: &mut String) {
 
 impl<T: 'static> TraceArg for *const T {
     fn trace(&self, out: &mut String) {
-        let _ = write!(out, "{:#x}", *self as usize);
+        push_hex(out, *self as usize as u64);
     }
     #[inline]
     fn raw(&self) -> Option<Raw> {
@@ -184,23 +209,34 @@ impl<T: 'static> TraceArg for *mut T {
 
 impl TraceArg for crate::types::dim3 {
     fn trace(&self, out: &mut String) {
-        let _ = write!(out, "({},{},{})", self.x, self.y, self.z);
+        dims(out, self.x, self.y, self.z);
     }
     #[inline]
     fn raw(&self) -> Option<Raw> {
         Some(Raw {
             a: (self.x as u64) << 32 | self.y as u64,
             b: self.z as u64,
-            fmt: |a, b, out| { let _ = write!(out, "({},{},{})", a >> 32, a as u32, b); },
+            fmt: |a, b, out| dims(out, (a >> 32) as u32, a as u32, b as u32),
         })
     }
+}
+
+/// `(x,y,z)`
+fn dims(out: &mut String, x: u32, y: u32, z: u32) {
+    out.push('(');
+    push_int(out, x);
+    out.push(',');
+    push_int(out, y);
+    out.push(',');
+    push_int(out, z);
+    out.push(')');
 }
 
 macro_rules! trace_fn_ptr {
     ($($a:ident),*) => {
         impl<R, $($a),*> TraceArg for Option<unsafe extern "C" fn($($a),*) -> R> {
             fn trace(&self, out: &mut String) {
-                let _ = write!(out, "{:#x}", self.map_or(0, |f| f as usize));
+                push_hex(out, self.map_or(0, |f| f as usize) as u64);
             }
             fn raw(&self) -> Option<Raw> {
                 Some(Raw { a: self.map_or(0, |f| f as usize) as u64, b: 0, fmt: hex })
@@ -208,7 +244,7 @@ macro_rules! trace_fn_ptr {
         }
         impl<R, $($a),*> TraceArg for unsafe extern "C" fn($($a),*) -> R {
             fn trace(&self, out: &mut String) {
-                let _ = write!(out, "{:#x}", *self as usize);
+                push_hex(out, *self as usize as u64);
             }
             fn raw(&self) -> Option<Raw> {
                 Some(Raw { a: *self as usize as u64, b: 0, fmt: hex })
@@ -315,19 +351,26 @@ impl ArgSink for KeepSink<'_> {
 }
 
 /// Write kept arguments as JSON members `,"name":"value"`.
+///
+/// Raw formatters ([`Raw::fmt`]) write numbers, hex, enum constant names
+/// and punctuation, never a quote, a backslash or a control character, so
+/// only pre-formatted text (which may hold a kernel's name or a struct's
+/// debug form) is escaped.
 pub fn write_kept(args: &[Kept], text: &str, out: &mut String) {
     for k in args {
         out.push_str(",\"");
         out.push_str(k.name);
         out.push_str("\":\"");
-        let start = out.len();
         match k.fmt {
             Some(f) => f(k.a, k.b, out),
-            None => out.push_str(text.get(k.a as usize..k.b as usize).unwrap_or("")),
-        }
-        if out[start..].bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-            let raw = out.split_off(start);
-            super::timeline::escape_into(&raw, out);
+            None => {
+                let t = text.get(k.a as usize..k.b as usize).unwrap_or("");
+                if t.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+                    super::timeline::escape_into(t, out);
+                } else {
+                    out.push_str(t);
+                }
+            }
         }
         out.push('"');
     }
@@ -369,9 +412,8 @@ macro_rules! trace_enum {
     ($t:ty { $($c:ident),* $(,)? }) => {
         impl $crate::trace::TraceArg for $t {
             fn trace(&self, out: &mut String) {
-                use std::fmt::Write;
                 $( if *self == $c { out.push_str(stringify!($c)); return; } )*
-                let _ = write!(out, "{}", self.0);
+                $crate::trace::args::push_int(out, self.0);
             }
             #[inline]
             fn raw(&self) -> Option<$crate::trace::args::Raw> {
@@ -388,6 +430,22 @@ macro_rules! trace_enum {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn number_writers_match_core_fmt() {
+        for v in [0u64, 1, 9, 10, 15, 16, 255, 4096, 0x7ffc_1234_5678, u32::MAX as u64, u64::MAX] {
+            let (mut h, mut d) = (String::new(), String::new());
+            push_hex(&mut h, v);
+            push_int(&mut d, v);
+            assert_eq!(h, format!("{v:#x}"));
+            assert_eq!(d, v.to_string());
+        }
+        for v in [i32::MIN, -1, 0, 7, i32::MAX] {
+            let mut d = String::new();
+            push_int(&mut d, v);
+            assert_eq!(d, v.to_string());
+        }
+    }
 
     fn show(v: &dyn TraceArg, ok: bool) -> String {
         let mut s = String::new();

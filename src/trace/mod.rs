@@ -225,6 +225,7 @@ pub(crate) struct ThreadState {
 }
 
 impl ThreadState {
+    #[inline(always)]
     fn site_stats(&self, id: u32) -> &SiteStats {
         let slot = &self.stats[id as usize];
         let p = slot.load(Acquire);
@@ -232,6 +233,11 @@ impl ThreadState {
             // SAFETY: records are leaked, never freed.
             return unsafe { &*p };
         }
+        Self::new_site_stats(slot)
+    }
+
+    #[cold]
+    fn new_site_stats(slot: &AtomicPtr<SiteStats>) -> &SiteStats {
         let p = Box::into_raw(SiteStats::new());
         slot.store(p, Release);
         // SAFETY: just leaked.
@@ -381,12 +387,23 @@ pub fn traced<R>(
     r
 }
 
+/// Hand one finished call to the enabled outputs. The statistics update is
+/// inlined into [`traced`] (it is the whole cost of `summary`, the mode
+/// meant to stay on); the call log and the timeline live out of line.
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
     if flags & (SUMMARY | COUNT) != 0 {
         s.site_stats(id).add(dt, status.0);
     }
+    if flags & (CALLS | TIMELINE) != 0 {
+        record_events(s, id, flags, depth, t0, dt, status, args);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
     if flags & CALLS != 0 {
         call_line(s, id, depth, dt, status, args);
     }

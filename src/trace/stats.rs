@@ -84,6 +84,7 @@ impl SiteStats {
         })
     }
 
+    #[cold]
     fn clear(&self, epoch: u32) {
         for a in [&self.calls, &self.total, &self.max, &self.sumsq, &self.err_other] {
             a.store(0, Relaxed);
@@ -100,7 +101,7 @@ impl SiteStats {
     }
 
     /// Record one call. Only the owning thread calls this.
-    #[inline]
+    #[inline(always)]
     pub fn add(&self, dt: u64, err: i32) {
         let epoch = EPOCH.load(Relaxed);
         if self.epoch.load(Relaxed) != epoch {

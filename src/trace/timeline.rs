@@ -13,7 +13,7 @@
 //! idle: after a flush, at exit, even if the process is killed later.
 
 use super::clock;
-use super::args::{write_kept, Kept};
+use super::args::{push_int, write_kept, Kept};
 use super::output;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashSet, VecDeque};
@@ -222,28 +222,37 @@ impl Writer {
                 escape(&c.thread_name)
             );
         }
+        // Hand-formatted (no `write!`): this loop bounds how fast a program
+        // that makes calls back to back can run with the timeline on. The
+        // members every call event of this thread shares are formatted once.
+        let call_mid = format!("\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"ts\":", c.tid);
         for e in &c.events {
             self.sep();
-            let ts = Us(clock::since_start_ns(e.t0) as u64);
+            let b = &mut self.buf;
             if e.kind == KIND_COUNTER {
                 let _ = write!(
-                    self.buf,
-                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{},\"ts\":{ts},\"args\":{{\"bytes\":{}}}}}",
-                    c.tid, e.value
+                    b,
+                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{},\"ts\":",
+                    c.tid
                 );
+                push_us(b, clock::since_start_ns(e.t0) as u64);
+                b.push_str(",\"args\":{\"bytes\":");
+                push_int(b, e.value);
+                b.push_str("}}");
                 continue;
             }
-            let name = super::site_name(e.site);
-            let dur = Us(clock::to_ns(e.dt));
-            let _ = write!(
-                self.buf,
-                "{{\"name\":\"{name}\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"ts\":{ts},\"dur\":{dur},\"args\":{{\"result\":\"",
-                c.tid
-            );
-            super::args::result_name(e.result, &mut self.buf);
-            let _ = write!(self.buf, "\",\"depth\":{}", e.depth);
-            write_kept(&c.args[e.text.0 as usize..e.text.1 as usize], &c.text, &mut self.buf);
-            self.buf.push_str("}}");
+            b.push_str("{\"name\":\"");
+            b.push_str(super::site_name(e.site));
+            b.push_str(&call_mid);
+            push_us(b, clock::since_start_ns(e.t0) as u64);
+            b.push_str(",\"dur\":");
+            push_us(b, clock::to_ns(e.dt));
+            b.push_str(",\"args\":{\"result\":\"");
+            super::args::result_name(e.result, b);
+            b.push_str("\",\"depth\":");
+            push_int(b, e.depth);
+            write_kept(&c.args[e.text.0 as usize..e.text.1 as usize], &c.text, b);
+            b.push_str("}}");
         }
         self.events += c.events.len() as u64;
         self.bytes += self.buf.len() as u64;
@@ -259,13 +268,13 @@ impl Writer {
     }
 }
 
-/// Nanoseconds written as microseconds with three decimals (integer
-/// formatting: the writer's hot loop).
-struct Us(u64);
-impl std::fmt::Display for Us {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{:03}", self.0 / 1000, self.0 % 1000)
-    }
+/// Nanoseconds written as microseconds with three decimals.
+fn push_us(out: &mut String, ns: u64) {
+    push_int(out, ns / 1000);
+    let f = ns % 1000;
+    let frac = [b'.', b'0' + (f / 100) as u8, b'0' + (f / 10 % 10) as u8, b'0' + (f % 10) as u8];
+    // SAFETY: four ASCII bytes.
+    out.push_str(unsafe { std::str::from_utf8_unchecked(&frac) });
 }
 
 /// JSON string escaping for names we did not write ourselves.
@@ -388,4 +397,16 @@ pub fn flush_one(chunk: &Mutex<Chunk>) {
 pub fn disable_in_child() {
     FINISHED.store(true, Relaxed);
     std::mem::forget(WRITER.try_lock().map(|mut w| w.take()));
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn microseconds_with_three_decimals() {
+        for (ns, us) in [(0u64, "0.000"), (7, "0.007"), (999, "0.999"), (1000, "1.000"), (123_456_789, "123456.789"), (10_050, "10.050")] {
+            let mut s = String::new();
+            super::push_us(&mut s, ns);
+            assert_eq!(s, us);
+        }
+    }
 }
