@@ -907,6 +907,16 @@ static void stream_case(const StreamCase &c, bool first) {
         }
     }
 
+    if (first && producer_ok) {
+        // Nothing presented yet: the driver has no frame to give back (it
+        // answers cudaErrorLaunchTimeout for "not yet", an everyday result
+        // here, not a dead context). Is the last error cleared after it?
+        cudaEglFrame none;
+        step("cudaEGLStreamProducerReturnFrame(nothing presented)", cudaEGLStreamProducerReturnFrame(&producer, &none, &s));
+        printf("cudaGetLastError after that: %s\n", cudaGetErrorName(cudaGetLastError()));
+        CHECK(cudaStreamSynchronize(s));
+        printf("cudaStreamSynchronize then cudaGetLastError: %s\n", cudaGetErrorName(cudaGetLastError()));
+    }
     bool presented = false;
     if (producer_ok) {
         CHECK(cudaDeviceSynchronize());
