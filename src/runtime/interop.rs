@@ -235,14 +235,20 @@ pub fn egl_present_frame(c: *mut cudaEglStreamConnection, frame: &cudaEglFrame, 
     cu!(cuEGLStreamProducerPresentFrame(c, f, stream as *mut CUstream))
 }
 
-/// `cudaEGLStreamProducerReturnFrame`.
+/// `cudaEGLStreamProducerReturnFrame`. A NULL frame is an invalid resource
+/// handle, checked before the connection (as NVIDIA's cuda-python, which
+/// reimplements the runtime's EGL calls, does; to be confirmed on a GPU by
+/// tests/gpu/interop_egl.cu).
 pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
     enter()?;
+    // SAFETY: NULL or writable, by the API contract.
+    let Some(frame) = (unsafe { frame.as_mut() }) else {
+        return Err(cudaErrorInvalidResourceHandle);
+    };
     let c = conn(c)?;
-    let frame = out(frame)?;
     let mut f = empty_driver_frame();
     cu!(cuEGLStreamProducerReturnFrame(c, &mut f, stream as *mut CUstream))?;
-    *frame = runtime_egl_frame(&f);
+    *frame = runtime_egl_frame(&f)?;
     Ok(())
 }
 
@@ -253,23 +259,58 @@ pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, i
     let mut f = empty_driver_frame();
     let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
-    *frame = runtime_egl_frame(&f);
+    *frame = runtime_egl_frame(&f)?;
     Ok(())
 }
 
+// ---- EGL frames ------------------------------------------------------------
+//
+// The runtime's `cudaEglFrame` describes every plane; the driver's
+// `CUeglFrame` describes plane 0 and leaves the others to the color format.
+// The conversions follow NVIDIA's runtime as cuda-python reimplements it
+// (cuda_bindings/.../cyruntime.pxi: getDriverEglFrame, getRuntimeEglFrame),
+// chroma pitch halving included; tests/gpu/interop_egl.cu prints every
+// field of NV12, ARGB and YUV420 frames under both runtimes to confirm it.
+
+const EGL_FRAME_TYPE_ARRAY: c_int = 0;
 const EGL_FRAME_TYPE_PITCH: c_int = 1;
 /// `CUDA_EGL_MAX_PLANES` (`cuda_egl_interop.h`).
 const CUDA_EGL_PLANES: usize = 3;
 
-/// Color formats whose chroma planes are halved in both directions (4:2:0)
-/// and in width only (4:2:2), and those whose plane 1 interleaves U and V
-/// (two channels). Values of `cudaEglColorFormat` (= `CUeglColorFormat`).
-const YUV420: &[c_int] = &[0, 1, 21, 23, 25, 35, 38, 41, 44, 67, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 106, 107, 110, 111];
-const YUV422: &[c_int] = &[2, 3, 20, 34, 37, 40, 43, 66, 93, 94, 95];
-const SEMIPLANAR: &[c_int] = &[
-    1, 3, 11, 19, 20, 21, 22, 23, 24, 25, 36, 37, 38, 42, 43, 44, 83, 84, 87, 88, 91, 92, 93, 94, 95, 106, 107, 108,
-    109, 110, 111, 112, 113,
-];
+/// Color formats (`cudaEglColorFormat` = `CUeglColorFormat` values) by the
+/// layout of their planes after the first: planar (one chroma channel per
+/// plane) or semi-planar (U and V interleaved in plane 1), subsampled 4:2:0,
+/// 4:2:2 or not (4:4:4).
+const PLANAR_420: &[c_int] = &[0, 35, 41, 67, 85, 86, 89, 90];
+const SEMIPLANAR_420: &[c_int] = &[1, 21, 23, 25, 38, 44, 83, 84, 87, 88, 91, 92, 106, 107, 110, 111];
+const PLANAR_422: &[c_int] = &[2, 34, 40, 66];
+const SEMIPLANAR_422: &[c_int] = &[3, 20, 37, 43, 93, 94, 95];
+const PLANAR_444: &[c_int] = &[10, 33, 39, 65];
+const SEMIPLANAR_444: &[c_int] = &[11, 19, 22, 24, 36, 42, 108, 109, 112, 113];
+/// The 10- and 12-bit semi-planar formats: their interleaved chroma has
+/// 16-bit channels.
+const SEMIPLANAR_16: &[c_int] = &[22, 23, 24, 25, 91, 92, 93, 94, 95, 106, 107, 108, 109, 110, 111, 112, 113];
+
+/// The values `cudaEglColorFormat` names; the driver has a few more
+/// (RGB, BGR, YUV, YUV_ER) that the runtime refuses.
+fn runtime_color_format(f: c_int) -> bool {
+    matches!(f, 0..=3 | 6..=29 | 31..=102 | 104..=116)
+}
+
+/// Planes after the first, relative to plane 0: width divisor, height
+/// divisor, semi-planar. None for formats that have no such plane.
+fn chroma_layout(format: c_int) -> Option<(u32, u32, bool)> {
+    let is = |l: &[c_int]| l.contains(&format);
+    Some(match () {
+        _ if is(PLANAR_420) => (2, 2, false),
+        _ if is(SEMIPLANAR_420) => (2, 2, true),
+        _ if is(PLANAR_422) => (2, 1, false),
+        _ if is(SEMIPLANAR_422) => (2, 1, true),
+        _ if is(PLANAR_444) => (1, 1, false),
+        _ if is(SEMIPLANAR_444) => (1, 1, true),
+        _ => return None,
+    })
+}
 
 fn empty_driver_frame() -> CUeglFrame {
     CUeglFrame {
@@ -286,18 +327,30 @@ fn empty_driver_frame() -> CUeglFrame {
     }
 }
 
-/// The driver's frame for the runtime's: the driver describes plane 0 and
-/// derives the others from the color format.
+/// The driver's frame for the runtime's: plane 0's descriptor, its format
+/// and channel count from its channel descriptor
+/// (`cudaErrorInvalidChannelDescriptor`), the planes' pointers or arrays,
+/// a color format and frame type the runtime names (else
+/// `cudaErrorInvalidValue`).
 pub fn driver_egl_frame(f: &cudaEglFrame) -> CudaResult<CUeglFrame> {
     let p0 = &f.planeDesc[0];
-    let (cuFormat, _) = super::texture::array_format(&p0.channelDesc)?;
-    let frame = if f.frameType.0 == EGL_FRAME_TYPE_PITCH {
-        // SAFETY: a pitch frame holds pitched pointers (plain data).
-        CUeglFrame_frame { pPitch: unsafe { f.frame.pPitch }.map(|p| p.ptr) }
-    } else {
-        // SAFETY: an array frame holds array handles (plain data).
-        CUeglFrame_frame { pArray: unsafe { f.frame.pArray } }
-    };
+    let (cuFormat, numChannels) = super::texture::array_format(&p0.channelDesc)?;
+    if !runtime_color_format(f.eglColorFormat.0) || !matches!(f.frameType.0, EGL_FRAME_TYPE_ARRAY | EGL_FRAME_TYPE_PITCH) {
+        return Err(cudaErrorInvalidValue);
+    }
+    let n = (f.planeCount as usize).min(CUDA_EGL_PLANES);
+    let mut frame = CUeglFrame_frame { pPitch: [std::ptr::null_mut(); 3] };
+    for i in 0..n {
+        // SAFETY: the frame type says which member the caller filled; both
+        // hold plain data, and `frame` is written through the same member.
+        unsafe {
+            if f.frameType.0 == EGL_FRAME_TYPE_PITCH {
+                frame.pPitch[i] = f.frame.pPitch[i].ptr;
+            } else {
+                frame.pArray[i] = f.frame.pArray[i];
+            }
+        }
+    }
     Ok(CUeglFrame {
         frame,
         width: p0.width,
@@ -305,61 +358,72 @@ pub fn driver_egl_frame(f: &cudaEglFrame) -> CudaResult<CUeglFrame> {
         depth: p0.depth,
         pitch: p0.pitch,
         planeCount: f.planeCount,
-        numChannels: p0.numChannels,
+        numChannels,
         frameType: f.frameType.0,
         eglColorFormat: f.eglColorFormat.0,
         cuFormat,
     })
 }
 
-/// The runtime's frame for the driver's: one plane descriptor per plane,
-/// chroma planes sized by the format's subsampling (unverified against
-/// NVIDIA's runtime beyond plane 0; EGL streams need a Tegra/EGL setup).
-pub fn runtime_egl_frame(f: &CUeglFrame) -> cudaEglFrame {
+/// The runtime's frame for the driver's. Every plane takes plane 0's depth,
+/// channel count and channel descriptor; plane 0 the frame's size and
+/// pitch; the others the size and pitch divided by the format's
+/// subsampling (integer division), the semi-planar ones a second 8- or
+/// 16-bit channel in the descriptor (their channel count stays plane 0's),
+/// and planes a format does not have a zero size. Errors: a driver format
+/// or channel count the runtime has no descriptor for
+/// (`cudaErrorInvalidChannelDescriptor`), a color format or frame type the
+/// runtime does not name (`cudaErrorInvalidValue`).
+pub fn runtime_egl_frame(f: &CUeglFrame) -> CudaResult<cudaEglFrame> {
     let fmt = f.eglColorFormat;
+    let n = (f.planeCount as usize).min(CUDA_EGL_PLANES);
     let mut planes = [cudaEglPlaneDesc::default(); CUDA_EGL_PLANES];
-    for (i, p) in planes.iter_mut().enumerate().take((f.planeCount as usize).min(CUDA_EGL_PLANES)) {
-        let chroma = i > 0;
-        let (w, h) = match (chroma, YUV420.contains(&fmt), YUV422.contains(&fmt)) {
-            (true, true, _) => (f.width.div_ceil(2), f.height.div_ceil(2)),
-            (true, _, true) => (f.width.div_ceil(2), f.height),
-            _ => (f.width, f.height),
-        };
-        let channels = if chroma && SEMIPLANAR.contains(&fmt) { 2 } else { f.numChannels };
-        *p = cudaEglPlaneDesc {
-            width: w,
-            height: h,
-            depth: f.depth,
-            pitch: f.pitch,
-            numChannels: channels,
-            channelDesc: super::texture::channel_desc(f.cuFormat, channels),
-            reserved: [0; 4],
-        };
+    if n > 0 {
+        let desc = super::texture::channel_desc(f.cuFormat, f.numChannels);
+        if desc.f == cudaChannelFormatKindNone || !(1..=4).contains(&f.numChannels) {
+            return Err(cudaErrorInvalidChannelDescriptor);
+        }
+        for (i, p) in planes.iter_mut().enumerate().take(n) {
+            p.depth = f.depth;
+            p.numChannels = f.numChannels;
+            p.channelDesc = desc;
+            (p.width, p.height, p.pitch) = match (i, chroma_layout(fmt)) {
+                (0, _) => (f.width, f.height, f.pitch),
+                (_, Some((dw, dh, semi))) => {
+                    if semi {
+                        p.channelDesc.y = if SEMIPLANAR_16.contains(&fmt) { 16 } else { 8 };
+                    }
+                    (f.width / dw, f.height / dh, f.pitch / dw)
+                }
+                (_, None) => (0, 0, 0),
+            };
+        }
+    }
+    if !runtime_color_format(fmt) || !matches!(f.frameType, EGL_FRAME_TYPE_ARRAY | EGL_FRAME_TYPE_PITCH) {
+        return Err(cudaErrorInvalidValue);
     }
     let frame = if f.frameType == EGL_FRAME_TYPE_PITCH {
         // SAFETY: a pitch frame holds pointers (plain data).
         let ptrs = unsafe { f.frame.pPitch };
-        let mut pp = [cudaPitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: 0, ysize: 0 }; 3];
-        for i in 0..CUDA_EGL_PLANES {
-            pp[i] = cudaPitchedPtr {
-                ptr: ptrs[i],
-                pitch: planes[i].pitch as usize,
-                xsize: planes[i].width as usize,
-                ysize: planes[i].height as usize,
-            };
+        let mut pp = [cudaPitchedPtr { ptr: std::ptr::null_mut(), pitch: 0, xsize: 0, ysize: 0 }; CUDA_EGL_PLANES];
+        for (i, (pp, p)) in pp.iter_mut().zip(&planes).enumerate().take(n) {
+            *pp = cudaPitchedPtr { ptr: ptrs[i], pitch: p.pitch as usize, xsize: p.width as usize, ysize: p.height as usize };
         }
         cudaEglFrameUnion { pPitch: pp }
     } else {
-        // SAFETY: an array frame holds array handles.
-        cudaEglFrameUnion { pArray: unsafe { f.frame.pArray } }
+        // SAFETY: an array frame holds array handles (plain data).
+        let arrays = unsafe { f.frame.pArray };
+        let mut a = [std::ptr::null_mut(); CUDA_EGL_PLANES];
+        a[..n].copy_from_slice(&arrays[..n]);
+        cudaEglFrameUnion { pArray: a }
     };
-    cudaEglFrame {
+    Ok(cudaEglFrame {
         frame,
         planeDesc: planes,
         planeCount: f.planeCount,
         frameType: cudaEglFrameType(f.frameType),
         eglColorFormat: cudaEglColorFormat(fmt),
-    }
+    })
 }
 
 // ---- VDPAU -----------------------------------------------------------------

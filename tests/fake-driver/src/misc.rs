@@ -5,7 +5,8 @@
 //! Graphics-API registration (`cuGraphicsGLRegisterBuffer`, EGL, VDPAU) is
 //! deliberately absent: the shim must answer `cudaErrorNotSupported` for a
 //! driver without it. Resources for the generic calls come from
-//! `fake_cuda_graphics_resource`.
+//! `fake_cuda_graphics_resource`, EGL frames of them from
+//! `fake_cuda_graphics_egl_frame`.
 
 use crate::device::current_active;
 use crate::*;
@@ -1195,6 +1196,38 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedPointer_v2(dptr: *mut u64, s
     SUCCESS
 }
 
+/// EGL frames of resources, as the driver's `CUeglFrame` bytes (the fake
+/// does not interpret them): what `cuGraphicsResourceGetMappedEglFrame`
+/// returns.
+static EGL_FRAMES: Mutex<Vec<(usize, Vec<u8>)>> = Mutex::new(Vec::new());
+
+/// Makes `res` an EGL resource whose frame is the `len` bytes at `frame`, a
+/// `CUeglFrame` (test control API).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fake_cuda_graphics_egl_frame(res: usize, frame: *const u8, len: usize) {
+    let bytes = unsafe { std::slice::from_raw_parts(frame, len) }.to_vec();
+    let mut f = EGL_FRAMES.lock();
+    f.retain(|e| e.0 != res);
+    f.push((res, bytes));
+}
+
+/// Registered EGL resources are always mapped; index and level 0 only.
+pub unsafe extern "C" fn cuGraphicsResourceGetMappedEglFrame(frame: *mut u8, res: usize, index: c_uint, level: c_uint) -> CUresult {
+    fake_enter!("cuGraphicsResourceGetMappedEglFrame");
+    let _ = ctx!();
+    nonnull!(frame);
+    if !GRAPHICS.lock().iter().any(|e| e.0 == res) {
+        return INVALID_HANDLE;
+    }
+    let f = EGL_FRAMES.lock();
+    let Some((_, bytes)) = f.iter().find(|e| e.0 == res) else { return 211 }; // CUDA_ERROR_NOT_MAPPED
+    if index != 0 || level != 0 {
+        return INVALID_VALUE;
+    }
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), frame, bytes.len()) };
+    SUCCESS
+}
+
 /// Every device drives the (pretend) GL context, listed in reverse order so
 /// tests see the device numbers converted, not copied.
 pub unsafe extern "C" fn cuGLGetDevices_v2(count: *mut c_uint, devs: *mut c_int, max: c_uint, list: c_int) -> CUresult {
@@ -1267,4 +1300,5 @@ pub static SYMBOLS: Symbols = &[
     sym!(cuGraphicsUnmapResources),
     sym!("cuGraphicsResourceGetMappedPointer" => cuGraphicsResourceGetMappedPointer_v2),
     sym!("cuGLGetDevices" => cuGLGetDevices_v2),
+    sym!(cuGraphicsResourceGetMappedEglFrame),
 ];
