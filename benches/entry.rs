@@ -17,7 +17,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const MODES: &[&str] = &["off", "summary", "calls", "timeline"];
+/// "summary/16": the summary with 1 call in 16 timed (CUDART_SHIM_TRACE_SAMPLE).
+const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16"];
 const FUNCS: &[&str] = &["cudaGetDevice", "cudaGetLastError", "cudaDeviceGetAttribute"];
 
 fn target_dir() -> PathBuf {
@@ -59,7 +60,7 @@ fn driver_fn(lib: &libloading::Library, name: &str) -> *mut c_void {
 
 /// In a child: measure every function in the mode the environment set.
 fn child(mode: &str) {
-    let iters: u64 = if mode == "off" || mode == "summary" { 1_000_000 } else { 200_000 };
+    let iters: u64 = if mode == "off" || mode.starts_with("summary") { 1_000_000 } else { 200_000 };
     let mut d = 0;
     let mut v = 0;
     assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
@@ -131,8 +132,10 @@ fn main() {
             .env("CUDART_SHIM_DRIVER", target_dir().join("libfake_cuda.so"))
             .env_remove("CUDART_SHIM_TRACE_FILTER")
             .env_remove("CUDART_SHIM_TRACE_FILE");
+        c.env_remove("CUDART_SHIM_TRACE_SAMPLE");
         match *mode {
             "off" => c.env_remove("CUDART_SHIM_TRACE"),
+            "summary/16" => c.env("CUDART_SHIM_TRACE", "summary").env("CUDART_SHIM_TRACE_SAMPLE", "16").env("CUDART_SHIM_TRACE_FILE", scratch.join("sampled.out")),
             m => c.env("CUDART_SHIM_TRACE", m).env("CUDART_SHIM_TRACE_FILE", scratch.join(format!("{m}.out"))),
         };
         let o = c.output().unwrap();
@@ -154,7 +157,7 @@ fn main() {
     let _ = std::fs::remove_dir_all(&scratch);
     let direct = &rows[0].1[3..6];
     println!("ns per call (best of 7 rounds x {repeats} interleaved runs); added = export - direct call of the fake driver's function");
-    println!("{:<24} {:>10} {:>16} {:>16} {:>16} {:>16}", "function", "direct", "off (added)", "summary (added)", "calls (added)", "timeline (added)");
+    println!("{:<24} {:>10} {:>16} {:>16} {:>16} {:>16} {:>16}", "function", "direct", "off (added)", "summary (added)", "calls (added)", "timeline (added)", "summary/16 (added)");
     let base = ["cuCtxGetCurrent", "cuDriverGetVersion", "cuDeviceGetAttribute"];
     for (i, f) in FUNCS.iter().enumerate() {
         print!("{:<24} {:>10.1}", f, direct[i]);

@@ -64,6 +64,10 @@ pub struct TraceConfig {
     pub summary_file: Option<String>,
     pub calls_file: Option<String>,
     pub timeline_file: Option<String>,
+    /// `CUDART_SHIM_TRACE_SAMPLE=N`: with only the summary (or counters)
+    /// on, time 1 call in N of each function on each thread; every call is
+    /// still counted. 1 (the default) times every call.
+    pub sample: u32,
 }
 
 impl TraceConfig {
@@ -159,6 +163,15 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32, rank: 
             }
         }
     }
+    c.sample = 1;
+    if let Some(v) = get("CUDART_SHIM_TRACE_SAMPLE") {
+        match v.trim().parse::<u32>() {
+            Ok(n) if (1..=1_000_000).contains(&n) => c.sample = n,
+            _ => warnings.push(format!(
+                "CUDART_SHIM_TRACE_SAMPLE: ignoring {v:?}; accepted: a whole number from 1 (time every call, the default) to 1000000"
+            )),
+        }
+    }
     if let Some(v) = get("CUDART_SHIM_TRACE_DRIVER") {
         match v.trim() {
             "1" | "on" | "true" | "yes" => c.driver = true,
@@ -227,8 +240,8 @@ pub fn trace_config() -> &'static TraceConfig {
             log::warn!("{w}");
         }
         log::debug!(
-            "tracing: summary={} calls={} timeline={} driver={} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
-            c.summary, c.calls, c.timeline, c.driver, c.filter, c.summary_file, c.calls_file, c.timeline_file
+            "tracing: summary={} calls={} timeline={} driver={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
+            c.summary, c.calls, c.timeline, c.driver, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file
         );
         c
     })
@@ -280,6 +293,12 @@ mod tests {
 
     #[test]
     fn driver_flag() {
+        assert_eq!(parse(&[]).0.sample, 1);
+        assert_eq!(parse(&[("CUDART_SHIM_TRACE_SAMPLE", " 16 ")]).0.sample, 16);
+        for bad in ["0", "-3", "x", "1e3", "2000000"] {
+            let (c, w) = parse(&[("CUDART_SHIM_TRACE_SAMPLE", bad)]);
+            assert!(c.sample == 1 && w[0].contains("CUDART_SHIM_TRACE_SAMPLE"), "{bad}");
+        }
         assert!(parse(&[("CUDART_SHIM_TRACE_DRIVER", "1")]).0.driver);
         let (c, w) = parse(&[("CUDART_SHIM_TRACE_DRIVER", "maybe")]);
         assert!(!c.driver && w[0].contains("CUDART_SHIM_TRACE_DRIVER"));

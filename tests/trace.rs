@@ -469,3 +469,33 @@ fn timeline_never_deadlocks_calls_made_under_the_loader_lock() {
     let dropped: usize = label.as_deref().map_or(0, |l| l.split_whitespace().nth(2).unwrap().parse().unwrap());
     assert!(calls + dropped >= 200_000, "{calls} kept + {dropped} dropped");
 }
+
+#[test]
+fn sampled_summary_counts_every_call_and_every_failure() {
+    let (dir, exe) = app("sampled");
+    let summary = dir.join("sum.json");
+    let per = 2500u64;
+    run_traced(
+        &exe,
+        &["threads", "16", &per.to_string()],
+        &[("CUDART_SHIM_TRACE", "summary"), ("CUDART_SHIM_TRACE_SAMPLE", "7"), ("CUDART_SHIM_TRACE_FILE", summary.to_str().unwrap())],
+    );
+    let j = json_file(&summary);
+    assert_eq!(j["timed_one_call_in"], 7, "{j}");
+    // Counts are exact; the total is an estimate within [min, max] x calls
+    // (summary_rows checks it).
+    assert_eq!(summary_rows(&j)["cudaGetDevice"]["Num Calls"], 16 * per);
+
+    // Failures are counted whether or not their call was timed.
+    let text = run_traced(&exe, &["basic"], &[("CUDART_SHIM_TRACE", "summary"), ("CUDART_SHIM_TRACE_SAMPLE", "2")]);
+    let err = String::from_utf8_lossy(&text.stderr);
+    assert!(err.contains("Sampled (CUDART_SHIM_TRACE_SAMPLE=2)"), "{err}");
+    for (name, error, n) in BASIC_ERRORS {
+        let line = err.lines().find(|l| l.contains(name) && l.contains(error)).unwrap_or_else(|| panic!("{name} {error}:\n{err}"));
+        assert_eq!(line.split_whitespace().next(), Some(n.to_string().as_str()), "{line}");
+    }
+    for (name, n) in BASIC {
+        let line = err.lines().find(|l| l.ends_with(&format!(" {name}"))).unwrap_or_else(|| panic!("{name}:\n{err}"));
+        assert!(line.split_whitespace().nth(2) == Some(n.to_string().as_str()), "{name}: {line}");
+    }
+}

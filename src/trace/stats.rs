@@ -12,6 +12,11 @@
 //! clamped to [min, max]. Count, total, min, max, mean and standard
 //! deviation are exact.
 //!
+//! Sampling (`CUDART_SHIM_TRACE_SAMPLE=N`, summary and counters only):
+//! every call is counted, 1 in N of each function on each thread is timed;
+//! min, max, median and deviation come from the timed calls and the total
+//! is scaled to every call ([`Agg::total_estimate`]).
+//!
 //! Reset (`cudartShimResetCounters`) bumps a global epoch; each owner clears
 //! its record at its next call, readers ignore records of older epochs.
 
@@ -48,9 +53,18 @@ pub fn bucket_mid(b: usize) -> f64 {
     lo as f64 + (1u64 << (e - SUB_BITS as u64)) as f64 / 2.0
 }
 
+/// Time 1 call in this many (per thread and function) when only
+/// statistics are kept (`CUDART_SHIM_TRACE_SAMPLE`); 1: every call.
+pub static SAMPLE_EVERY: AtomicU32 = AtomicU32::new(1);
+
 pub struct SiteStats {
     epoch: AtomicU32,
+    /// Every call, timed or not.
     calls: AtomicU64,
+    /// Calls whose duration is in `total`, `min`, `max`, `sumsq`, `hist`.
+    timed: AtomicU64,
+    /// Untimed calls left before the next timed one (sampling).
+    countdown: AtomicU32,
     total: AtomicU64,
     min: AtomicU64,
     max: AtomicU64,
@@ -73,6 +87,8 @@ impl SiteStats {
         Box::new(SiteStats {
             epoch: AtomicU32::new(EPOCH.load(Relaxed)),
             calls: AtomicU64::new(0),
+            timed: AtomicU64::new(0),
+            countdown: AtomicU32::new(0),
             total: AtomicU64::new(0),
             min: AtomicU64::new(u64::MAX),
             max: AtomicU64::new(0),
@@ -86,7 +102,8 @@ impl SiteStats {
 
     #[cold]
     fn clear(&self, epoch: u32) {
-        for a in [&self.calls, &self.total, &self.max, &self.sumsq, &self.err_other] {
+        self.countdown.store(0, Relaxed);
+        for a in [&self.calls, &self.timed, &self.total, &self.max, &self.sumsq, &self.err_other] {
             a.store(0, Relaxed);
         }
         self.min.store(u64::MAX, Relaxed);
@@ -100,14 +117,42 @@ impl SiteStats {
         self.epoch.store(epoch, Relaxed);
     }
 
-    /// Record one call. Only the owning thread calls this.
+    /// Whether the next call is to be timed (sampling; owner thread only).
     #[inline(always)]
-    pub fn add(&self, dt: u64, err: i32) {
+    pub fn time_next(&self) -> bool {
+        let left = self.countdown.load(Relaxed);
+        if left > 0 {
+            self.countdown.store(left - 1, Relaxed);
+            return false;
+        }
+        self.countdown.store(SAMPLE_EVERY.load(Relaxed).saturating_sub(1), Relaxed);
+        true
+    }
+
+    #[inline(always)]
+    fn check_epoch(&self) {
         let epoch = EPOCH.load(Relaxed);
         if self.epoch.load(Relaxed) != epoch {
             self.clear(epoch);
         }
+    }
+
+    /// Record one call that was not timed (sampling). Owner thread only.
+    #[inline(always)]
+    pub fn add_untimed(&self, err: i32) {
+        self.check_epoch();
         bump(&self.calls, 1);
+        if err != 0 {
+            self.add_error(err);
+        }
+    }
+
+    /// Record one call. Only the owning thread calls this.
+    #[inline(always)]
+    pub fn add(&self, dt: u64, err: i32) {
+        self.check_epoch();
+        bump(&self.calls, 1);
+        bump(&self.timed, 1);
         bump(&self.total, dt);
         if dt < self.min.load(Relaxed) {
             self.min.store(dt, Relaxed);
@@ -150,6 +195,7 @@ impl SiteStats {
             return;
         }
         agg.calls += n;
+        agg.timed += self.timed.load(Relaxed);
         agg.total += self.total.load(Relaxed);
         agg.min = agg.min.min(self.min.load(Relaxed));
         agg.max = agg.max.max(self.max.load(Relaxed));
@@ -175,6 +221,9 @@ impl SiteStats {
 #[derive(Default, Clone, Debug)]
 pub struct Agg {
     pub calls: u64,
+    /// Calls with a duration (all of them unless sampling).
+    pub timed: u64,
+    /// Sum of the timed calls' durations.
     pub total: u64,
     pub min: u64,
     pub max: u64,
@@ -193,9 +242,18 @@ impl Agg {
         self.errors.values().sum()
     }
 
+    /// Total time of every call: the timed calls' total, scaled up by
+    /// calls/timed when sampling.
+    pub fn total_estimate(&self) -> u64 {
+        if self.timed == 0 || self.timed == self.calls {
+            return self.total;
+        }
+        (self.total as f64 * self.calls as f64 / self.timed as f64).round() as u64
+    }
+
     /// Median in ticks (see the module note on precision).
     pub fn median(&self) -> f64 {
-        let half = self.calls.div_ceil(2).max(1);
+        let half = self.timed.div_ceil(2).max(1);
         let mut seen = 0;
         for (b, &c) in self.hist.iter().enumerate() {
             seen += c;
@@ -208,10 +266,10 @@ impl Agg {
 
     /// Sample standard deviation in ticks.
     pub fn stddev(&self) -> f64 {
-        if self.calls < 2 {
+        if self.timed < 2 {
             return 0.0;
         }
-        let n = self.calls as f64;
+        let n = self.timed as f64;
         let mean = self.total as f64 / n;
         ((self.sumsq - n * mean * mean).max(0.0) / (n - 1.0)).sqrt()
     }
@@ -233,6 +291,29 @@ mod tests {
                 assert!((m - v as f64).abs() / v as f64 <= 1.0 / 32.0 + 1e-9, "{v} mid {m}");
             }
         }
+    }
+
+    #[test]
+    fn sampling_times_one_call_in_n_and_scales_the_total() {
+        SAMPLE_EVERY.store(4, Relaxed);
+        let s = SiteStats::new();
+        let pattern: Vec<bool> = (0..9).map(|_| s.time_next()).collect();
+        assert_eq!(pattern, [true, false, false, false, true, false, false, false, true]);
+        for i in 0..8u64 {
+            if i % 4 == 0 {
+                s.add(100 + i, 0);
+            } else {
+                s.add_untimed(if i == 3 { 2 } else { 0 });
+            }
+        }
+        let mut a = Agg::new();
+        s.merge_into(&mut a);
+        assert_eq!((a.calls, a.timed, a.total, a.min, a.max), (8, 2, 204, 100, 104));
+        assert_eq!(a.total_estimate(), 816);
+        assert_eq!(a.errors.get(&2), Some(&1));
+        SAMPLE_EVERY.store(1, Relaxed);
+        let fresh = SiteStats::new();
+        assert!((0..3).all(|_| fresh.time_next()));
     }
 
     #[test]

@@ -113,7 +113,7 @@ fn counter(id: u32) -> cudartShimCounter {
         function_name: super::site_c_name(id),
         calls: a.calls,
         failed_calls: a.errors_total(),
-        total_ns: ns(a.total),
+        total_ns: ns(a.total_estimate()),
         min_ns: if a.calls == 0 { 0 } else { ns(a.min) },
         max_ns: ns(a.max),
     }

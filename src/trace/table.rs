@@ -30,6 +30,9 @@ pub struct ErrRow {
 pub struct Summary {
     pub rows: Vec<Row>,
     pub errors: Vec<ErrRow>,
+    /// Durations measured on 1 call in this many (sampling); 0 or 1: every
+    /// call, and every column is exact.
+    pub timed_one_in: u32,
 }
 
 impl Row {
@@ -140,6 +143,13 @@ impl Summary {
         for row in &cells {
             line(&mut s, row);
         }
+        if self.timed_one_in > 1 {
+            let _ = writeln!(
+                s,
+                "\n Sampled (CUDART_SHIM_TRACE_SAMPLE={}): every call is counted; 1 in {} calls of each function on each thread is timed. Total Time is scaled to every call; Med, Min, Max and StdDev are of the timed calls.",
+                self.timed_one_in, self.timed_one_in
+            );
+        }
         if !self.errors.is_empty() {
             let wn = self.errors.iter().map(|e| e.name.len()).max().unwrap_or(4).max(4);
             let we = self.errors.iter().map(|e| e.error.len()).max().unwrap_or(5).max(5);
@@ -198,7 +208,11 @@ impl Summary {
             .iter()
             .map(|e| serde_json::json!({"Name": e.name, "Error": e.error, "Num Calls": e.calls}))
             .collect();
-        let mut s = serde_json::to_string_pretty(&serde_json::json!({"cuda_api_sum": rows, "errors": errors})).unwrap_or_default();
+        let mut doc = serde_json::json!({"cuda_api_sum": rows, "errors": errors});
+        if self.timed_one_in > 1 {
+            doc["timed_one_call_in"] = self.timed_one_in.into();
+        }
+        let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
         s.push('\n');
         s
     }
@@ -222,6 +236,7 @@ mod tests {
         let mut s = Summary {
             rows: vec![Row::from_samples("cudaA", &mut [10, 30, 20]), Row::from_samples("cudaB", &mut [1000, 3000])],
             errors: vec![ErrRow { name: "cudaA".into(), error: "cudaErrorInvalidValue".into(), calls: 2 }],
+            ..Default::default()
         };
         s.sort();
         assert_eq!(s.rows[0].name, "cudaB");

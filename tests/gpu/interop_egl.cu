@@ -1162,8 +1162,13 @@ int main(int argc, char **argv) {
     int dev = egl.cuda_device >= 0 ? egl.cuda_device : 0;
 
     // Deprecated; first CUDA call of the process, then again once the
-    // primary context exists.
-    step("cudaGLSetGLDevice(before any context)", cudaGLSetGLDevice(dev));
+    // primary context exists. Only with a GL context: measured on an H100
+    // with no GLVND libEGL/libOpenGL installed (2026-11-22), NVIDIA's
+    // runtime answers cudaErrorDevicesUnavailable and every later
+    // cudaSetDevice fails the same way, which would end the program before
+    // the bad-input part that both runtimes can run.
+    if (egl.context) step("cudaGLSetGLDevice(before any context)", cudaGLSetGLDevice(dev));
+    else skip("cudaGLSetGLDevice", "no GL context");
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
@@ -1175,7 +1180,7 @@ int main(int argc, char **argv) {
     }
     CHECK(cudaSetDevice(dev));
     CHECK(cudaFree(0));
-    step("cudaGLSetGLDevice(context exists)", cudaGLSetGLDevice(dev));
+    if (egl.context) step("cudaGLSetGLDevice(context exists)", cudaGLSetGLDevice(dev));
 
     if (egl.context) {
         gl_devices(dev);
