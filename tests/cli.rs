@@ -43,6 +43,16 @@ fn trace_prints_the_summary_after_the_program() {
 }
 
 #[test]
+fn trace_sample_counts_every_call_and_says_it_sampled() {
+    let (_dir, exe) = app("cli_sample");
+    let o = cli().args(["trace", "--sample", "3", "--"]).arg(&exe).args(["threads", "4", "100"]).output().unwrap();
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(calls_of(&err, "cudaGetDevice"), Some(400), "{err}");
+    assert!(err.contains("Sampled (CUDART_SHIM_TRACE_SAMPLE=3)"), "{err}");
+}
+
+#[test]
 fn trace_calls_timeline_filter_then_report() {
     let (dir, exe) = app("cli_timeline");
     for e in std::fs::read_dir(&dir).unwrap().flatten() {

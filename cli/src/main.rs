@@ -47,6 +47,10 @@ enum Cmd {
         /// Also trace driver entry points from cudaGetDriverEntryPoint*.
         #[arg(long)]
         driver: bool,
+        /// Summary only: time 1 call in N of each function (every call is
+        /// still counted; CUDART_SHIM_TRACE_SAMPLE).
+        #[arg(long, value_name = "N")]
+        sample: Option<u32>,
         /// The library to preload (default: next to this command, or target/<profile>).
         #[arg(long, value_name = "PATH")]
         library: Option<PathBuf>,
@@ -71,8 +75,8 @@ enum Cmd {
 
 fn main() -> ExitCode {
     match Cli::parse().cmd {
-        Cmd::Trace { summary, no_summary, calls, calls_file, timeline, filter, driver, library, program } => {
-            trace(summary || !no_summary, calls, calls_file, timeline, filter, driver, library, &program)
+        Cmd::Trace { summary, no_summary, calls, calls_file, timeline, filter, driver, sample, library, program } => {
+            trace(summary || !no_summary, calls, calls_file, timeline, filter, driver, sample, library, &program)
         }
         Cmd::Report { file, format } => report(&file, &format),
         Cmd::Doctor { library } => doctor(library),
@@ -113,6 +117,7 @@ fn trace(
     timeline: Option<String>,
     filter: Option<String>,
     driver: bool,
+    sample: Option<u32>,
     library: Option<PathBuf>,
     program: &[String],
 ) -> ExitCode {
@@ -165,6 +170,9 @@ fn trace(
     if driver {
         cmd.env("CUDART_SHIM_TRACE_DRIVER", "1");
     }
+    if let Some(n) = sample {
+        cmd.env("CUDART_SHIM_TRACE_SAMPLE", n.to_string());
+    }
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {
@@ -213,7 +221,7 @@ fn print_summaries(dir: &Path) {
 fn summary_from_json(s: &str) -> Result<table::Summary, String> {
     let j: serde_json::Value = serde_json::from_str(s).map_err(|e| e.to_string())?;
     let num = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or(0.0);
-    let mut out = table::Summary::default();
+    let mut out = table::Summary { timed_one_in: j["timed_one_call_in"].as_u64().unwrap_or(1) as u32, ..Default::default() };
     for r in j["cuda_api_sum"].as_array().ok_or("no cuda_api_sum")? {
         out.rows.push(table::Row {
             name: r["Name"].as_str().unwrap_or("?").to_owned(),
