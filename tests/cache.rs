@@ -353,6 +353,109 @@ fn bad_value_warns_and_stays_off() {
     assert!(err.contains("CUDART_SHIM_POOL=\"yes\"") && err.contains("0 or 1"), "{err}");
 }
 
+// ---------------------------------------------------------------- the benchmark's workload
+
+/// The device memory the real driver would hold now, and at most so far,
+/// for device 0's `cuMemAlloc`s (the fake driver's count at the driver's
+/// 2 MiB granularity).
+fn driver_held() -> (usize, usize) {
+    let f: unsafe extern "C" fn(i32, *mut usize) -> usize = fake::control("fake_cuda_device_memory_held");
+    let mut peak = 0;
+    let now = unsafe { f(0, &mut peak) };
+    (now, peak)
+}
+
+/// The loop of benches/gpu/cache.cu and tests/gpu/cache_loop.cu: 64 slots,
+/// each keeping its size class (256 B, 1000 B, 4 KiB, 64 KiB, 1 MiB, 3 MiB,
+/// plus up to 511 B), the same xorshift sequence.
+struct Workload {
+    rng: u64,
+}
+
+impl Workload {
+    const SLOTS: usize = 64;
+    const MENU: [usize; 6] = [256, 1000, 4096, 65536, 1 << 20, 3 << 20];
+
+    fn new() -> Self {
+        Workload { rng: 88172645463325252 }
+    }
+
+    fn next(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    /// The next operation: (slot to free and refill, size of its new block).
+    fn op(&mut self) -> (usize, usize) {
+        let slot = (self.next() % Self::SLOTS as u64) as usize;
+        (slot, Self::MENU[slot % 6] + (self.next() % 512) as usize)
+    }
+}
+
+/// The same workload without the cache, the way NVIDIA's runtime runs it
+/// (one driver allocation per block): the driver's 2 MiB granularity alone
+/// costs half again the live bytes, because the 1 MiB + x and 3 MiB + x
+/// blocks take 2 and 4 MiB. 5,000 operations: the count depends only on
+/// which blocks are live.
+#[test]
+fn without_the_cache_the_drivers_granularity_costs_this_workload_half_again() {
+    use_fake_driver(&[]);
+    let mut w = Workload::new();
+    let mut live = [(null_mut::<c_void>(), 0usize); Workload::SLOTS];
+    let (mut live_bytes, mut live_peak) = (0usize, 0usize);
+    for _ in 0..5000 {
+        let (slot, n) = w.op();
+        if !live[slot].0.is_null() {
+            free(live[slot].0);
+            live_bytes -= live[slot].1;
+        }
+        live[slot] = (malloc(n), n);
+        live_bytes += n;
+        live_peak = live_peak.max(live_bytes);
+    }
+    let (now, peak) = driver_held();
+    let ratio = peak as f64 / live_peak as f64;
+    eprintln!("no cache memory: live peak {live_peak} B, driver-reported in use peak {peak} B, ratio {ratio:.3} (5000 ops)");
+    // 10 blocks of 3 MiB + x (4 MiB each), 10 of 1 MiB + x (2 MiB each),
+    // and one page for the 44 small ones (0.75 MiB).
+    assert_eq!(now, 62 * MIB);
+    assert!(ratio > 1.5 && ratio < 1.55, "{ratio}");
+    for (p, _) in live {
+        free(p);
+    }
+    assert_eq!(driver_held().0, 0);
+}
+
+/// The fake driver's count of what the driver holds: small allocations
+/// share 2 MiB pages (a page is held while anything lives in it), larger
+/// ones take whole pages.
+#[test]
+fn the_fake_driver_counts_held_memory_in_2_mib_pages() {
+    use_fake_driver(&[]);
+    assert_eq!(driver_held(), (0, 0));
+    let a = malloc(1);
+    assert_eq!(driver_held().0, 2 * MIB, "the first small allocation holds a page");
+    let small: Vec<_> = (0..3).map(|_| malloc(512 * 1024)).collect();
+    assert_eq!(driver_held().0, 2 * MIB, "three 512 KiB allocations fit in the same page");
+    let b = malloc(512 * 1024);
+    assert_eq!(driver_held().0, 4 * MIB, "a fourth does not (512 B already used)");
+    let c = malloc(3 * MIB + 1);
+    assert_eq!(driver_held().0, 8 * MIB, "3 MiB + 1 B takes two pages of its own");
+    free(a);
+    small.into_iter().for_each(free);
+    assert_eq!(driver_held().0, 6 * MIB, "the emptied page is given back");
+    free(b);
+    free(c);
+    assert_eq!(driver_held(), (0, 8 * MIB));
+    // cuMemGetInfo itself still counts exact bytes.
+    let before = mem_free_bytes();
+    let d = malloc(1000);
+    assert_eq!(before - mem_free_bytes(), 1000);
+    free(d);
+}
+
 /// The benchmark's loop (benches/gpu/cache.cu): 64 slots, sizes 256 B to
 /// 3 MiB. The cache holds at most 1.5x the program's peak live bytes and
 /// synchronizes far less often than once per free.
