@@ -155,9 +155,9 @@ const SEGMENT_RAMP: usize = 8 << 20;
 const SEGMENT_SHARE: usize = 8;
 /// ... up to this (a larger request gets a segment of its own size).
 const SEGMENT_MAX: usize = 64 << 20;
-/// The cap on what a pool holds: `CAP_TENTHS`/10 of what the program
+/// The cap on what a pool holds: `CAP_PERCENT` % of what the program
 /// holds, plus `CAP_SLACK`.
-const CAP_TENTHS: usize = 13;
+const CAP_PERCENT: usize = 130;
 const CAP_SLACK: usize = 4 << 20;
 
 /// The size of the next segment for a request of `r` bytes when the pool
@@ -173,7 +173,7 @@ fn segment_size(r: usize, held: usize) -> usize {
 /// The most a pool may hold (short of one-off segments) while the program
 /// holds `live` bytes.
 fn cap(live: usize) -> usize {
-    live.saturating_mul(CAP_TENTHS) / 10 + CAP_SLACK
+    live.saturating_mul(CAP_PERCENT) / 100 + CAP_SLACK
 }
 
 // ---------------------------------------------------------------- heap
