@@ -271,40 +271,46 @@ impl Heap {
                 break;
             }
             self.waiting.pop_front();
-            let Some(mut b) = self.blocks.remove(&p) else { continue };
+            let Some(b) = self.blocks.get(&p).copied() else { continue };
             self.waiting_bytes -= b.size;
             if b.one_off && !keep {
+                self.blocks.remove(&p);
                 self.held_bytes -= b.size;
                 self.segments -= 1;
                 back.push((p, b.size));
                 continue;
             }
-            b.one_off = false;
-            let mut base = p;
+            // Take in the next block if free, then merge into the previous
+            // one if free (in place: fewer tree operations than a remove and
+            // an insert).
+            let (mut size, mut last) = (b.size, b.last);
             if !b.last
-                && let Some(n) = self.blocks.get(&(p + b.size)).copied().filter(|n| n.state == State::Ready)
+                && let Some(n) = self.blocks.get(&(p + size)).copied().filter(|n| n.state == State::Ready)
             {
-                self.blocks.remove(&(p + b.size));
-                self.ready.remove(&(n.size, p + b.size));
+                self.blocks.remove(&(p + size));
+                self.ready.remove(&(n.size, p + size));
                 self.ready_bytes -= n.size;
-                b.size += n.size;
-                b.last = n.last;
+                size += n.size;
+                last = n.last;
             }
-            if !b.first
-                && let Some((&q, &prev)) = self.blocks.range(..p).next_back()
-                && prev.state == State::Ready
-            {
-                self.blocks.remove(&q);
-                self.ready.remove(&(prev.size, q));
-                self.ready_bytes -= prev.size;
-                base = q;
-                b.size += prev.size;
-                b.first = prev.first;
+            self.ready_bytes += size;
+            let into_previous = !b.first
+                && match self.blocks.range_mut(..p).next_back() {
+                    Some((&q, prev)) if prev.state == State::Ready => {
+                        self.ready.remove(&(prev.size, q));
+                        prev.size += size;
+                        prev.last = last;
+                        self.ready.insert((prev.size, q));
+                        true
+                    }
+                    _ => false,
+                };
+            if into_previous {
+                self.blocks.remove(&p);
+            } else if let Some(b) = self.blocks.get_mut(&p) {
+                *b = Block { size, state: State::Ready, last, one_off: false, ..*b };
+                self.ready.insert((size, p));
             }
-            b.state = State::Ready;
-            self.blocks.insert(base, b);
-            self.ready.insert((b.size, base));
-            self.ready_bytes += b.size;
         }
     }
 
