@@ -335,26 +335,23 @@ impl Heap {
     /// Take whole free segments out, largest first, until at least `want`
     /// bytes are out; returns them for the driver.
     fn give_back(&mut self, want: usize) -> Vec<(usize, usize)> {
-        let whole: Vec<(usize, usize)> = self
-            .ready
-            .iter()
-            .rev()
-            .filter(|(_, p)| self.blocks.get(p).is_some_and(|b| b.first && b.last))
-            .copied()
-            .collect();
         let mut out = Vec::new();
         let mut freed = 0;
-        for (size, p) in whole {
+        for &(size, p) in self.ready.iter().rev() {
             if freed >= want {
                 break;
             }
+            if self.blocks.get(&p).is_some_and(|b| b.first && b.last) {
+                out.push((p, size));
+                freed += size;
+            }
+        }
+        for &(p, size) in &out {
             self.ready.remove(&(size, p));
             self.blocks.remove(&p);
             self.ready_bytes -= size;
             self.held_bytes -= size;
             self.segments -= 1;
-            freed += size;
-            out.push((p, size));
         }
         out
     }
@@ -434,9 +431,10 @@ impl Pool {
 
     /// A block of `r` bytes (a multiple of ALIGN) and its size.
     fn allocate(&self, kind: Kind, ctx: CUcontext, r: usize) -> CudaResult<(usize, usize)> {
-        // Growing would pass the cap while freed blocks that could fit
-        // wait: one synchronize makes them (and every block freed before
-        // it) reusable. Never during a capture.
+        // No fit: is it worth a synchronize? Yes when growing would pass the
+        // cap while at least `r` freed bytes wait: one synchronize makes
+        // them (and every block freed before it) reusable. Never during a
+        // capture.
         let first = self.with_heap(kind, |h, _| {
             h.take(r).ok_or_else(|| h.waiting_bytes >= r && h.held_bytes + segment_size(r, h.held_bytes) > cap(h.live_bytes + r))
         });
@@ -455,6 +453,8 @@ impl Pool {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(b);
         }
+        // Still no fit: grow under the cap (after giving back free segments
+        // if needed), else a one-off segment.
         let plan = self.with_heap(kind, |h, back| {
             if let Some(b) = h.take(r) {
                 return Plan::Got(b);
