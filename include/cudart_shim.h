@@ -1685,28 +1685,32 @@ typedef void (*cudartShimCallback)(void *userdata, const struct cudartShimCallba
 
 /**
  * Statistics of the opt-in caching allocator (`CUDART_SHIM_POOL=1`) for one
- * device's device memory or pinned host memory. Bytes are rounded block
- * sizes. All zero when the allocator is off or unused.
+ * device's device memory or pinned host memory. The allocator carves
+ * blocks (requests rounded to 512 B) out of segments it takes from the
+ * driver (whole 2 MiB pages); held bytes = active + cached bytes. All zero
+ * when the allocator is off or unused.
  */
 typedef struct cudartShimPoolStats {
   /**
-   * Blocks and bytes taken from the driver and not given back.
+   * Segments taken from the driver and not given back, and their bytes.
    */
   uint64_t held_blocks;
   uint64_t held_bytes;
   /**
-   * In the program's hands.
+   * Blocks in the program's hands.
    */
   uint64_t active_blocks;
   uint64_t active_bytes;
   /**
-   * Free in the cache.
+   * Free blocks in the cache (freed blocks waiting for a synchronize, and
+   * free parts of segments).
    */
   uint64_t cached_blocks;
   uint64_t cached_bytes;
   uint64_t peak_held_bytes;
   /**
-   * Allocations served from the cache / from the driver.
+   * Allocations served from the cache / that took a new segment from the
+   * driver.
    */
   uint64_t hits;
   uint64_t misses;
@@ -1715,7 +1719,7 @@ typedef struct cudartShimPoolStats {
    */
   uint64_t synchronizes;
   /**
-   * Cached blocks given back to the driver.
+   * Segments given back to the driver.
    */
   uint64_t released_blocks;
 } cudartShimPoolStats;

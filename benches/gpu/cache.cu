@@ -10,10 +10,17 @@
 // At exit, stderr gets one line per benchmark with the program's peak live
 // bytes and the peak device memory the driver reports in use (cuMemGetInfo
 // through cudaGetDriverEntryPointByVersion, so it counts what an allocator
-// caches), and their ratio (target <= 1.5 for ours).
+// caches) at the end of each timed repetition, and their ratio (target
+// <= 1.5 for ours). With ours (cudartShimGetPoolStats is there), a second
+// line gives the pool's own count over the whole run: its peak held bytes
+// (whole 2 MiB segments, so the driver's count too, caught at every
+// allocation rather than at the end of a repetition), the synchronizes it
+// made and the segments it took from and gave back to the driver, per
+// operation.
 #include "bench.h"
 #include <cuda.h>
 #include <cstdint>
+#include <dlfcn.h>
 
 namespace {
 
@@ -23,6 +30,19 @@ __global__ void touch(uint32_t *p, size_t words, uint32_t v) {
 }
 
 typedef CUresult (*MemGetInfo)(size_t *, size_t *);
+
+// cudartShimPoolStats (include/cudart_shim.h).
+struct PoolStats {
+    uint64_t held_blocks, held_bytes, active_blocks, active_bytes, cached_blocks, cached_bytes, peak_held_bytes, hits,
+        misses, synchronizes, released_blocks;
+};
+typedef cudaError_t (*GetPoolStats)(int, int, PoolStats *);
+
+// Ours only: NULL with NVIDIA's runtime.
+GetPoolStats pool_stats() {
+    static GetPoolStats f = (GetPoolStats)dlsym(RTLD_DEFAULT, "cudartShimGetPoolStats");
+    return f;
+}
 
 size_t driver_used() {
     static MemGetInfo f = [] {
@@ -56,6 +76,13 @@ struct MixedLoop {
         if (!baseline) return;
         fprintf(stderr, "%s memory: live peak %zu B, driver-reported in use peak %zu B, ratio %.3f (%ld ops)\n", name,
                 live_peak, used_peak, live_peak ? (double)used_peak / live_peak : 0.0, ops);
+        PoolStats s = {};
+        if (pool_stats() && pool_stats()(0, 0, &s) == cudaSuccess && ops)
+            fprintf(stderr,
+                    "%s pool: peak held %llu B, ratio %.3f; %.4f synchronizes/op, %.5f segments taken/op, %.5f given "
+                    "back/op (%ld ops)\n",
+                    name, (unsigned long long)s.peak_held_bytes, live_peak ? (double)s.peak_held_bytes / live_peak : 0.0,
+                    (double)s.synchronizes / ops, (double)s.misses / ops, (double)s.released_blocks / ops, ops);
     }
 
     uint64_t next() {
@@ -91,8 +118,9 @@ struct MixedLoop {
         for (long i = 0; i < iters; i++) op();
         double t = now_ns() - t0;
         CK(cudaGetLastError());
-        // Held memory only grows while the loop runs (an allocator gives
-        // memory back on out-of-memory only), so the end is its peak.
+        // NVIDIA's runtime holds what the live blocks take, and ours stays
+        // near its peak once warm, so the end of a repetition is close to
+        // the peak; ours also reports its exact peak (the pool line).
         size_t used = driver_used() - baseline;
         if (used > used_peak) used_peak = used;
         return t;

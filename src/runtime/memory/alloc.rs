@@ -55,11 +55,18 @@ fn release(p: *mut c_void) -> CudaResult {
 }
 
 /// `cudaFree` while tracing: the timeline's memory track needs the size
-/// (the driver's allocation size; for a cached block, its rounded size).
+/// (the driver's allocation size; for a cached block, its rounded size:
+/// the driver would report the whole segment it was carved from).
 #[cold]
 fn free_traced(p: *mut c_void) -> CudaResult {
     let (mut base, mut size) = (0, 0usize);
-    let known = cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok();
+    let known = match cache::block_size(p) {
+        Some(s) => {
+            size = s;
+            true
+        }
+        None => cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok(),
+    };
     release(p)?;
     if known {
         crate::trace::memory_counter(-(size as i64));

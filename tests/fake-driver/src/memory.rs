@@ -9,8 +9,11 @@
 //! `crate::stream::enqueue`.
 //!
 //! Test control: `fake_cuda_mem_kind(ptr)` returns the registry kind of an
-//! address (0 unknown, 1 device, 2 host, 3 registered, 4 managed), and
-//! `fake_cuda_peer_enabled(dev, peer)` whether peer access is on.
+//! address (0 unknown, 1 device, 2 host, 3 registered, 4 managed),
+//! `fake_cuda_peer_enabled(dev, peer)` whether peer access is on, and
+//! `fake_cuda_device_memory_held(dev, &peak)` the device memory the real
+//! driver would hold for the process's `cuMemAlloc`s, at its granularity
+//! (see [`Held`]).
 
 use crate::device::{current_active, TOTAL_MEM};
 use crate::*;
@@ -89,6 +92,72 @@ fn device_bytes_in_use(device: c_int) -> usize {
     ALLOCS.lock().values().filter(|a| a.device == device && a.kind != Kind::Registered).map(|a| a.size).sum()
 }
 
+// ---------------------------------------------------------------- held, the driver's way
+
+const HELD_PAGE: usize = 2 << 20;
+const HELD_SMALL_MAX: usize = 1 << 20;
+const HELD_SMALL_ALIGN: usize = 512;
+
+/// The device memory the real driver holds for `cuMemAlloc` /
+/// `cuMemAllocPitch` (what `cuMemGetInfo`'s used bytes move by on a GPU):
+/// requests up to 1 MiB are packed, rounded to 512 B, into 2 MiB pages
+/// that stay held while anything lives in them (first fit); larger
+/// requests take whole 2 MiB pages of their own. So NVIDIA's GPUs behave:
+/// small `cudaMalloc`s come back 512 B apart inside one 2 MiB range, larger
+/// ones 2 MiB aligned with their size rounded up to 2 MiB. The model is
+/// optimistic about packing (no fragmentation inside a page). The fake's
+/// own `cuMemGetInfo` keeps counting exact bytes.
+#[derive(Default)]
+pub struct Held {
+    /// Bytes in use per small page (0: the page is not held).
+    pages: Vec<usize>,
+    /// Small allocation -> (page, rounded bytes).
+    small: HashMap<usize, (usize, usize)>,
+    bytes: usize,
+    peak: usize,
+}
+
+impl Held {
+    fn add(&mut self, p: usize, size: usize) {
+        if size <= HELD_SMALL_MAX {
+            let n = size.next_multiple_of(HELD_SMALL_ALIGN);
+            let page = match self.pages.iter().position(|&used| used > 0 && used + n <= HELD_PAGE) {
+                Some(i) => i,
+                None => {
+                    self.bytes += HELD_PAGE;
+                    match self.pages.iter().position(|&used| used == 0) {
+                        Some(i) => i,
+                        None => {
+                            self.pages.push(0);
+                            self.pages.len() - 1
+                        }
+                    }
+                }
+            };
+            self.pages[page] += n;
+            self.small.insert(p, (page, n));
+        } else {
+            self.bytes += size.next_multiple_of(HELD_PAGE);
+        }
+        self.peak = self.peak.max(self.bytes);
+    }
+
+    fn remove(&mut self, p: usize, size: usize) {
+        if size <= HELD_SMALL_MAX {
+            if let Some((page, n)) = self.small.remove(&p) {
+                self.pages[page] -= n;
+                if self.pages[page] == 0 {
+                    self.bytes -= HELD_PAGE;
+                }
+            }
+        } else {
+            self.bytes -= size.next_multiple_of(HELD_PAGE);
+        }
+    }
+}
+
+static HELD: Mutex<BTreeMap<c_int, Held>> = Mutex::new(BTreeMap::new());
+
 /// Allocate `size` zeroed bytes of `kind` for the current context's device.
 fn allocate(size: usize, kind: Kind, flags: c_uint) -> Result<usize, CUresult> {
     let ctx = current_active()?;
@@ -106,6 +175,9 @@ fn allocate(size: usize, kind: Kind, flags: c_uint) -> Result<usize, CUresult> {
     }
     let a = Alloc { size, kind, device: ctx.device, flags, prefetched: -2, preferred: -2, read_mostly: false };
     ALLOCS.lock().insert(p, a);
+    if kind == Kind::Device {
+        HELD.lock().entry(ctx.device).or_default().add(p, size);
+    }
     Ok(p)
 }
 
@@ -116,8 +188,12 @@ fn release(p: usize, kinds: &[Kind]) -> R {
     match g.get(&p) {
         Some(a) if kinds.contains(&a.kind) => {
             let l = layout(a.size).unwrap();
+            let a = *a;
             g.remove(&p);
             drop(g);
+            if a.kind == Kind::Device {
+                HELD.lock().entry(a.device).or_default().remove(p, a.size);
+            }
             // SAFETY: allocated by `allocate` with this layout.
             unsafe { std::alloc::dealloc(p as *mut u8, l) };
             Ok(())
@@ -1497,6 +1573,19 @@ pub unsafe extern "C" fn cuDeviceGetP2PAtomicCapabilities(caps: *mut c_uint, ops
 #[unsafe(no_mangle)]
 pub extern "C" fn fake_cuda_mem_kind(p: *const c_void) -> c_int {
     find(p as usize).map_or(0, |(_, a)| a.kind as c_int)
+}
+
+/// Device memory the real driver would hold now for device `dev`'s
+/// `cuMemAlloc`/`cuMemAllocPitch` allocations, at its granularity (see
+/// [`Held`]); `*peak`, unless NULL, gets the most it held at any time.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fake_cuda_device_memory_held(dev: c_int, peak: *mut usize) -> usize {
+    let g = HELD.lock();
+    let (bytes, most) = g.get(&dev).map_or((0, 0), |h| (h.bytes, h.peak));
+    if !peak.is_null() {
+        unsafe { *peak = most };
+    }
+    bytes
 }
 
 /// Whether the current context of device `dev` enabled access to `peer`.
