@@ -46,11 +46,25 @@ fn registration_without_driver_support_is_not_supported() {
         assert_eq!(cudaEventCreateFromEGLSync(&mut ev, null_mut(), 0), cudaErrorNotSupported);
         let mut dev = -1;
         assert_eq!(cudaVDPAUGetDevice(&mut dev, 1, None), cudaErrorNotSupported);
-        assert_eq!(cudaVDPAUSetVDPAUDevice(0, 1, None), cudaErrorNotSupported);
+        // Registration above initialized device 0 (measured on an H100:
+        // NVIDIA's runtime answers this before looking at the VDPAU device).
+        assert_eq!(cudaVDPAUSetVDPAUDevice(0, 1, None), cudaErrorSetOnActiveProcess);
         // NULL out-pointers are the runtime's own check, before the driver.
         assert_eq!(cudaGraphicsGLRegisterBuffer(null_mut(), 1, 0), cudaErrorInvalidValue);
         assert_eq!(cudaEGLStreamConsumerConnect(null_mut(), null_mut()), cudaErrorInvalidValue);
         assert_eq!(get_last_error_for_test(), cudaErrorInvalidValue);
+    }
+}
+
+#[test]
+fn vdpau_device_is_set_before_the_device_is_initialized() {
+    use_fake_driver(&[]);
+    unsafe {
+        // Not initialized yet: the driver is asked (the fake has no VDPAU).
+        assert_eq!(cudaVDPAUSetVDPAUDevice(0, 1, None), cudaErrorNotSupported);
+        assert_eq!(cudaVDPAUSetVDPAUDevice(9, 1, None), cudaErrorInvalidDevice);
+        assert_eq!(cudart_shim::api::memory::cudaFree(null_mut()), cudaSuccess);
+        assert_eq!(cudaVDPAUSetVDPAUDevice(0, 1, None), cudaErrorSetOnActiveProcess);
     }
 }
 
@@ -110,6 +124,8 @@ fn generic_calls_bad_input() {
         assert_eq!(cudaGraphicsResourceGetMappedEglFrame(&mut frame, r, 0, 0), cudaErrorNotMapped);
         assert_eq!(cudaGraphicsResourceGetMappedEglFrame(null_mut(), r, 0, 0), cudaErrorInvalidValue);
         assert_eq!(cudaGraphicsResourceGetMappedEglFrame(&mut frame, null_mut(), 0, 0), cudaErrorInvalidResourceHandle);
+        // Both NULL: the resource is checked first (NVIDIA, H100).
+        assert_eq!(cudaGraphicsResourceGetMappedEglFrame(null_mut(), null_mut(), 0, 0), cudaErrorInvalidResourceHandle);
         assert_eq!(fake::calls("cuGraphicsResourceGetMappedEglFrame"), 1, "NULL arguments stop in the runtime");
     }
 }

@@ -255,9 +255,10 @@ pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFram
 /// `cudaGraphicsResourceGetMappedEglFrame`.
 pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
+    // The resource is checked first (NVIDIA's order, measured on an H100).
+    let res = resource(res)?;
     let frame = out(frame)?;
     let mut f = empty_driver_frame();
-    let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
     *frame = runtime_egl_frame(&f)?;
     Ok(())
@@ -441,10 +442,15 @@ pub fn vdpau_get_device(device: *mut c_int, vdp: VdpDevice, gpa: VdpGetProcAddre
 /// `cudaVDPAUSetVDPAUDevice`: checks that the VDPAU device is this CUDA
 /// device and selects it. (The driver's `cuVDPAUCtxCreate` would make a
 /// separate context; the runtime works in primary contexts, and surfaces
-/// register against whichever context is current.)
+/// register against whichever context is current.) Too late once the
+/// device is initialized: `cudaErrorSetOnActiveProcess`, before the VDPAU
+/// arguments are looked at (documented, and measured on an H100).
 pub fn vdpau_set_device(device: c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
     let rt = runtime()?;
     let d = rt.device(device)?;
+    if d.is_active() {
+        return Err(cudaErrorSetOnActiveProcess);
+    }
     let mut got: CUdevice = 0;
     cu!(cuVDPAUGetDevice(&mut got, vdp, gpa))?;
     if got != d.cu {
