@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod programs;
+
 /// `target/<profile>`, found from the test executable (`.../deps/<test>`).
 pub fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
