@@ -318,8 +318,7 @@ under_both!(device_query, memory_copies, library_ptx, streams_graph, streams_fak
 /// Each checker passes a clean run and fails a leak and a heap overrun,
 /// through the exit status: proof that it runs and is heard.
 fn canary(tool: Tool) {
-    let program = Program { src: "tests/c/sanitizer_canary.c", libs: &[] };
-    let (dir, exe) = build(&program, tool, "canary");
+    let (dir, exe) = build(&programs::SANITIZER_CANARY, tool, "canary");
     let o = run_under(tool, &dir, &exe, &["clean"], &[]);
     assert_status(&o, 0);
     assert_eq!(stdout(&o), "devices 1\n");

@@ -25,6 +25,10 @@ impl Program {
     }
 }
 
+/// Known memory errors and a data race, each of which a checker must
+/// report (tests/sanitizers.rs, tests/tsan.rs).
+pub const SANITIZER_CANARY: Program = Program { src: "tests/c/sanitizer_canary.c", libs: &["-lpthread"] };
+
 pub mod device_query {
     pub const PROGRAM: super::Program = super::Program { src: "c_examples/device_query.c", libs: &[] };
     pub const KNOBS: &[(&str, &str)] = &[("FAKE_CUDA_DEVICES", "2")];
