@@ -35,7 +35,7 @@ static LOGGING: Once = Once::new();
 /// the rlib (tests) `try_init` leaves an existing logger alone.
 pub fn init_logging() {
     LOGGING.call_once(|| {
-        let filter = env_var("CUDART_SHIM_LOG").unwrap_or_else(|| "warn".to_owned());
+        let filter = log_filter(env_var);
         let mut b = env_logger::Builder::new();
         b.parse_filters(&filter)
             .target(env_logger::Target::Stderr)
@@ -46,6 +46,22 @@ pub fn init_logging() {
         let _ = b.try_init();
         log::debug!("CUDART_SHIM_LOG={filter}");
     });
+}
+
+/// The log filter `CUDART_SHIM_LOG` asks for (env_logger syntax, which
+/// takes any text: what it does not understand it reports and ignores).
+pub fn log_filter(get: impl Fn(&str) -> Option<String>) -> String {
+    get("CUDART_SHIM_LOG").unwrap_or_else(|| "warn".to_owned())
+}
+
+/// Whether `CUDART_SHIM_POOL` switches the caching allocator on; Err: a
+/// value that is not understood (the allocator stays off), as a warning.
+pub fn pool_switch(get: impl Fn(&str) -> Option<String>) -> Result<bool, String> {
+    match get("CUDART_SHIM_POOL").as_deref() {
+        None | Some("") | Some("0") => Ok(false),
+        Some("1") => Ok(true),
+        Some(v) => Err(format!("CUDART_SHIM_POOL={v:?} is not understood (accepted values: 0 or 1): the caching allocator stays off")),
+    }
 }
 
 /// What `CUDART_SHIM_TRACE*` asks for, parsed once by [`trace_config`].
@@ -93,13 +109,15 @@ impl TraceConfig {
 pub fn glob_match(pat: &[u8], s: &[u8]) -> bool {
     let (mut p, mut i, mut star, mut mark) = (0, 0, usize::MAX, 0);
     while i < s.len() {
-        if p < pat.len() && (pat[p] == b'?' || pat[p] == s[i]) {
-            p += 1;
-            i += 1;
-        } else if p < pat.len() && pat[p] == b'*' {
+        // A `*` is always a wildcard, even facing a `*` in `s` (matching it
+        // literally would lose the backtracking point).
+        if p < pat.len() && pat[p] == b'*' {
             star = p;
             mark = i;
             p += 1;
+        } else if p < pat.len() && (pat[p] == b'?' || pat[p] == s[i]) {
+            p += 1;
+            i += 1;
         } else if star != usize::MAX {
             p = star + 1;
             mark += 1;
@@ -135,16 +153,20 @@ pub fn expand_path(template: &str, pid: u32, rank: &str) -> String {
     out
 }
 
-/// The rank of this process in a multi-process job, for `%r`.
-pub fn rank() -> String {
+/// The rank of this process in a multi-process job, for `%r`: `RANK`, else
+/// `LOCAL_RANK`, else 0. Only digits are taken, so `%r` can never add a
+/// `/` or a `..` to a file name.
+pub fn rank(get: impl Fn(&str) -> Option<String>) -> String {
     let valid = |v: String| (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())).then_some(v);
-    env_var("RANK").and_then(valid).or_else(|| env_var("LOCAL_RANK").and_then(valid)).unwrap_or_else(|| "0".to_owned())
+    get("RANK").and_then(valid).or_else(|| get("LOCAL_RANK").and_then(valid)).unwrap_or_else(|| "0".to_owned())
 }
 
 /// Parse the tracing variables from a lookup function (the environment in
-/// production, a map in unit tests). Returns the configuration and the
-/// warnings for values that were not understood (the rest still applies).
-pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32, rank: &str) -> (TraceConfig, Vec<String>) {
+/// production, a map in unit tests and the fuzz target). Returns the
+/// configuration and the warnings for values that were not understood (the
+/// rest still applies).
+pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (TraceConfig, Vec<String>) {
+    let rank = &rank(&get);
     let mut c = TraceConfig::default();
     let mut warnings = Vec::new();
     if let Some(v) = get("CUDART_SHIM_TRACE") {
@@ -235,7 +257,7 @@ pub fn trace_config() -> &'static TraceConfig {
     static CONFIG: std::sync::OnceLock<TraceConfig> = std::sync::OnceLock::new();
     CONFIG.get_or_init(|| {
         init_logging();
-        let (c, warnings) = parse_trace_config(env_var, std::process::id(), &rank());
+        let (c, warnings) = parse_trace_config(env_var, std::process::id());
         for w in warnings {
             log::warn!("{w}");
         }
@@ -247,14 +269,141 @@ pub fn trace_config() -> &'static TraceConfig {
     })
 }
 
+/// The configuration fuzz target's work (fuzz/fuzz_targets/config.rs),
+/// also run over the committed corpus by the unit test
+/// `fuzz_corpus_keeps_the_invariants`, so CI exercises it on stable.
+#[cfg(any(test, fuzzing))]
+pub mod fuzzing {
+    use super::*;
+
+    /// The variables an input sets, in the order of its fields.
+    pub const VARS: &[&str] = &[
+        "CUDART_SHIM_TRACE",
+        "CUDART_SHIM_TRACE_DRIVER",
+        "CUDART_SHIM_TRACE_FILTER",
+        "CUDART_SHIM_TRACE_FILE",
+        "CUDART_SHIM_TRACE_SUMMARY_FILE",
+        "CUDART_SHIM_TRACE_CALLS_FILE",
+        "CUDART_SHIM_TRACE_TIMELINE_FILE",
+        "RANK",
+        "LOCAL_RANK",
+        "CUDART_SHIM_LOG",
+        "CUDART_SHIM_POOL",
+    ];
+    const FILES: &[&str] =
+        &["CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SUMMARY_FILE", "CUDART_SHIM_TRACE_CALLS_FILE", "CUDART_SHIM_TRACE_TIMELINE_FILE"];
+
+    /// One input: its NUL-separated fields are the values of [`VARS`] in
+    /// order (a field that is not UTF-8, or past the end, leaves the
+    /// variable unset: `env_var` reads such values as unset too), then the
+    /// pid (decimal) and a function name for the filter. Panics when an
+    /// invariant does not hold.
+    pub fn one_input(data: &[u8]) {
+        let mut fields = data.split(|&b| b == 0).map(|f| std::str::from_utf8(f).ok().map(str::to_owned));
+        let vals: Vec<Option<String>> = VARS.iter().map(|_| fields.next().flatten()).collect();
+        let pid: u32 = fields.next().flatten().and_then(|p| p.parse().ok()).unwrap_or(4242);
+        let name = fields.next().flatten().unwrap_or_default();
+        let get = |k: &str| VARS.iter().position(|v| *v == k).and_then(|i| vals[i].clone());
+
+        let (c, warnings) = parse_trace_config(get, pid);
+        assert_eq!((&c, &warnings), (&parse_trace_config(get, pid).0, &parse_trace_config(get, pid).1), "not deterministic");
+        for w in &warnings {
+            assert!(VARS.iter().any(|v| w.starts_with(v) && get(v).is_some()), "a warning about no variable set: {w}");
+        }
+
+        // Modes come only from CUDART_SHIM_TRACE, each named in it.
+        let trace = get("CUDART_SHIM_TRACE").unwrap_or_default().to_ascii_lowercase();
+        let named = |m: &str| [m, "all", "1"].iter().any(|n| trace.contains(n));
+        assert!(!c.summary || named("summary"), "{trace:?} -> {c:?}");
+        assert!(!c.calls || named("calls"), "{trace:?} -> {c:?}");
+        assert!(!c.timeline || named("timeline"), "{trace:?} -> {c:?}");
+        assert!(!c.timeline || c.timeline_file.is_some(), "timeline on without a file: {c:?}");
+
+        // %r takes only digits; every file is a template the user wrote
+        // (or the default), with %p/%r/%% expanded: no value can add a
+        // directory, a `.` or a `..`, or make a path absolute.
+        let r = rank(get);
+        assert!(!r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()), "rank {r:?}");
+        let templates: Vec<String> =
+            FILES.iter().filter_map(|v| get(v)).chain(["cudart-shim-%p.json".to_owned()]).collect();
+        for path in [&c.summary_file, &c.calls_file, &c.timeline_file].into_iter().flatten() {
+            assert!(templates.iter().any(|t| same_shape(t, path)), "{path:?} is no expansion of {templates:?}");
+        }
+        for t in &templates {
+            if !t.is_empty() {
+                assert!(same_shape(t, &expand_path(t, pid, &r)), "{t:?} -> {:?}", expand_path(t, pid, &r));
+            }
+        }
+
+        // The filter keeps well-formed globs, warns about each other item,
+        // and decides like a reference matcher (dynamic programming).
+        let filter = get("CUDART_SHIM_TRACE_FILTER").unwrap_or_default();
+        let items = filter.split(',').map(str::trim).filter(|g| !g.is_empty()).count();
+        let dropped = warnings.iter().filter(|w| w.starts_with("CUDART_SHIM_TRACE_FILTER")).count();
+        assert_eq!(items, c.filter.len() + dropped, "{filter:?} -> {:?}", c.filter);
+        for (_, g) in &c.filter {
+            assert!(!g.is_empty() && g.bytes().all(|b| b.is_ascii_alphanumeric() || b"_*?".contains(&b)), "{g:?}");
+        }
+        for n in [name.as_str(), "cudaMalloc", "cudaMemcpyAsync", "cudaLaunchKernel_ptsz", ""] {
+            if n.len() > 256 {
+                continue;
+            }
+            let last = c.filter.iter().rev().find(|(_, g)| reference_glob(g.as_bytes(), n.as_bytes()));
+            let want = last.map_or(!c.filter.iter().any(|(inc, _)| *inc), |(inc, _)| *inc);
+            assert_eq!(c.includes(n), want, "{n:?} through {:?}", c.filter);
+        }
+        if name.len() <= 256 {
+            let pattern = get("CUDART_SHIM_TRACE_FILTER").unwrap_or_default();
+            if pattern.len() <= 256 {
+                let (p, n) = (pattern.as_bytes(), name.as_bytes());
+                assert_eq!(glob_match(p, n), reference_glob(p, n), "{pattern:?} ~ {name:?}");
+            }
+        }
+
+        // The pool switch: on for "1" only; a warning naming any other value.
+        match pool_switch(get) {
+            Ok(on) => assert_eq!(on, get("CUDART_SHIM_POOL").as_deref() == Some("1")),
+            Err(w) => assert!(w.contains(&format!("{:?}", get("CUDART_SHIM_POOL").unwrap())), "{w}"),
+        }
+        // env_logger takes any filter text without panicking.
+        env_logger::Builder::new().parse_filters(&log_filter(get)).build();
+    }
+
+    /// `path` has the directory structure of `template`: as many
+    /// components, absolute only if it is, and `.`/`..` only where it has them.
+    fn same_shape(template: &str, path: &str) -> bool {
+        let (t, p): (Vec<&str>, Vec<&str>) = (template.split('/').collect(), path.split('/').collect());
+        !path.is_empty()
+            && !path.contains('\0')
+            && t.len() == p.len()
+            && t.iter().zip(&p).all(|(a, b)| !matches!(*b, "." | "..") || a == b)
+    }
+
+    /// `*` any run, `?` one byte: m[i][j] = pattern[..i] matches s[..j].
+    fn reference_glob(pattern: &[u8], s: &[u8]) -> bool {
+        let mut m = vec![vec![false; s.len() + 1]; pattern.len() + 1];
+        m[0][0] = true;
+        for i in 1..=pattern.len() {
+            for j in 0..=s.len() {
+                m[i][j] = match pattern[i - 1] {
+                    b'*' => m[i - 1][j] || (j > 0 && m[i][j - 1]),
+                    c => j > 0 && m[i - 1][j - 1] && (c == b'?' || c == s[j - 1]),
+                };
+            }
+        }
+        m[pattern.len()][s.len()]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashMap;
 
     fn parse(vars: &[(&str, &str)]) -> (TraceConfig, Vec<String>) {
-        let m: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        parse_trace_config(|k| m.get(k).cloned(), 42, "3")
+        let mut m: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        m.entry("RANK".into()).or_insert_with(|| "3".into());
+        parse_trace_config(|k| m.get(k).cloned(), 42)
     }
 
     #[test]
@@ -289,6 +438,8 @@ mod tests {
         let c = parse(&[("CUDART_SHIM_TRACE_FILTER", "-cudaGetLastError")]).0;
         assert!(c.includes("cudaMalloc") && !c.includes("cudaGetLastError"));
         assert!(glob_match(b"cuda?et*", b"cudaGetDevice") && !glob_match(b"cuda", b"cudaX"));
+        // Found by the fuzz target: a `*` facing a `*` stays a wildcard.
+        assert!(glob_match(b"**a*", b"x*a*?"));
     }
 
     #[test]
@@ -302,5 +453,44 @@ mod tests {
         assert!(parse(&[("CUDART_SHIM_TRACE_DRIVER", "1")]).0.driver);
         let (c, w) = parse(&[("CUDART_SHIM_TRACE_DRIVER", "maybe")]);
         assert!(!c.driver && w[0].contains("CUDART_SHIM_TRACE_DRIVER"));
+    }
+
+    /// Every file of the committed corpus of the configuration fuzz target
+    /// (fuzz/corpus/config) keeps its invariants.
+    #[test]
+    fn fuzz_corpus_keeps_the_invariants() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/config");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            fuzzing::one_input(&std::fs::read(&p).unwrap());
+            n += 1;
+        }
+        assert!(n >= 10, "{n} files in {}", dir.display());
+    }
+
+    #[test]
+    fn rank_takes_digits_only() {
+        let r = |rank: &str, local: &str| {
+            rank_of(&[("RANK", rank), ("LOCAL_RANK", local)])
+        };
+        assert_eq!(r("7", "1"), "7");
+        assert_eq!(r("../x", "2"), "2");
+        assert_eq!(r("1/2", "a"), "0");
+        assert_eq!(rank_of(&[]), "0");
+    }
+
+    fn rank_of(vars: &[(&str, &str)]) -> String {
+        let m: HashMap<&str, &str> = vars.iter().copied().collect();
+        rank(|k| m.get(k).map(|v| v.to_string()))
+    }
+
+    #[test]
+    fn pool_switch_values() {
+        let p = |v: &str| pool_switch(|_| Some(v.to_owned()));
+        assert_eq!(p("1"), Ok(true));
+        assert_eq!(p("0"), Ok(false));
+        assert!(p("yes").unwrap_err().contains("CUDART_SHIM_POOL=\"yes\""));
+        assert_eq!(pool_switch(|_| None), Ok(false));
     }
 }

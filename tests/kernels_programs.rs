@@ -185,22 +185,13 @@ fn missing_arch_is_reported_by_name() {
 /// against include/cudart_shim.h alone.
 #[test]
 fn library_ptx_loads_and_launches() {
+    use programs::library_ptx::*;
     let dir = scratch("library_ptx");
-    let exe = compile_c_shim(&repo_root().join("c_examples/library_ptx.c"), &dir.join("library_ptx"), &[]);
+    let exe = PROGRAM.build(&dir, &[]);
     let log = dir.join("launches.txt");
     let _ = std::fs::remove_file(&log);
-    let log_s = log.display().to_string();
-    // The fake runs no code: check the launch reached the driver instead.
-    let out = run_on_fake(&exe, &["--no-check"], &[("FAKE_CUDA_LAUNCH_LOG", log_s.as_str())]);
-    assert!(out.contains("kernels 1, kernel axpb, out 256 bytes"), "{out}");
-    assert!(out.contains("launched axpb<<<2, 32>>>(out, 3, 7, 64)"), "{out}");
-    assert!(out.ends_with("ok\n"), "{out}");
-    let launches = std::fs::read_to_string(&log).unwrap();
-    let l: Vec<&str> = launches.lines().filter(|l| l.starts_with("kind=plain")).collect();
-    assert_eq!(l.len(), 1, "{launches}");
-    assert!(l[0].starts_with("kind=plain name=axpb grid=2,1,1 block=32,1,1 shared=0 stream=0x0 args="), "{}", l[0]);
-    // out pointer (8 bytes), then a=3, b=7, n=64.
-    assert!(l[0].ends_with("030000000700000040000000 attrs="), "{}", l[0]);
+    let out = run_on_fake(&exe, ARGS, &[("FAKE_CUDA_LAUNCH_LOG", log.to_str().unwrap())]);
+    check(&out, &std::fs::read_to_string(&log).unwrap());
     // Without --no-check the program verifies the results, which the fake
     // never computes: it must fail, proving the check is real.
     let bad = run(&exe, &[], &fake_env(&[]));

@@ -7,46 +7,35 @@ use common::*;
 
 /// Built once per test: tests run in parallel processes, so each needs its own copy.
 fn program_for(test: &str) -> std::path::PathBuf {
-    let dir = scratch(&format!("lifecycle-{test}"));
-    compile_c_shim(&repo_root().join("tests/c/lifecycle.c"), &dir.join("lifecycle"), &["-ldl", "-lpthread"])
+    programs::lifecycle::PROGRAM.build(&scratch(&format!("lifecycle-{test}")), &[])
+}
+
+/// Run case `case` (with `extra` arguments) and check what it prints.
+fn expect_case(case: &str, extra: &[&str]) {
+    let args: Vec<&str> = [case].iter().chain(extra).copied().collect();
+    let (want, status) = programs::lifecycle::expected(case);
+    assert_eq!(status, 0);
+    assert_eq!(run_on_fake(&program_for(case), &args, &[]), want);
 }
 
 #[test]
 fn forked_child_gets_initialization_error_and_exits_cleanly() {
-    let out = run_on_fake(&program_for("fork"), &["fork"], &[]);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines,
-        [
-            "cudaGetDeviceCount(&n) cudaSuccess",
-            "cudaSetDevice(0) cudaSuccess",
-            "cudaGetDeviceCount(&n) cudaErrorInitializationError",
-            "cudaSetDevice(0) cudaErrorInitializationError",
-            "cudaGetLastError() cudaErrorInitializationError",
-            "child initialization error",
-            "child exit 0",
-            "cudaDeviceSynchronize() cudaSuccess",
-        ]
-    );
+    expect_case("fork", &[]);
 }
 
 #[test]
 fn calls_from_atexit_answer() {
-    let out = run_on_fake(&program_for("atexit"), &["atexit"], &[]);
-    assert_eq!(out, "cudaSetDevice(0) cudaSuccess\natexit cudaGetDeviceCount ok\n");
+    expect_case("atexit", &[]);
 }
 
 #[test]
 fn calls_from_thread_destructors_answer() {
-    let out = run_on_fake(&program_for("thread-dtor"), &["thread-dtor"], &[]);
-    assert_eq!(out, "cudaSetDevice(0) cudaSuccess\nthread destructor cudaGetDevice ok\n");
+    expect_case("thread-dtor", &[]);
 }
 
 #[test]
 fn dlopen_dlclose_cycles() {
-    let lib = shim_lib();
-    let out = run_on_fake(&program_for("dlclose"), &["dlclose", lib.to_str().unwrap()], &[]);
-    assert_eq!(out, "round 0 count 0 set 0\nround 1 count 0 set 0\nround 2 count 0 set 0\n");
+    expect_case("dlclose", &[shim_lib().to_str().unwrap()]);
 }
 
 #[test]
@@ -65,11 +54,9 @@ fn exit_from_a_stream_callback_ends_the_process_and_keeps_the_trace_valid() {
     env.push(("CUDART_SHIM_TRACE".into(), "timeline".into()));
     env.push(("CUDART_SHIM_TRACE_FILE".into(), trace.display().to_string()));
     let o = run(&exe, &["exit-in-callback"], &env);
-    assert_eq!(o.status.code(), Some(7), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        "cudaStreamCreate(&s) cudaSuccess\ncudaLaunchHostFunc(s, exit_from_callback, NULL) cudaSuccess\ncallback exits\n"
-    );
+    let (want, status) = programs::lifecycle::expected("exit-in-callback");
+    assert_eq!(o.status.code(), Some(status), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want);
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).expect("valid JSON");
     let names: Vec<&str> = v["traceEvents"].as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
     assert!(names.contains(&"cudaLaunchHostFunc"), "{names:?}");

@@ -6,13 +6,9 @@ use common::*;
 
 #[test]
 fn memory_copies_example_checks_every_byte() {
-    let dir = scratch("memory_copies");
-    let exe = compile_c_shim(&repo_root().join("c_examples/memory_copies.c"), &dir.join("memory_copies"), &[]);
-    let out = run_on_fake(&exe, &[], &[]);
-    assert!(out.contains("1D  65536 bytes checked, 0 wrong"), "{out}");
-    assert!(out.contains("2D  3700 bytes checked, 0 wrong"), "{out}");
-    assert!(out.contains("3D  1080 bytes checked, 0 wrong"), "{out}");
-    assert!(out.ends_with("all copies correct\n"), "{out}");
+    use programs::memory_copies::*;
+    let exe = PROGRAM.build(&scratch("memory_copies"), &[]);
+    check(&run_on_fake(&exe, &[], &[]));
 }
 
 #[test]

@@ -20,7 +20,7 @@
 //! Reset (`cudartShimResetCounters`) bumps a global epoch; each owner clears
 //! its record at its next call, readers ignore records of older epochs.
 
-use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::{Acquire, Relaxed, Release}};
 
 const SUB_BITS: u32 = 4;
 const SUB: u64 = 1 << SUB_BITS;
@@ -114,7 +114,11 @@ impl SiteStats {
         for h in &self.hist {
             h.store(0, Relaxed);
         }
-        self.epoch.store(epoch, Relaxed);
+        // Release, paired with the Acquire in `merge_into`: a reader that
+        // sees the new epoch sees the cleared counters, never the old
+        // epoch's counts under the new epoch. (Relaxed allowed that in the
+        // memory model, though not on x86; TSan cannot see it: all atomics.)
+        self.epoch.store(epoch, Release);
     }
 
     /// Whether the next call is to be timed (sampling; owner thread only).
@@ -187,7 +191,7 @@ impl SiteStats {
 
     /// Fold this record into `agg` (if it belongs to the current epoch).
     pub fn merge_into(&self, agg: &mut Agg) {
-        if self.epoch.load(Relaxed) != EPOCH.load(Relaxed) {
+        if self.epoch.load(Acquire) != EPOCH.load(Relaxed) {
             return;
         }
         let n = self.calls.load(Relaxed);

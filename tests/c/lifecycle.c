@@ -4,6 +4,7 @@
 #include "cudart_shim.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,14 @@ static void *thread_main(void *p) {
     return NULL;
 }
 
+/* Set once main has printed the launch's result: the callback may start
+ * before cudaLaunchHostFunc returns, and must not print before it. */
+static atomic_int launch_printed;
+
 static void exit_from_callback(void *p) {
     (void)p;
+    while (!atomic_load(&launch_printed)) {
+    }
     printf("callback exits\n");
     fflush(stdout);
     exit(7);
@@ -102,6 +109,7 @@ int main(int argc, char **argv) {
         fflush(stdout);
         SHOW(cudaLaunchHostFunc(s, exit_from_callback, NULL));
         fflush(stdout);
+        atomic_store(&launch_printed, 1);
         cudaStreamSynchronize(s);
         printf("not reached\n");
         return 1;

@@ -10,6 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod programs;
+
 /// `target/<profile>`, found from the test executable (`.../deps/<test>`).
 pub fn target_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -108,12 +110,20 @@ fn check(what: &str, out: Output) -> Output {
     out
 }
 
+/// Extra flags for every C program linked to the shim, from
+/// `CUDART_SHIM_TEST_CFLAGS` (scripts/tsan builds them with ThreadSanitizer,
+/// as the library is).
+fn test_cflags() -> Vec<String> {
+    std::env::var("CUDART_SHIM_TEST_CFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect()
+}
+
 /// Compile a C program against `include/cudart_shim.h` and link it to the
 /// shim (`-lcudart_shim`, rpath to the target folder).
 pub fn compile_c_shim(src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
     let t = target_dir();
     let o = Command::new("cc")
         .args(["-std=c11", "-Wall", "-Werror", "-g"])
+        .args(test_cflags())
         .arg("-I")
         .arg(repo_root().join("include"))
         .arg(src)

@@ -120,14 +120,10 @@ pub fn enabled() -> bool {
 fn read_switch() -> bool {
     static SWITCH: OnceLock<bool> = OnceLock::new();
     let on = *SWITCH.get_or_init(|| {
-        let on = match crate::config::env_var("CUDART_SHIM_POOL").as_deref() {
-            None | Some("") | Some("0") => false,
-            Some("1") => true,
-            Some(v) => {
-                log::warn!("CUDART_SHIM_POOL={v:?} is not understood (accepted values: 0 or 1): the caching allocator stays off");
-                false
-            }
-        };
+        let on = crate::config::pool_switch(crate::config::env_var).unwrap_or_else(|w| {
+            log::warn!("{w}");
+            false
+        });
         if on {
             crate::runtime::context::on_reset(forget_device);
             crate::trace::set_summary_extra(summary_text);

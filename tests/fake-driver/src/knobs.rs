@@ -1,6 +1,5 @@
 //! Configuration from the environment, call counting and failure injection.
 
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::ffi::c_int;
 use std::sync::OnceLock;
@@ -63,10 +62,18 @@ struct Book {
     failures: HashMap<String, Failure>,
 }
 
-static BOOK: Mutex<Option<Book>> = Mutex::new(None);
+/// A std (futex) mutex: calls made from pthread key destructors count
+/// here, and a parking_lot wait there would register a thread-local
+/// destructor glibc never runs, which tests/sanitizers.rs would report as
+/// a leak of the fake driver.
+static BOOK: std::sync::Mutex<Option<Book>> = std::sync::Mutex::new(None);
+
+fn book() -> std::sync::MutexGuard<'static, Option<Book>> {
+    BOOK.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 pub fn add_failure(name: String, nth: u64, code: c_int) {
-    let mut g = BOOK.lock();
+    let mut g = book();
     let book = g.get_or_insert_with(Book::default);
     if code == 0 {
         book.failures.remove(&name);
@@ -79,7 +86,7 @@ pub fn add_failure(name: String, nth: u64, code: c_int) {
 /// Count a call; the injected result, if this call must fail.
 pub fn on_call(name: &str) -> Option<c_int> {
     get();
-    let mut g = BOOK.lock();
+    let mut g = book();
     let book = g.get_or_insert_with(Book::default);
     let n = book.counts.entry(name.to_owned()).or_insert(0);
     *n += 1;
@@ -89,11 +96,11 @@ pub fn on_call(name: &str) -> Option<c_int> {
 }
 
 pub fn calls(name: &str) -> u64 {
-    BOOK.lock().as_ref().and_then(|b| b.counts.get(name).copied()).unwrap_or(0)
+    book().as_ref().and_then(|b| b.counts.get(name).copied()).unwrap_or(0)
 }
 
 pub fn reset_counts() {
-    if let Some(b) = BOOK.lock().as_mut() {
+    if let Some(b) = book().as_mut() {
         b.counts.clear();
     }
 }
