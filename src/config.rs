@@ -289,6 +289,7 @@ pub mod fuzzing {
         "LOCAL_RANK",
         "CUDART_SHIM_LOG",
         "CUDART_SHIM_POOL",
+        "CUDART_SHIM_TRACE_SAMPLE",
     ];
     const FILES: &[&str] =
         &["CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SUMMARY_FILE", "CUDART_SHIM_TRACE_CALLS_FILE", "CUDART_SHIM_TRACE_TIMELINE_FILE"];
@@ -318,6 +319,7 @@ pub mod fuzzing {
         assert!(!c.calls || named("calls"), "{trace:?} -> {c:?}");
         assert!(!c.timeline || named("timeline"), "{trace:?} -> {c:?}");
         assert!(!c.timeline || c.timeline_file.is_some(), "timeline on without a file: {c:?}");
+        assert!((1..=1_000_000).contains(&c.sample), "sample {}", c.sample);
 
         // %r takes only digits; every file is a template the user wrote
         // (or the default), with %p/%r/%% expanded: no value can add a
