@@ -280,6 +280,13 @@ fn init_device_and_valid_devices() {
         let mut long = [0, 1, 0];
         assert_eq!(cudaSetValidDevices(long.as_mut_ptr(), 3), cudaErrorInvalidValue);
         assert_eq!(cudaSetValidDevices(std::ptr::null_mut(), 1), cudaErrorInvalidValue);
+        // A successful call leaves no context current (NVIDIA, H100); the
+        // next call that needs one binds it again.
+        assert_eq!(cudaSetDevice(1), cudaSuccess);
+        assert_eq!(cudaSetValidDevices(list.as_mut_ptr(), 2), cudaSuccess);
+        assert_eq!(cudaCtxResetPersistingL2Cache(), cudaErrorDeviceUninitialized);
+        assert_eq!(cudaDeviceSynchronize(), cudaSuccess);
+        assert_eq!(cudaCtxResetPersistingL2Cache(), cudaSuccess);
     }
 }
 
@@ -300,6 +307,10 @@ fn choose_device_and_misc() {
         assert!(w > 0);
         let bad = cudaChannelFormatDesc { x: 32, y: 8, z: 0, w: 0, f: cudaChannelFormatKindFloat };
         assert_eq!(cudaDeviceGetTexture1DLinearMaxWidth(&mut w, &bad, 0), cudaErrorInvalidChannelDescriptor);
+        // No context is current yet, and this call makes none (NVIDIA,
+        // H100): the driver's invalid context.
+        assert_eq!(cudaCtxResetPersistingL2Cache(), cudaErrorDeviceUninitialized);
+        assert_eq!(cudaSetDevice(0), cudaSuccess);
         assert_eq!(cudaCtxResetPersistingL2Cache(), cudaSuccess);
         assert_eq!(
             cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, cudaFlushGPUDirectRDMAWritesToOwner),

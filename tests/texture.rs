@@ -245,6 +245,11 @@ fn surface_objects_need_an_array() {
         let mut buf = vec![0f32; 16];
         let linear = pitch2d(&mut buf, float1());
         assert_eq!(cudaCreateSurfaceObject(&mut s, &linear), cudaErrorInvalidValue);
+        // The format is checked before the type (NVIDIA, H100): a
+        // three-channel format is no channel descriptor at all.
+        let mut three = linear;
+        three.res.pitch2D.desc = cudaChannelFormatDesc { x: 32, y: 32, z: 32, w: 0, f: cudaChannelFormatKindFloat };
+        assert_eq!(cudaCreateSurfaceObject(&mut s, &three), cudaErrorInvalidChannelDescriptor);
         assert_eq!(cudaCreateSurfaceObject(&mut s, null()), cudaErrorInvalidValue);
         assert_eq!(cudaCreateSurfaceObject(null_mut(), &res), cudaErrorInvalidValue);
         assert_eq!(cudaGetSurfaceObjectResourceDesc(null_mut(), s), cudaErrorInvalidValue);

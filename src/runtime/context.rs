@@ -243,6 +243,20 @@ pub fn set_device(ordinal: c_int) -> CudaResult {
     Ok(())
 }
 
+/// Unbind the runtime from this thread: its primary context (if current)
+/// stops being current and the thread's device choice is forgotten. A
+/// context the program made current itself is left alone.
+pub fn unbind_thread() -> CudaResult {
+    let rt = runtime()?;
+    let cur = current_driver_context()?;
+    if !cur.is_null() && rt.devices.iter().any(|d| d.primary_handle.load(Ordering::Relaxed) == cur) {
+        cu!(cuCtxSetCurrent(null_mut()))?;
+    }
+    let _ = CHOSEN.try_with(|c| c.set(-1));
+    let _ = BOUND.try_with(|b| b.set(UNBOUND));
+    Ok(())
+}
+
 /// `cudaDeviceReset` of the thread's current device.
 pub fn reset_current() -> CudaResult {
     let rt = runtime()?;

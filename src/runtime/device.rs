@@ -324,7 +324,11 @@ pub fn set_valid_devices(list: *mut c_int, len: c_int) -> CudaResult {
     for &d in devs {
         rt.device(d)?;
     }
-    Ok(())
+    // NVIDIA's runtime leaves the thread with no context current after
+    // this call (H100, CUDA 13.0: cudaSetDevice(0), cudaSetValidDevices,
+    // then cuCtxGetCurrent is NULL); the next call that needs a context
+    // binds one again.
+    super::context::unbind_thread()
 }
 
 /// `cudaDeviceGetTexture1DLinearMaxWidth`.
@@ -384,9 +388,12 @@ pub fn flush_gpu_direct_rdma_writes(target: cudaFlushGPUDirectRDMAWritesTarget, 
     cu!(cuFlushGPUDirectRDMAWrites(target.0, scope.0))
 }
 
-/// `cudaCtxResetPersistingL2Cache`.
+/// `cudaCtxResetPersistingL2Cache`: acts on the thread's current context
+/// and makes none current: with no context current it is the driver's
+/// answer, cudaErrorDeviceUninitialized (NVIDIA's runtime, H100, CUDA 13.0:
+/// first call of a process, after cudaInitDevice, after cudaSetValidDevices).
 pub fn reset_persisting_l2_cache() -> CudaResult {
-    enter()?;
+    runtime()?;
     cu!(cuCtxResetPersistingL2Cache())
 }
 

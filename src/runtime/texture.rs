@@ -289,12 +289,14 @@ pub fn texture_view_desc(view: *mut cudaResourceViewDesc, tex: cudaTextureObject
 /// `cudaCreateSurfaceObject`: surfaces need an array resource.
 pub fn create_surface(surf: *mut cudaSurfaceObject_t, res: *const cudaResourceDesc) -> CudaResult {
     enter()?;
-    // The resource first (NVIDIA's order, H100, CUDA 13.0).
+    // The resource first (NVIDIA's order, H100, CUDA 13.0): it is converted
+    // (and its channel format checked) before its type is: a linear
+    // resource with a 3-channel format is cudaErrorInvalidChannelDescriptor.
     let res = input(res)?;
+    let r = driver_resource_desc(res)?;
     if res.resType != cudaResourceTypeArray {
         return Err(cudaErrorInvalidValue);
     }
-    let r = driver_resource_desc(res)?;
     let surf = out(surf)?;
     cu!(cuSurfObjectCreate(surf, &r))
 }
