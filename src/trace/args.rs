@@ -273,6 +273,14 @@ static SYMBOL_NAMER: std::sync::OnceLock<fn(u64, &mut String) -> bool> = std::sy
 /// Argument names whose value is a kernel or symbol address.
 const SYMBOL_ARGS: &[&str] = &["func", "entryFuncAddr", "kernel", "symbol", "hostFun", "f"];
 
+/// Whether argument `name` holds a kernel or symbol address. Asked for
+/// every argument of every traced call: the first letter rules out most
+/// names before any string compare.
+#[inline]
+fn is_symbol_arg(name: &str) -> bool {
+    matches!(name.as_bytes().first(), Some(b'f' | b'e' | b'k' | b's' | b'h')) && SYMBOL_ARGS.contains(&name)
+}
+
 /// Register the lookup for code addresses: `namer(addr, out)` appends the
 /// name and returns true, or returns false (and appends nothing). Once per
 /// process; later calls are ignored.
@@ -285,7 +293,7 @@ pub fn set_symbol_namer(namer: fn(u64, &mut String) -> bool) {
 #[inline]
 fn symbol_suffix(arg: &str, value: &dyn TraceArg, out: &mut String) {
     let Some(namer) = SYMBOL_NAMER.get() else { return };
-    if !SYMBOL_ARGS.contains(&arg) {
+    if !is_symbol_arg(arg) {
         return;
     }
     if let Some(r) = value.raw() {
@@ -337,7 +345,7 @@ impl ArgSink for KeepSink<'_> {
     #[inline]
     fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
         match value.raw() {
-            Some(r) if SYMBOL_NAMER.get().is_none() || !SYMBOL_ARGS.contains(&name) => {
+            Some(r) if !is_symbol_arg(name) || SYMBOL_NAMER.get().is_none() => {
                 self.args.push(Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) })
             }
             _ => {
@@ -430,6 +438,12 @@ macro_rules! trace_enum {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn symbol_argument_filter_knows_every_name() {
+        assert!(SYMBOL_ARGS.iter().all(|n| is_symbol_arg(n)));
+        assert!(!["device", "value", "attr", "stream", "", "fx", "kernels"].iter().any(|n| is_symbol_arg(n)));
+    }
 
     #[test]
     fn number_writers_match_core_fmt() {
