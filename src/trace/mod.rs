@@ -267,7 +267,7 @@ static FREE: std::sync::Mutex<Vec<&'static ThreadState>> = std::sync::Mutex::new
 static LATE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Lock a std mutex; a panic while it was held leaves it usable.
-fn lock<T>(m: &'static std::sync::Mutex<T>) -> std::sync::MutexGuard<'static, T> {
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -377,14 +377,24 @@ pub fn traced<R>(
     let Some(id) = site.id() else { return run() };
     let flags = FLAGS.load(Relaxed);
     let st = state();
-    // Statistics only: a call left out by sampling is counted, not timed
-    // (no clock read: on some hosts one costs 20+ ns).
-    if flags & (CALLS | TIMELINE | SUBSCRIBERS) == 0 && site.included.load(Relaxed) {
-        if let Some(rec) = st.map(|s| s.site_stats(id)).filter(|rec| !rec.time_next()) {
+    // Statistics only (summary, counters: the modes meant to stay on): one
+    // record lookup and no nesting depth to keep; a call left out by
+    // sampling is counted without reading the clock (on some hosts one read
+    // costs 20+ ns).
+    if let (Some(s), 0) = (st, flags & (CALLS | TIMELINE | SUBSCRIBERS)) {
+        if !site.included.load(Relaxed) {
+            return run();
+        }
+        let rec = s.site_stats(id);
+        if !rec.time_next() {
             let r = run();
             rec.add_untimed(status_of(&r).0);
             return r;
         }
+        let t0 = clock::ticks();
+        let r = run();
+        rec.add(clock::elapsed(t0), status_of(&r).0);
+        return r;
     }
     let depth = st.map_or(0, |s| {
         let d = s.depth.load(Relaxed);
@@ -414,11 +424,10 @@ pub fn traced<R>(
     r
 }
 
-/// Hand one finished call to the enabled outputs. The statistics update is
-/// inlined into [`traced`] (it is the whole cost of `summary`, the mode
-/// meant to stay on); the call log and the timeline live out of line.
+/// Hand one finished call to the enabled outputs (with the call log, the
+/// timeline or subscribers on; statistics alone are kept in [`traced`]).
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
+#[inline]
 fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
     if flags & (SUMMARY | COUNT) != 0 {
         s.site_stats(id).add(dt, status.0);

@@ -86,10 +86,6 @@ static QUEUE: std::sync::Mutex<VecDeque<Chunk>> = std::sync::Mutex::new(VecDeque
 static NOT_EMPTY: std::sync::Condvar = std::sync::Condvar::new();
 static NOT_FULL: std::sync::Condvar = std::sync::Condvar::new();
 
-/// The queue, locked (a panic while it was held leaves it usable).
-fn queue() -> std::sync::MutexGuard<'static, VecDeque<Chunk>> {
-    QUEUE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 static POOL: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
 static WRITER: Mutex<Option<Writer>> = Mutex::new(None);
 /// Set once the final flush has closed the trace: later events are dropped.
@@ -152,7 +148,7 @@ pub fn start(path: &str) -> bool {
 fn writer_loop() {
     loop {
         let batch: Vec<Chunk> = {
-            let mut q = queue();
+            let mut q = super::lock(&QUEUE);
             while q.is_empty() {
                 q = NOT_EMPTY.wait(q).unwrap_or_else(std::sync::PoisonError::into_inner);
             }
@@ -339,7 +335,7 @@ const MAX_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 static STALLED: AtomicBool = AtomicBool::new(false);
 
 fn enqueue(c: Chunk) {
-    let mut q = queue();
+    let mut q = super::lock(&QUEUE);
     let deadline = std::time::Instant::now() + MAX_WAIT;
     while q.len() >= QUEUE_MAX {
         if FINISHED.load(Relaxed) || STALLED.load(Relaxed) || std::time::Instant::now() >= deadline {
@@ -368,11 +364,11 @@ pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
     let mut batch: Vec<Chunk> = Vec::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        let mut q = queue();
+        let mut q = super::lock(&QUEUE);
         batch.extend(q.drain(..));
         drop(q);
         NOT_FULL.notify_all();
-        if IN_FLIGHT.load(Acquire) == 0 && queue().is_empty() {
+        if IN_FLIGHT.load(Acquire) == 0 && super::lock(&QUEUE).is_empty() {
             break;
         }
         if std::time::Instant::now() > deadline {
