@@ -236,8 +236,7 @@ pub fn egl_present_frame(c: *mut cudaEglStreamConnection, frame: &cudaEglFrame, 
 }
 
 /// `cudaEGLStreamProducerReturnFrame`. A NULL frame is an invalid resource
-/// handle, checked before the connection (as NVIDIA's cuda-python, which
-/// reimplements the runtime's EGL calls, does; to be confirmed on a GPU by
+/// handle, checked before the connection (NVIDIA's runtime on an H100,
 /// tests/gpu/interop_egl.cu).
 pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
     enter()?;
