@@ -17,7 +17,7 @@
 //!   off the added cost is one relaxed load and a branch.
 
 use crate::runtime::error;
-use crate::trace::{self, ArgSink, CallSite};
+use crate::trace::{self, CallArgs, CallSite};
 use crate::types::{cudaError_t, cudaErrorUnknown, CudaResult};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -43,7 +43,7 @@ macro_rules! entry {
         $crate::entry::status(
             &SITE,
             $init,
-            &|_s: &mut dyn $crate::trace::ArgSink| { $( _s.arg(stringify!($arg), &$arg); )* },
+            &|_c: &mut $crate::trace::CallArgs| { $( _c.arg(stringify!($arg), const { $crate::trace::args::is_symbol_arg(stringify!($arg)) }, &$arg); )* },
             #[inline(always)] move || $body,
         )
     }};
@@ -51,7 +51,7 @@ macro_rules! entry {
         static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
         $crate::entry::value(
             &SITE,
-            &|_s: &mut dyn $crate::trace::ArgSink| { $( _s.arg(stringify!($arg), &$arg); )* },
+            &|_c: &mut $crate::trace::CallArgs| { $( _c.arg(stringify!($arg), const { $crate::trace::args::is_symbol_arg(stringify!($arg)) }, &$arg); )* },
             #[inline(always)] move || $body,
             $panic,
         )
@@ -59,7 +59,7 @@ macro_rules! entry {
 }
 
 /// Arguments of a call, for the trace layer (called only when tracing).
-pub type Args<'a> = &'a dyn Fn(&mut dyn ArgSink);
+pub type Args<'a> = &'a dyn Fn(&mut CallArgs);
 
 /// Run an export that returns a status; with `init`, the runtime's
 /// initialization outcome comes first.

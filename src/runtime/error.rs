@@ -102,6 +102,10 @@ impl crate::trace::TraceArg for cudaError_t {
             None => crate::trace::args::push_int(out, self.0),
         }
     }
+    #[inline]
+    fn raw(&self, _: bool) -> Option<crate::trace::args::Raw> {
+        Some(crate::trace::args::Raw { a: self.0 as u32 as u64, b: 0, fmt: |a, _, out| crate::trace::args::result_name(a as u32 as i32, out) })
+    }
 }
 
 #[cfg(test)]

@@ -1,31 +1,35 @@
 //! Arguments as the trace layer sees them.
 //!
+//! A traced call's arguments are captured once, after the call, into a
+//! [`CallArgs`]: each as two raw words and the function that formats them
+//! ([`Kept`]), or as text when it can only be formatted at once. Every
+//! output formats from that capture: the timeline later on its writer
+//! thread, the call log and subscribers at once.
+//!
 //! Out-parameters: a typed pointer `*mut T` prints its address and, when
 //! the call succeeded and `T` is a number or a pointer, the value the call
-//! wrote (`0x7ffc1234->2`). The pointee is read only while
-//! [`with_results`] says the call returned success, i.e. when the call log,
-//! the timeline or an exit callback formats the arguments after the call.
+//! wrote (`0x7ffc1234->2`). The pointee is read only when the capture says
+//! the call returned success ([`CallArgs::new`]).
 
 use std::any::TypeId;
-use std::cell::Cell;
 use std::ffi::c_void;
 use std::fmt::Write;
-
-/// Receives a call's arguments, by name, in declaration order.
-pub trait ArgSink {
-    fn arg(&mut self, name: &'static str, value: &dyn TraceArg);
-}
+use std::mem::MaybeUninit;
 
 /// How a value is written in a trace. Enums print their name, pointers in
 /// hex, integers in decimal.
 pub trait TraceArg {
+    /// The value as the caller passed it (an out-pointer's address only).
     fn trace(&self, out: &mut String);
 
     /// The value captured as two words and the function that writes them,
     /// so the timeline formats it later on its writer thread instead of on
-    /// the calling thread. None: format now with [`TraceArg::trace`].
+    /// the calling thread. `out_valid`: the call succeeded, so what an
+    /// out-pointer points to was written by it and may be read. None:
+    /// format now with [`TraceArg::trace`].
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, out_valid: bool) -> Option<Raw> {
+        let _ = out_valid;
         None
     }
 }
@@ -36,19 +40,6 @@ pub struct Raw {
     pub a: u64,
     pub b: u64,
     pub fmt: fn(u64, u64, &mut String),
-}
-
-thread_local! {
-    /// True while formatting the arguments of a call that succeeded.
-    static RESULTS_VALID: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Run `f` (which formats arguments) with out-parameter reading on or off.
-pub fn with_results<R>(call_succeeded: bool, f: impl FnOnce() -> R) -> R {
-    let prev = RESULTS_VALID.try_with(|c| c.replace(call_succeeded)).unwrap_or(false);
-    let r = f();
-    let _ = RESULTS_VALID.try_with(|c| c.set(prev));
-    r
 }
 
 /// Decimal and hexadecimal numbers without `core::fmt`: the timeline's
@@ -76,10 +67,6 @@ pub fn push_hex(out: &mut String, v: u64) {
     out.push_str(unsafe { std::str::from_utf8_unchecked(&buf[i - 2..]) });
 }
 
-fn results_valid() -> bool {
-    RESULTS_VALID.try_with(Cell::get).unwrap_or(false)
-}
-
 macro_rules! trace_int {
     ($($t:ty),*) => {$(
         impl TraceArg for $t {
@@ -87,7 +74,7 @@ macro_rules! trace_int {
                 push_int(out, *self);
             }
             #[inline]
-            fn raw(&self) -> Option<Raw> {
+            fn raw(&self, _: bool) -> Option<Raw> {
                 Some(Raw { a: *self as u64, b: 0, fmt: |a, _, out| push_int(out, a as $t) })
             }
         }
@@ -100,7 +87,7 @@ impl TraceArg for bool {
         let _ = write!(out, "{self}");
     }
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, _: bool) -> Option<Raw> {
         Some(Raw { a: *self as u64, b: 0, fmt: |a, _, out| out.push_str(if a != 0 { "true" } else { "false" }) })
     }
 }
@@ -110,7 +97,7 @@ impl TraceArg for f32 {
         let _ = write!(out, "{self}");
     }
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, _: bool) -> Option<Raw> {
         Some(Raw { a: self.to_bits() as u64, b: 0, fmt: |a, _, out| { let _ = write!(out, "{}", f32::from_bits(a as u32)); } })
     }
 }
@@ -120,7 +107,7 @@ impl TraceArg for f64 {
         let _ = write!(out, "{self}");
     }
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, _: bool) -> Option<Raw> {
         Some(Raw { a: self.to_bits(), b: 0, fmt: |a, _, out| { let _ = write!(out, "{}", f64::from_bits(a)); } })
     }
 }
@@ -186,21 +173,19 @@ impl<T: 'static> TraceArg for *const T {
         push_hex(out, *self as usize as u64);
     }
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, _: bool) -> Option<Raw> {
         Some(Raw { a: *self as usize as u64, b: 0, fmt: hex })
     }
 }
 
 impl<T: 'static> TraceArg for *mut T {
     fn trace(&self, out: &mut String) {
-        if let Some(r) = self.raw() {
-            (r.fmt)(r.a, r.b, out);
-        }
+        push_hex(out, *self as usize as u64);
     }
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, out_valid: bool) -> Option<Raw> {
         let a = *self as usize as u64;
-        if !self.is_null() && results_valid() && pointee_kind::<T>().is_some() {
+        if out_valid && !self.is_null() && pointee_kind::<T>().is_some() {
             return Some(Raw { a, b: read_bits(*self as *const T), fmt: out_ptr::<T> });
         }
         Some(Raw { a, b: 0, fmt: hex })
@@ -212,7 +197,7 @@ impl TraceArg for crate::types::dim3 {
         dims(out, self.x, self.y, self.z);
     }
     #[inline]
-    fn raw(&self) -> Option<Raw> {
+    fn raw(&self, _: bool) -> Option<Raw> {
         Some(Raw {
             a: (self.x as u64) << 32 | self.y as u64,
             b: self.z as u64,
@@ -238,7 +223,7 @@ macro_rules! trace_fn_ptr {
             fn trace(&self, out: &mut String) {
                 push_hex(out, self.map_or(0, |f| f as usize) as u64);
             }
-            fn raw(&self) -> Option<Raw> {
+            fn raw(&self, _: bool) -> Option<Raw> {
                 Some(Raw { a: self.map_or(0, |f| f as usize) as u64, b: 0, fmt: hex })
             }
         }
@@ -246,7 +231,7 @@ macro_rules! trace_fn_ptr {
             fn trace(&self, out: &mut String) {
                 push_hex(out, *self as usize as u64);
             }
-            fn raw(&self) -> Option<Raw> {
+            fn raw(&self, _: bool) -> Option<Raw> {
                 Some(Raw { a: *self as usize as u64, b: 0, fmt: hex })
             }
         }
@@ -273,12 +258,24 @@ static SYMBOL_NAMER: std::sync::OnceLock<fn(u64, &mut String) -> bool> = std::sy
 /// Argument names whose value is a kernel or symbol address.
 const SYMBOL_ARGS: &[&str] = &["func", "entryFuncAddr", "kernel", "symbol", "hostFun", "f"];
 
-/// Whether argument `name` holds a kernel or symbol address. Asked for
-/// every argument of every traced call: the first letter rules out most
-/// names before any string compare.
-#[inline]
-fn is_symbol_arg(name: &str) -> bool {
-    matches!(name.as_bytes().first(), Some(b'f' | b'e' | b'k' | b's' | b'h')) && SYMBOL_ARGS.contains(&name)
+/// Whether argument `name` holds a kernel or symbol address. `const`: the
+/// export macro asks it at compile time, so a call pays nothing for it.
+pub const fn is_symbol_arg(name: &str) -> bool {
+    let mut i = 0;
+    while i < SYMBOL_ARGS.len() {
+        let (a, b) = (SYMBOL_ARGS[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Register the lookup for code addresses: `namer(addr, out)` appends the
@@ -288,45 +285,20 @@ pub fn set_symbol_namer(namer: fn(u64, &mut String) -> bool) {
     let _ = SYMBOL_NAMER.set(namer);
 }
 
-/// `(name)` of the code at the value of argument `arg`, when a namer is
-/// registered and the argument is a kernel or symbol address.
-#[inline]
-fn symbol_suffix(arg: &str, value: &dyn TraceArg, out: &mut String) {
+/// `(name)` of the code at `addr`, when a namer is registered and knows it.
+fn symbol_suffix(addr: u64, out: &mut String) {
     let Some(namer) = SYMBOL_NAMER.get() else { return };
-    if !is_symbol_arg(arg) {
-        return;
-    }
-    if let Some(r) = value.raw() {
-        out.push('(');
-        if namer(r.a, out) {
-            out.push(')');
-        } else {
-            out.pop();
-        }
+    out.push('(');
+    if namer(addr, out) {
+        out.push(')');
+    } else {
+        out.pop();
     }
 }
 
-/// `name=value, name=value` (the call log).
-pub struct LineSink<'a> {
-    pub out: &'a mut String,
-    pub first: bool,
-}
-
-impl ArgSink for LineSink<'_> {
-    fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
-        if !self.first {
-            self.out.push_str(", ");
-        }
-        self.first = false;
-        self.out.push_str(name);
-        self.out.push('=');
-        value.trace(self.out);
-        symbol_suffix(name, value, self.out);
-    }
-}
-
-/// An argument kept for the timeline: captured raw, or pre-formatted text
-/// (`fmt` None: `a..b` is a range of the chunk's text).
+/// An argument kept for the outputs: captured raw (`fmt` writes `a`, `b`),
+/// or pre-formatted text (`fmt` None: `a..b` is a byte range of the text
+/// that goes with it: [`CallArgs::text`], or a timeline chunk's).
 #[derive(Clone, Copy)]
 pub struct Kept {
     pub name: &'static str,
@@ -335,26 +307,94 @@ pub struct Kept {
     pub fmt: Option<fn(u64, u64, &mut String)>,
 }
 
-/// Keeps arguments for the timeline (formatted later by the writer).
-pub struct KeepSink<'a> {
-    pub args: &'a mut Vec<Kept>,
-    pub text: &'a mut String,
+impl Kept {
+    /// The value as text (what [`TraceArg::trace`] would have written,
+    /// with the out-parameter's value when it was captured).
+    pub fn write_value(&self, text: &str, out: &mut String) {
+        match self.fmt {
+            Some(f) => f(self.a, self.b, out),
+            None => out.push_str(text.get(self.a as usize..self.b as usize).unwrap_or("")),
+        }
+    }
 }
 
-impl ArgSink for KeepSink<'_> {
-    #[inline]
-    fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
-        match value.raw() {
-            Some(r) if !is_symbol_arg(name) || SYMBOL_NAMER.get().is_none() => {
-                self.args.push(Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) })
-            }
-            _ => {
-                let start = self.text.len() as u64;
-                value.trace(self.text);
-                symbol_suffix(name, value, self.text);
-                self.args.push(Kept { name, a: start, b: self.text.len() as u64, fmt: None });
-            }
+/// The most arguments kept per call (no export has more; the traced driver
+/// forwarders pass at most this many).
+pub const MAX_ARGS: usize = 16;
+
+/// One call's arguments, captured (see the module note). Lives on the
+/// calling thread's stack; the text buffer allocates only for arguments
+/// that must be formatted at once (structs, kernel names).
+pub struct CallArgs {
+    kept: [MaybeUninit<Kept>; MAX_ARGS],
+    n: usize,
+    /// Text of the pre-formatted arguments.
+    pub text: String,
+    out_valid: bool,
+}
+
+impl CallArgs {
+    /// `out_valid`: the call returned success, so out-parameters are read.
+    #[inline(always)]
+    pub fn new(out_valid: bool) -> CallArgs {
+        CallArgs { kept: [const { MaybeUninit::uninit() }; MAX_ARGS], n: 0, text: String::new(), out_valid }
+    }
+
+    /// Keep argument `name`. `symbol`: [`is_symbol_arg`]`(name)`, computed
+    /// by the caller at compile time. Generic and inlined: the value's
+    /// [`TraceArg::raw`] is a direct call.
+    #[inline(always)]
+    pub fn arg<T: TraceArg>(&mut self, name: &'static str, symbol: bool, value: &T) {
+        if self.n == MAX_ARGS {
+            return;
         }
+        let raw = if symbol && SYMBOL_NAMER.get().is_some() { None } else { value.raw(self.out_valid) };
+        let k = match raw {
+            Some(r) => Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) },
+            None => self.text_arg(name, symbol, value),
+        };
+        self.kept[self.n].write(k);
+        self.n += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn text_arg(&mut self, name: &'static str, symbol: bool, value: &dyn TraceArg) -> Kept {
+        let start = self.text.len() as u64;
+        value.trace(&mut self.text);
+        if symbol && let Some(r) = value.raw(false) {
+            symbol_suffix(r.a, &mut self.text);
+        }
+        Kept { name, a: start, b: self.text.len() as u64, fmt: None }
+    }
+
+    pub fn kept(&self) -> &[Kept] {
+        // SAFETY: the first n slots were written by `arg`.
+        unsafe { std::slice::from_raw_parts(self.kept.as_ptr().cast::<Kept>(), self.n) }
+    }
+
+    /// `name=value, name=value` (the call log).
+    pub fn write_line(&self, out: &mut String) {
+        for (i, k) in self.kept().iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(k.name);
+            out.push('=');
+            k.write_value(&self.text, out);
+        }
+    }
+
+    /// Every argument as (name, value text) (subscribers).
+    pub fn strings(&self) -> Vec<(&'static str, String)> {
+        self.kept()
+            .iter()
+            .map(|k| {
+                let mut v = String::new();
+                k.write_value(&self.text, &mut v);
+                (k.name, v)
+            })
+            .collect()
     }
 }
 
@@ -384,21 +424,6 @@ pub fn write_kept(args: &[Kept], text: &str, out: &mut String) {
     }
 }
 
-/// Every argument as (name, text) (subscribers).
-#[derive(Default)]
-pub struct CollectSink {
-    pub args: Vec<(&'static str, String)>,
-}
-
-impl ArgSink for CollectSink {
-    fn arg(&mut self, name: &'static str, value: &dyn TraceArg) {
-        let mut s = String::new();
-        value.trace(&mut s);
-        symbol_suffix(name, value, &mut s);
-        self.args.push((name, s));
-    }
-}
-
 /// Implement [`TraceArg`] with `Debug` for plain-data structs passed by value
 /// (extents, positions...).
 #[macro_export]
@@ -424,7 +449,7 @@ macro_rules! trace_enum {
                 $crate::trace::args::push_int(out, self.0);
             }
             #[inline]
-            fn raw(&self) -> Option<$crate::trace::args::Raw> {
+            fn raw(&self, _: bool) -> Option<$crate::trace::args::Raw> {
                 Some($crate::trace::args::Raw {
                     a: self.0 as u64,
                     b: 0,
@@ -461,9 +486,13 @@ mod tests {
         }
     }
 
-    fn show(v: &dyn TraceArg, ok: bool) -> String {
+    /// The value as the outputs write it, captured after a call that
+    /// succeeded (`ok`) or failed.
+    fn show<T: TraceArg>(v: &T, ok: bool) -> String {
+        let mut c = CallArgs::new(ok);
+        c.arg("v", false, v);
         let mut s = String::new();
-        with_results(ok, || v.trace(&mut s));
+        c.kept()[0].write_value(&c.text, &mut s);
         s
     }
 
@@ -495,19 +524,16 @@ mod tests {
         }
         let mut n: i32 = 5;
         let p: *mut i32 = &mut n;
-        let (mut args, mut text) = (Vec::new(), String::new());
-        with_results(true, || {
-            let mut k = KeepSink { args: &mut args, text: &mut text };
-            k.arg("x", &Q);
-            k.arg("p", &p);
-            k.arg("d", &crate::types::dim3 { x: 7, y: 8, z: 9 });
-            k.arg("e", &crate::types::cudaDevAttrWarpSize);
-            k.arg("i", &-3i64);
-        });
+        let mut c = CallArgs::new(true);
+        c.arg("x", false, &Q);
+        c.arg("p", false, &p);
+        c.arg("d", false, &crate::types::dim3 { x: 7, y: 8, z: 9 });
+        c.arg("e", false, &crate::types::cudaDevAttrWarpSize);
+        c.arg("i", false, &-3i64);
         n = 6; // written values were captured at call time
         let _ = n;
         let mut out = String::new();
-        write_kept(&args, &text, &mut out);
+        write_kept(c.kept(), &c.text, &mut out);
         assert_eq!(out, format!(r#","x":"a\"b\\","p":"{:#x}->5","d":"(7,8,9)","e":"cudaDevAttrWarpSize","i":"-3""#, p as usize));
     }
 
@@ -523,16 +549,15 @@ mod tests {
         });
         let f = 0x1000 as *const c_void;
         let g = 0x2000 as *const c_void;
+        let mut c = CallArgs::new(true);
+        c.arg("func", is_symbol_arg("func"), &f);
+        c.arg("func", is_symbol_arg("func"), &g);
+        c.arg("ptr", is_symbol_arg("ptr"), &f);
         let mut line = String::new();
-        let mut sink = LineSink { out: &mut line, first: true };
-        sink.arg("func", &f);
-        sink.arg("func", &g);
-        sink.arg("ptr", &f);
+        c.write_line(&mut line);
         assert_eq!(line, "func=0x1000(saxpy), func=0x2000, ptr=0x1000");
-        let (mut args, mut text) = (Vec::new(), String::new());
-        KeepSink { args: &mut args, text: &mut text }.arg("func", &f);
         let mut out = String::new();
-        write_kept(&args, &text, &mut out);
+        write_kept(&c.kept()[..1], &c.text, &mut out);
         assert_eq!(out, r#","func":"0x1000(saxpy)""#);
     }
 }

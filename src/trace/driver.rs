@@ -16,7 +16,7 @@
 //! have different pointers); when the pool is used up, or on another
 //! architecture, the real pointer is returned untraced.
 
-use super::{traced, ArgSink, CallSite, TraceArg};
+use super::{traced, CallArgs, CallSite};
 use crate::types::cudaError_t;
 use parking_lot::Mutex;
 use std::ffi::{c_int, c_void, CStr};
@@ -472,14 +472,6 @@ static TABLE: [Slot; SLOTS] =
     [const { Slot { real: AtomicUsize::new(0), site: AtomicPtr::new(std::ptr::null_mut()), arity: AtomicUsize::new(0) } }; SLOTS];
 static USED: Mutex<usize> = Mutex::new(0);
 
-struct Hex(u64);
-impl TraceArg for Hex {
-    fn trace(&self, out: &mut String) {
-        use std::fmt::Write;
-        let _ = write!(out, "{:#x}", self.0);
-    }
-}
-
 const ARG_NAMES: [&str; 16] = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "a13", "a14", "a15"];
 
 type Fn16 = unsafe extern "C" fn(u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64) -> c_int;
@@ -495,9 +487,10 @@ fn run_traced(i: usize, a: &[u64], call: impl FnOnce() -> c_int) -> c_int {
     let n = s.arity.load(Relaxed).min(a.len());
     // SAFETY: sites are leaked statics.
     let site: &'static CallSite = unsafe { &*site };
-    traced(site, &|sink: &mut dyn ArgSink| {
+    // Argument types are unknown here: each is written as a hex word.
+    traced(site, &|c: &mut CallArgs| {
         for (k, v) in a[..n].iter().enumerate() {
-            sink.arg(ARG_NAMES[k], &Hex(*v));
+            c.arg(ARG_NAMES[k], false, &(*v as *const c_void));
         }
     }, call, |r| cudaError_t(*r))
 }

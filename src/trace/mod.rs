@@ -34,7 +34,7 @@ pub mod subscribe;
 pub mod table;
 pub mod timeline;
 
-pub use args::{set_symbol_namer, ArgSink, TraceArg};
+pub use args::{set_symbol_namer, CallArgs, TraceArg};
 pub use driver::wrap_driver_entry_point;
 
 use crate::types::cudaError_t;
@@ -227,7 +227,7 @@ pub(crate) struct ThreadState {
     tid: AtomicI32,
     depth: AtomicU32,
     stats: Box<[AtomicPtr<SiteStats>]>,
-    chunk: Mutex<timeline::Chunk>,
+    lane: timeline::Lane,
 }
 
 impl ThreadState {
@@ -276,7 +276,7 @@ fn new_state() -> &'static ThreadState {
         tid: AtomicI32::new(0),
         depth: AtomicU32::new(0),
         stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
-        chunk: Mutex::new(timeline::Chunk::new(0, String::new())),
+        lane: timeline::Lane::new(),
     }));
     STATES.lock().push(s);
     s
@@ -302,7 +302,7 @@ impl Drop for Retire {
         if !p.is_null() && p != DEAD {
             // SAFETY: states are leaked, never freed.
             let s = unsafe { &*p };
-            timeline::flush_one(&s.chunk);
+            timeline::flush_one(&s.lane);
             lock(&FREE).push(s);
         }
     }
@@ -336,11 +336,7 @@ fn adopt() -> Option<&'static ThreadState> {
     let tid = gettid();
     s.tid.store(tid, Relaxed);
     s.depth.store(0, Relaxed);
-    {
-        let mut c = s.chunk.lock();
-        c.tid = tid;
-        c.thread_name = thread_name();
-    }
+    s.lane.set_thread(tid, thread_name());
     CURRENT.try_with(|c| c.set(s)).ok()?;
     Some(s)
 }
@@ -353,13 +349,9 @@ fn with_late_state(f: impl FnOnce(&ThreadState)) {
     let s = lock(&FREE).pop().unwrap_or_else(new_state);
     let tid = gettid();
     s.tid.store(tid, Relaxed);
-    {
-        let mut c = s.chunk.lock();
-        c.tid = tid;
-        c.thread_name = format!("thread {tid} (exiting)");
-    }
+    s.lane.set_thread(tid, format!("thread {tid} (exiting)"));
     f(s);
-    timeline::flush_one(&s.chunk);
+    timeline::flush_one(&s.lane);
     lock(&FREE).push(s);
 }
 
@@ -370,7 +362,7 @@ fn with_late_state(f: impl FnOnce(&ThreadState)) {
 #[inline(never)]
 pub fn traced<R>(
     site: &'static CallSite,
-    args: &dyn Fn(&mut dyn ArgSink),
+    args: &dyn Fn(&mut CallArgs),
     run: impl FnOnce() -> R,
     status_of: impl Fn(&R) -> cudaError_t,
 ) -> R {
@@ -428,7 +420,7 @@ pub fn traced<R>(
 /// timeline or subscribers on; statistics alone are kept in [`traced`]).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
+fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
     if flags & (SUMMARY | COUNT) != 0 {
         s.site_stats(id).add(dt, status.0);
     }
@@ -437,32 +429,24 @@ fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, st
     }
 }
 
+/// The call log line and the timeline event of one call, from one capture
+/// of its arguments.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
+fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
+    let mut captured = CallArgs::new(status.is_success());
+    args(&mut captured);
     if flags & CALLS != 0 {
-        call_line(s, id, depth, dt, status, args);
+        call_line(s, id, depth, dt, status, &captured);
     }
     if flags & TIMELINE != 0 {
-        let ev = timeline::Event {
-            site: id,
-            depth: depth.min(u16::MAX as u32) as u16,
-            kind: timeline::KIND_CALL,
-            result: status.0,
-            t0,
-            dt,
-            text: (0, 0),
-            value: 0,
-        };
-        timeline::push(&s.chunk, ev, |kept, text| {
-            args::with_results(status.is_success(), || args(&mut args::KeepSink { args: kept, text }))
-        });
+        timeline::push(&s.lane, timeline::Event::new(id, depth, timeline::KIND_CALL, status.0, t0, dt, 0), &captured);
     }
 }
 
 #[cold]
 #[inline(never)]
-fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &dyn Fn(&mut dyn ArgSink)) {
+fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
     use std::fmt::Write;
     let fd = OUTPUTS.get().map_or(2, |o| o.calls.fd());
     let write = |line: &mut String| {
@@ -473,7 +457,7 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
         }
         line.push_str(site_name(id));
         line.push('(');
-        args::with_results(status.is_success(), || args(&mut args::LineSink { out: line, first: true }));
+        args.write_line(line);
         line.push_str(") = ");
         args::result_name(status.0, line);
         let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
@@ -508,19 +492,11 @@ pub fn memory_counter(delta: i64) {
     if FLAGS.load(Relaxed) & TIMELINE == 0 {
         return;
     }
-    let ev = timeline::Event {
-        site: 0,
-        depth: 0,
-        kind: timeline::KIND_COUNTER,
-        result: 0,
-        t0: clock::ticks(),
-        dt: 0,
-        text: (0, 0),
-        value: now,
-    };
+    let ev = timeline::Event::new(0, 0, timeline::KIND_COUNTER, 0, clock::ticks(), 0, now);
+    let none = CallArgs::new(false);
     match state() {
-        Some(s) => timeline::push(&s.chunk, ev, |_, _| ()),
-        None => with_late_state(|s| timeline::push(&s.chunk, ev, |_, _| ())),
+        Some(s) => timeline::push(&s.lane, ev, &none),
+        None => with_late_state(|s| timeline::push(&s.lane, ev, &none)),
     }
 }
 
@@ -612,8 +588,8 @@ fn flush_impl(last: bool) {
     }
     let Some(_g) = FLUSHING.try_lock_for(std::time::Duration::from_secs(if last { 5 } else { 60 })) else { return };
     if flags & TIMELINE != 0 {
-        let states = all_states();
-        timeline::flush(states.iter().map(|s| &s.chunk), last);
+        let lanes: Vec<&timeline::Lane> = all_states().into_iter().map(|s| &s.lane).collect();
+        timeline::flush(&lanes, last);
     }
     if flags & SUMMARY != 0 {
         write_summary();

@@ -6,8 +6,8 @@
 //! under a lock and leaks the old (a reader may still hold it; the leak is
 //! bounded by the number of subscribe calls).
 
-use super::args::{with_results, CollectSink};
-use super::{clock, ArgSink};
+use super::args::CallArgs;
+use super::clock;
 use crate::api::shim::{cudartShimArg, cudartShimCallback, cudartShimCallbackData, cudartShimCounter};
 use crate::types::{cudaError_t, cudaErrorInvalidValue, cudaErrorUnknown, cudaSuccess};
 use parking_lot::Mutex;
@@ -38,16 +38,16 @@ fn publish(v: Vec<Sub>) {
 }
 
 /// Call the subscribers: `exit` is None on entry, else (result, ticks).
-pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut dyn ArgSink), exit: Option<(cudaError_t, u64)>) {
+pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(cudaError_t, u64)>) {
     let subs = snapshot();
     let pick = |s: &Sub| if exit.is_some() { s.exit } else { s.enter };
     if !subs.iter().any(|s| pick(s).is_some()) {
         return;
     }
-    let mut sink = CollectSink::default();
-    with_results(exit.is_some_and(|(r, _)| r.is_success()), || args(&mut sink));
-    let strings: Vec<(CString, CString)> = sink
-        .args
+    let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
+    args(&mut captured);
+    let strings: Vec<(CString, CString)> = captured
+        .strings()
         .into_iter()
         .map(|(n, v)| (CString::new(n).unwrap_or_default(), CString::new(v).unwrap_or_default()))
         .collect();

@@ -1,29 +1,37 @@
 //! The timeline: Chrome trace event JSON (Perfetto, chrome://tracing).
 //!
-//! Each thread appends events to its own bounded [`Chunk`] (a lock of its
-//! own, only ever contended by a flush). A full chunk goes to a bounded
-//! queue drained by one writer thread; when the queue is full the calling
-//! thread waits (back-pressure) for a bounded time, so memory stays bounded.
-//! The wait is bounded because the writer may be unable to run at all: a
-//! call made from a library constructor holds the dynamic loader's lock,
-//! which a starting thread needs (PyTorch's import, measured on an H100:
-//! an unbounded wait deadlocked). Events that still find no room are
-//! dropped and counted; the count is written into the trace. After every batch the writer appends the closing `]}` and seeks
-//! back over it, so the file on disk is valid JSON whenever the writer is
-//! idle: after a flush, at exit, even if the process is killed later.
+//! Each thread appends its events to the current [`Chunk`] of its own
+//! [`Lane`] without taking a lock (a chunk is a single-producer buffer that
+//! publishes each event with one release store), so a traced call pays no
+//! atomic read-modify-write here. A flush reads other threads' published
+//! events in place, under their lane's lock, which the owner takes only to
+//! swap a full chunk out. A full chunk goes to a bounded queue drained by
+//! one writer thread; when the queue is full the calling thread waits
+//! (back-pressure) for a bounded time, so memory stays bounded. The wait is
+//! bounded because the writer may be unable to run at all: a call made from
+//! a library constructor holds the dynamic loader's lock, which a starting
+//! thread needs (PyTorch's import, measured on an H100: an unbounded wait
+//! deadlocked). Events that still find no room are dropped and counted; the
+//! count is written into the trace. After every batch the writer appends
+//! the closing `]}` and seeks back over it, so the file on disk is valid
+//! JSON whenever the writer is idle: after a flush, at exit, even if the
+//! process is killed later.
 
 use super::clock;
-use super::args::{push_int, write_kept, Kept};
+use super::args::{push_int, write_kept, CallArgs, Kept};
 use super::output;
 use parking_lot::Mutex;
+use std::cell::UnsafeCell;
 use std::collections::{HashSet, VecDeque};
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed}};
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed, Release}};
 
 pub const KIND_CALL: u8 = 0;
 pub const KIND_COUNTER: u8 = 1;
 
+#[derive(Clone, Copy)]
 pub struct Event {
     pub site: u32,
     pub depth: u16,
@@ -31,48 +39,193 @@ pub struct Event {
     pub result: i32,
     pub t0: u64,
     pub dt: u64,
-    /// Range of this event's arguments in the chunk's `args`.
-    pub text: (u32, u32),
     pub value: i64,
+    /// Set by [`push`]: this event's arguments in its chunk's `args`, and
+    /// the length of the chunk's text once this event's is in.
+    args: (u32, u32),
+    text_end: u32,
 }
 
-pub struct Chunk {
-    pub tid: i32,
-    pub thread_name: String,
-    pub events: Vec<Event>,
-    /// Arguments, captured raw; formatted by the writer thread.
-    pub args: Vec<Kept>,
-    /// Arguments that could only be formatted at once.
-    pub text: String,
+impl Event {
+    pub fn new(site: u32, depth: u32, kind: u8, result: i32, t0: u64, dt: u64, value: i64) -> Event {
+        Event { site, depth: depth.min(u16::MAX as u32) as u16, kind, result, t0, dt, value, args: (0, 0), text_end: 0 }
+    }
 }
 
 const EVENTS_PER_CHUNK: usize = 4096;
-const TEXT_PER_CHUNK: usize = 256 * 1024;
+const ARGS_PER_CHUNK: usize = 4 * EVENTS_PER_CHUNK;
+const TEXT_PER_CHUNK: usize = 64 * 1024;
 /// Full chunks waiting for the writer; callers wait beyond this.
 const QUEUE_MAX: usize = 16;
 const TRAILER: &[u8] = b"\n]}\n";
 
+type Slot<T> = UnsafeCell<MaybeUninit<T>>;
+
+fn slots<T>(n: usize) -> Box<[Slot<T>]> {
+    std::iter::repeat_with(|| UnsafeCell::new(MaybeUninit::uninit())).take(n).collect()
+}
+
+/// Up to [`EVENTS_PER_CHUNK`] events of one thread with their arguments.
+///
+/// Invariants: only the thread that owns the lane holding the chunk writes
+/// it, and only at and above the published counts; an event and its
+/// arguments and text are written before `published` passes it (Release;
+/// readers load it with Acquire), and never again until the chunk is
+/// recycled, which happens only once no lane holds it and the writer owns
+/// it alone. So readers may read below `published` while the owner writes.
+pub struct Chunk {
+    events: Box<[Slot<Event>]>,
+    args: Box<[Slot<Kept>]>,
+    text: Box<[Slot<u8>]>,
+    /// Arguments and text bytes used (the owner's alone).
+    n_args: AtomicU32,
+    n_text: AtomicU32,
+    /// Events readers may read.
+    published: AtomicU32,
+    /// Events a flush already wrote (changed under the lane's lock, or by
+    /// the writer that owns the chunk).
+    consumed: AtomicU32,
+}
+
+// SAFETY: the slots are shared under the invariants above; everything else
+// is atomic.
+unsafe impl Sync for Chunk {}
+
+/// Published events `start..end` of a chunk, their arguments and text.
+struct View<'a> {
+    events: &'a [Event],
+    args: &'a [Kept],
+    text: &'a str,
+}
+
 impl Chunk {
-    pub fn new(tid: i32, thread_name: String) -> Chunk {
-        Chunk { tid, thread_name, events: Vec::new(), args: Vec::new(), text: String::new() }
-    }
-    /// The events gathered so far (None if there are none), leaving this
-    /// chunk empty for the same thread.
-    fn take_pending(&mut self) -> Option<Chunk> {
-        if self.events.is_empty() {
-            return None;
-        }
-        Some(Chunk {
-            tid: self.tid,
-            thread_name: self.thread_name.clone(),
-            events: std::mem::take(&mut self.events),
-            args: std::mem::take(&mut self.args),
-            text: std::mem::take(&mut self.text),
+    fn new() -> Box<Chunk> {
+        Box::new(Chunk {
+            events: slots(EVENTS_PER_CHUNK),
+            args: slots(ARGS_PER_CHUNK),
+            text: slots(TEXT_PER_CHUNK),
+            n_args: AtomicU32::new(0),
+            n_text: AtomicU32::new(0),
+            published: AtomicU32::new(0),
+            consumed: AtomicU32::new(0),
         })
     }
 
-    fn is_full(&self) -> bool {
-        self.events.len() >= EVENTS_PER_CHUNK || self.text.len() >= TEXT_PER_CHUNK || self.args.len() >= 4 * EVENTS_PER_CHUNK
+    /// Append one event (owner only); false when it does not fit.
+    #[inline]
+    fn try_push(&self, ev: &Event, args: &CallArgs) -> bool {
+        let e = self.published.load(Relaxed) as usize;
+        let a = self.n_args.load(Relaxed) as usize;
+        let t = self.n_text.load(Relaxed) as usize;
+        let kept = args.kept();
+        let text = args.text.as_bytes();
+        if e >= EVENTS_PER_CHUNK || a + kept.len() > ARGS_PER_CHUNK || t + text.len() > TEXT_PER_CHUNK {
+            return false;
+        }
+        // SAFETY: the slots from the published counts on are this thread's
+        // alone (the invariants); every index is in bounds (checked above).
+        unsafe {
+            if !text.is_empty() {
+                let dst = UnsafeCell::raw_get(self.text.as_ptr().add(t)).cast::<u8>();
+                std::ptr::copy_nonoverlapping(text.as_ptr(), dst, text.len());
+            }
+            for (i, k) in kept.iter().enumerate() {
+                let mut k = *k;
+                if k.fmt.is_none() {
+                    // Text ranges move from the capture's text to the chunk's.
+                    k.a += t as u64;
+                    k.b += t as u64;
+                }
+                UnsafeCell::raw_get(self.args.as_ptr().add(a + i)).write(MaybeUninit::new(k));
+            }
+            let mut ev = *ev;
+            ev.args = (a as u32, (a + kept.len()) as u32);
+            ev.text_end = (t + text.len()) as u32;
+            UnsafeCell::raw_get(self.events.as_ptr().add(e)).write(MaybeUninit::new(ev));
+        }
+        self.n_args.store((a + kept.len()) as u32, Relaxed);
+        self.n_text.store((t + text.len()) as u32, Relaxed);
+        self.published.store(e as u32 + 1, Release);
+        true
+    }
+
+    /// The events not yet written, and the count to store in `consumed`
+    /// once they are.
+    fn pending(&self) -> (View<'_>, u32) {
+        let end = self.published.load(Acquire) as usize;
+        let start = (self.consumed.load(Relaxed) as usize).min(end);
+        // SAFETY: slots below `end` are written and stay unchanged (the
+        // invariants); the last event's counts bound its predecessors'.
+        unsafe {
+            let all = std::slice::from_raw_parts(UnsafeCell::raw_get(self.events.as_ptr()).cast::<Event>(), end);
+            let (na, nt) = all.last().map_or((0, 0), |l| (l.args.1 as usize, l.text_end as usize));
+            let args = std::slice::from_raw_parts(UnsafeCell::raw_get(self.args.as_ptr()).cast::<Kept>(), na);
+            let text = std::slice::from_raw_parts(UnsafeCell::raw_get(self.text.as_ptr()).cast::<u8>(), nt);
+            // Whole strings were copied in, so the bytes are UTF-8.
+            (View { events: &all[start..], args, text: std::str::from_utf8_unchecked(text) }, end as u32)
+        }
+    }
+
+    fn unwritten(&self) -> u64 {
+        (self.published.load(Acquire) - self.consumed.load(Relaxed).min(self.published.load(Acquire))) as u64
+    }
+
+    /// Empty again, for another lane (the caller owns it alone).
+    fn reset(&mut self) {
+        for c in [&self.n_args, &self.n_text, &self.published, &self.consumed] {
+            c.store(0, Relaxed);
+        }
+    }
+}
+
+/// One thread's path to the timeline.
+pub struct Lane {
+    /// The chunk the owner appends to (null before its first event).
+    /// Replaced only by the owner and only under `meta`, so a flush that
+    /// holds `meta` may read the chunk it points to.
+    cur: AtomicPtr<Chunk>,
+    /// std's mutex, as the queue's (see there): threads in teardown take it.
+    meta: std::sync::Mutex<LaneMeta>,
+}
+
+struct LaneMeta {
+    tid: i32,
+    name: String,
+}
+
+/// A chunk that left its lane, waiting for the writer.
+pub struct Full {
+    chunk: Box<Chunk>,
+    tid: i32,
+    name: String,
+}
+
+impl Lane {
+    pub fn new() -> Lane {
+        Lane { cur: AtomicPtr::new(std::ptr::null_mut()), meta: std::sync::Mutex::new(LaneMeta { tid: 0, name: String::new() }) }
+    }
+
+    /// The thread that owns the lane from now on.
+    pub fn set_thread(&self, tid: i32, name: String) {
+        let mut m = super::lock(&self.meta);
+        m.tid = tid;
+        m.name = name;
+    }
+
+    /// Put `next` in place of the current chunk (owner only); the old one,
+    /// if any, with the thread it belongs to.
+    fn replace(&self, next: Option<Box<Chunk>>) -> Option<Full> {
+        let m = super::lock(&self.meta);
+        let old = self.cur.swap(next.map_or(std::ptr::null_mut(), Box::into_raw), AcqRel);
+        // SAFETY: the pointer came from Box::into_raw, and no flush can be
+        // reading it: flushes read the current chunk under `meta`.
+        (!old.is_null()).then(|| Full { chunk: unsafe { Box::from_raw(old) }, tid: m.tid, name: m.name.clone() })
+    }
+}
+
+impl Default for Lane {
+    fn default() -> Self {
+        Lane::new()
     }
 }
 
@@ -82,11 +235,14 @@ impl Chunk {
 /// first touched in a pthread key destructor (after the thread's
 /// thread-local destructors ran), registers a destructor glibc never runs:
 /// 32 bytes lost per exiting thread (valgrind, tests/sanitizers.rs).
-static QUEUE: std::sync::Mutex<VecDeque<Chunk>> = std::sync::Mutex::new(VecDeque::new());
+static QUEUE: std::sync::Mutex<VecDeque<Full>> = std::sync::Mutex::new(VecDeque::new());
 static NOT_EMPTY: std::sync::Condvar = std::sync::Condvar::new();
 static NOT_FULL: std::sync::Condvar = std::sync::Condvar::new();
 
-static POOL: Mutex<Vec<Chunk>> = Mutex::new(Vec::new());
+/// Written chunks kept for reuse (at most QUEUE_MAX); std's mutex, as the
+/// queue's. Boxed: a lane holds its chunk by pointer.
+#[allow(clippy::vec_box)]
+static POOL: std::sync::Mutex<Vec<Box<Chunk>>> = std::sync::Mutex::new(Vec::new());
 static WRITER: Mutex<Option<Writer>> = Mutex::new(None);
 /// Set once the final flush has closed the trace: later events are dropped.
 static FINISHED: AtomicBool = AtomicBool::new(false);
@@ -147,7 +303,7 @@ pub fn start(path: &str) -> bool {
 
 fn writer_loop() {
     loop {
-        let batch: Vec<Chunk> = {
+        let batch: Vec<Full> = {
             let mut q = super::lock(&QUEUE);
             while q.is_empty() {
                 q = NOT_EMPTY.wait(q).unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -159,36 +315,48 @@ fn writer_loop() {
             q.drain(..).collect()
         };
         NOT_FULL.notify_all();
-        write_batch(batch, false);
+        write_pending(batch, &[], false);
         IN_FLIGHT.fetch_sub(1, AcqRel);
     }
 }
 
-fn write_batch(batch: Vec<Chunk>, progress: bool) {
-    let mut w = WRITER.lock();
-    let Some(w) = w.as_mut() else { return };
-    let total: usize = batch.iter().map(|c| c.events.len()).sum();
-    let show = progress && total > 50_000;
-    let mut done = 0usize;
-    let mut last = std::time::Instant::now();
-    let mut back = Vec::with_capacity(batch.len());
-    for mut c in batch {
-        w.write_chunk(&c);
-        done += c.events.len();
-        if show && last.elapsed().as_millis() >= 250 {
-            last = std::time::Instant::now();
+/// Write the full chunks of `batch`, then what the `lanes` hold (a flush),
+/// then close the JSON. `last`: the final flush, which shows progress for
+/// a large trace and records dropped events in the trace.
+fn write_pending(batch: Vec<Full>, lanes: &[&Lane], last: bool) {
+    let mut guard = WRITER.lock();
+    let Some(w) = guard.as_mut() else { return };
+    let total = batch.iter().map(|f| f.chunk.unwritten()).sum::<u64>()
+        + lanes.iter().map(|l| lane_chunk(l, |c| c.unwritten()).unwrap_or(0)).sum::<u64>();
+    let show = last && total > 50_000;
+    let mut done = 0u64;
+    let mut last_shown = std::time::Instant::now();
+    let mut progress = |w: &Writer, n: u64| {
+        done += n;
+        if show && last_shown.elapsed().as_millis() >= 250 {
+            last_shown = std::time::Instant::now();
             eprint!("\rcudart-shim: writing timeline {}: {done}/{total} events, {} MiB", w.path, w.bytes >> 20);
         }
-        c.events.clear();
-        c.args.clear();
-        c.text.clear();
-        back.push(c);
+    };
+    for f in &batch {
+        let (view, _) = f.chunk.pending();
+        w.write_events(f.tid, &f.name, &view);
+        progress(w, view.events.len() as u64);
+    }
+    for lane in lanes {
+        let m = super::lock(&lane.meta);
+        let _ = lane_chunk_locked(lane, |c| {
+            let (view, end) = c.pending();
+            w.write_events(m.tid, &m.name, &view);
+            progress(w, view.events.len() as u64);
+            c.consumed.store(end, Relaxed);
+        });
     }
     if show {
         eprintln!("\rcudart-shim: wrote timeline {}: {} events, {} MiB          ", w.path, w.events, w.bytes >> 20);
     }
-    if progress {
-        // The final write: say in the trace itself what could not be kept.
+    if last {
+        // Say in the trace itself what could not be kept.
         let dropped = DROPPED.load(Relaxed);
         if dropped > 0 {
             w.buf.clear();
@@ -202,10 +370,30 @@ fn write_batch(batch: Vec<Chunk>, progress: bool) {
         }
     }
     w.close_json();
-    let mut pool = POOL.lock();
-    for c in back {
+    drop(guard);
+    recycle(batch);
+}
+
+/// Run `f` on a lane's current chunk (the caller holds the lane's `meta`).
+fn lane_chunk_locked<R>(lane: &Lane, f: impl FnOnce(&Chunk) -> R) -> Option<R> {
+    let c = lane.cur.load(Acquire);
+    // SAFETY: the owner replaces (and hands off) its chunk only under
+    // `meta`, which the caller holds.
+    (!c.is_null()).then(|| f(unsafe { &*c }))
+}
+
+fn lane_chunk<R>(lane: &Lane, f: impl FnOnce(&Chunk) -> R) -> Option<R> {
+    let _m = super::lock(&lane.meta);
+    lane_chunk_locked(lane, f)
+}
+
+/// Keep written chunks for reuse, up to the queue's size.
+fn recycle(batch: Vec<Full>) {
+    let mut pool = super::lock(&POOL);
+    for mut f in batch {
         if pool.len() < QUEUE_MAX {
-            pool.push(c);
+            f.chunk.reset();
+            pool.push(f.chunk);
         }
     }
 }
@@ -216,31 +404,33 @@ impl Writer {
         self.first = false;
     }
 
-    fn write_chunk(&mut self, c: &Chunk) {
+    fn write_events(&mut self, tid: i32, thread_name: &str, c: &View<'_>) {
         use std::fmt::Write as _;
         self.buf.clear();
         let pid = self.pid;
-        if !c.events.is_empty() && self.named.insert(c.tid) {
+        if c.events.is_empty() {
+            return;
+        }
+        if self.named.insert(tid) {
             self.sep();
             let _ = write!(
                 self.buf,
                 "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}}",
-                c.tid,
-                escape(&c.thread_name)
+                tid,
+                escape(thread_name)
             );
         }
         // Hand-formatted (no `write!`): this loop bounds how fast a program
         // that makes calls back to back can run with the timeline on. The
         // members every call event of this thread shares are formatted once.
-        let call_mid = format!("\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"ts\":", c.tid);
-        for e in &c.events {
+        let call_mid = format!("\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
+        for e in c.events {
             self.sep();
             let b = &mut self.buf;
             if e.kind == KIND_COUNTER {
                 let _ = write!(
                     b,
-                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{},\"ts\":",
-                    c.tid
+                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{tid},\"ts\":"
                 );
                 push_us(b, clock::since_start_ns(e.t0) as u64);
                 b.push_str(",\"args\":{\"bytes\":");
@@ -258,7 +448,7 @@ impl Writer {
             super::args::result_name(e.result, b);
             b.push_str("\",\"depth\":");
             push_int(b, e.depth);
-            write_kept(&c.args[e.text.0 as usize..e.text.1 as usize], &c.text, b);
+            write_kept(&c.args[e.args.0 as usize..e.args.1 as usize], c.text, b);
             b.push_str("}}");
         }
         self.events += c.events.len() as u64;
@@ -302,26 +492,33 @@ pub fn escape_into(s: &str, o: &mut String) {
     }
 }
 
-/// Append an event to this thread's chunk; `fill` keeps its arguments.
+/// Append an event and its arguments to this thread's lane. Only the
+/// lane's owner calls it: the thread whose state holds the lane.
 #[inline]
-pub fn push(chunk: &Mutex<Chunk>, mut ev: Event, fill: impl FnOnce(&mut Vec<Kept>, &mut String)) {
+pub fn push(lane: &Lane, ev: Event, args: &CallArgs) {
     if FINISHED.load(Relaxed) {
         DROPPED.fetch_add(1, Relaxed);
         return;
     }
-    let mut guard = chunk.lock();
-    let c = &mut *guard;
-    let start = c.args.len();
-    fill(&mut c.args, &mut c.text);
-    ev.text = (start as u32, c.args.len() as u32);
-    c.events.push(ev);
-    if c.is_full() {
-        let fresh = POOL.lock().pop().unwrap_or_else(|| Chunk::new(0, String::new()));
-        let full = std::mem::replace(&mut *c, fresh);
-        c.tid = full.tid;
-        c.thread_name = full.thread_name.clone();
-        drop(guard);
+    let c = lane.cur.load(Relaxed);
+    // SAFETY: only this thread replaces (and so frees) its lane's chunk.
+    if c.is_null() || !unsafe { &*c }.try_push(&ev, args) {
+        push_to_fresh(lane, ev, args);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn push_to_fresh(lane: &Lane, ev: Event, args: &CallArgs) {
+    let fresh = super::lock(&POOL).pop().unwrap_or_else(Chunk::new);
+    if let Some(full) = lane.replace(Some(fresh)) {
         enqueue(full);
+    }
+    let c = lane.cur.load(Relaxed);
+    // SAFETY: as in `push`; just installed, so not null. A call whose
+    // text alone overflows an empty chunk is dropped.
+    if !unsafe { &*c }.try_push(&ev, args) {
+        DROPPED.fetch_add(1, Relaxed);
     }
 }
 
@@ -334,25 +531,29 @@ const MAX_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 /// one per chunk.
 static STALLED: AtomicBool = AtomicBool::new(false);
 
-fn enqueue(c: Chunk) {
+fn enqueue(f: Full) {
+    if f.chunk.unwritten() == 0 {
+        return recycle(vec![f]);
+    }
     let mut q = super::lock(&QUEUE);
     let deadline = std::time::Instant::now() + MAX_WAIT;
     while q.len() >= QUEUE_MAX {
         if FINISHED.load(Relaxed) || STALLED.load(Relaxed) || std::time::Instant::now() >= deadline {
             STALLED.store(true, Relaxed);
-            DROPPED.fetch_add(c.events.len() as u64, Relaxed);
-            return;
+            DROPPED.fetch_add(f.chunk.unwritten(), Relaxed);
+            drop(q);
+            return recycle(vec![f]);
         }
         q = NOT_FULL.wait_timeout(q, std::time::Duration::from_millis(20)).unwrap_or_else(std::sync::PoisonError::into_inner).0;
     }
-    q.push_back(c);
+    q.push_back(f);
     drop(q);
     NOT_EMPTY.notify_one();
 }
 
-/// Write every pending event (the queue and each thread's chunk) now.
+/// Write every pending event (the queue and each thread's lane) now.
 /// `last`: the final flush; later events are dropped.
-pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
+pub fn flush(lanes: &[&Lane], last: bool) {
     if FINISHED.load(Relaxed) || WRITER.lock().is_none() {
         return;
     }
@@ -361,7 +562,7 @@ pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
     }
     // Take what is queued, and wait for a batch the writer thread already
     // took: at exit the process ends as soon as this returns.
-    let mut batch: Vec<Chunk> = Vec::new();
+    let mut batch: Vec<Full> = Vec::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let mut q = super::lock(&QUEUE);
@@ -377,8 +578,7 @@ pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
         }
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
-    batch.extend(chunks.filter_map(|m| m.lock().take_pending()));
-    write_batch(batch, last);
+    write_pending(batch, lanes, last);
     if last {
         let mut w = WRITER.lock();
         if let Some(w) = w.as_mut() {
@@ -388,14 +588,15 @@ pub fn flush<'a>(chunks: impl Iterator<Item = &'a Mutex<Chunk>>, last: bool) {
     }
 }
 
-/// Hand a retiring thread's pending events to the writer.
-pub fn flush_one(chunk: &Mutex<Chunk>) {
-    if FINISHED.load(Relaxed) {
-        return;
-    }
-    let taken = chunk.lock().take_pending();
-    if let Some(c) = taken {
-        enqueue(c);
+/// Hand a retiring thread's pending events to the writer (its owner, or
+/// the thread that borrowed it, calls this last).
+pub fn flush_one(lane: &Lane) {
+    if let Some(full) = lane.replace(None) {
+        if FINISHED.load(Relaxed) {
+            recycle(vec![full]);
+        } else {
+            enqueue(full);
+        }
     }
 }
 
