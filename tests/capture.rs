@@ -1,7 +1,9 @@
 //! Stream capture over the fake driver, in process: what our own
-//! stream-ordered calls put into the captured graph, fork/join across
-//! streams, capture info and dependency updates, and NVIDIA's codes for
-//! capture violations.
+//! stream-ordered calls put into the captured graph (seen through the graph
+//! API, as for a graph built node by node), fork/join across streams,
+//! capture info and dependency updates, NVIDIA's codes for capture
+//! violations, and captured graphs instantiated and launched: every launch
+//! runs the captured work again, in dependency order.
 
 mod common;
 use common::*;
@@ -9,43 +11,78 @@ use cudart_shim::api::capture::*;
 use cudart_shim::api::device::*;
 use cudart_shim::api::error::*;
 use cudart_shim::api::event::*;
+use cudart_shim::api::graph::*;
+use cudart_shim::api::launch::*;
+use cudart_shim::api::library::*;
+use cudart_shim::api::memory::*;
 use cudart_shim::api::stream::*;
 use cudart_shim::types::*;
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_char, c_void, CStr};
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// `CUgraphNodeType` values.
-const HOST: c_int = 3;
-const WAIT_EVENT: c_int = 6;
-const EVENT_RECORD: c_int = 7;
+/// The nodes of `g` (the fake driver lists them in creation order).
+fn nodes(g: cudaGraph_t) -> Vec<cudaGraphNode_t> {
+    let mut n = 0usize;
+    unsafe {
+        assert_eq!(cudaGraphGetNodes(g, null_mut(), &mut n), cudaSuccess);
+        let mut v = vec![null_mut(); n];
+        assert_eq!(cudaGraphGetNodes(g, v.as_mut_ptr(), &mut n), cudaSuccess);
+        assert_eq!(n, v.len());
+        v
+    }
+}
 
-/// The fake driver's capture inspection API (same copy the shim loaded).
-mod inspect {
-    use std::ffi::{c_int, c_void};
-    fn lib() -> &'static libloading::Library {
-        static L: std::sync::OnceLock<libloading::Library> = std::sync::OnceLock::new();
-        L.get_or_init(|| unsafe { libloading::Library::new(super::fake_driver()) }.unwrap())
-    }
-    /// Kinds of the nodes captured into `graph`, in capture order.
-    pub fn kinds<T>(graph: *mut T) -> Vec<c_int> {
-        let f: libloading::Symbol<unsafe extern "C" fn(*mut c_void, *mut c_int, usize) -> i64> =
-            unsafe { lib().get(b"fake_cuda_captured_kinds\0") }.unwrap();
-        let mut k = [0; 64];
-        let n = unsafe { f(graph.cast(), k.as_mut_ptr(), 64) };
-        assert!(n >= 0, "not a capture graph");
-        k[..n as usize].to_vec()
-    }
-    pub fn deps<T>(graph: *mut T, i: usize) -> i64 {
-        let f: libloading::Symbol<unsafe extern "C" fn(*mut c_void, usize) -> i64> =
-            unsafe { lib().get(b"fake_cuda_captured_deps\0") }.unwrap();
-        unsafe { f(graph.cast(), i) }
-    }
-    /// Run the captured work in capture order (stand-in for a graph launch).
-    pub fn run<T>(graph: *mut T) -> i64 {
-        let f: libloading::Symbol<unsafe extern "C" fn(*mut c_void) -> i64> =
-            unsafe { lib().get(b"fake_cuda_run_captured\0") }.unwrap();
-        unsafe { f(graph.cast()) }
+/// The types of the nodes of `g`, in creation order.
+fn kinds(g: cudaGraph_t) -> Vec<cudaGraphNodeType> {
+    nodes(g)
+        .into_iter()
+        .map(|n| {
+            let mut t = cudaGraphNodeType(-1);
+            assert_eq!(unsafe { cudaGraphNodeGetType(n, &mut t) }, cudaSuccess);
+            t
+        })
+        .collect()
+}
+
+/// For each node of `g`, the positions in `nodes(g)` of the nodes it
+/// depends on, sorted.
+fn deps_of(g: cudaGraph_t) -> Vec<Vec<usize>> {
+    let all = nodes(g);
+    all.iter()
+        .map(|&node| {
+            let mut n = 0usize;
+            let mut d = [null_mut(); 8];
+            unsafe {
+                assert_eq!(cudaGraphNodeGetDependencies(node, null_mut(), null_mut(), &mut n), cudaSuccess);
+                assert!(n <= d.len());
+                assert_eq!(cudaGraphNodeGetDependencies(node, d.as_mut_ptr(), null_mut(), &mut n), cudaSuccess);
+            }
+            let mut idx: Vec<usize> = d[..n].iter().map(|x| all.iter().position(|y| y == x).expect("a node of the graph")).collect();
+            idx.sort();
+            idx
+        })
+        .collect()
+}
+
+fn edge_count(g: cudaGraph_t) -> usize {
+    let mut n = 0usize;
+    assert_eq!(unsafe { cudaGraphGetEdges(g, null_mut(), null_mut(), null_mut(), &mut n) }, cudaSuccess);
+    n
+}
+
+fn instantiate(g: cudaGraph_t) -> cudaGraphExec_t {
+    let mut e = null_mut();
+    assert_eq!(unsafe { cudaGraphInstantiate(&mut e, g, 0) }, cudaSuccess);
+    assert!(!e.is_null());
+    e
+}
+
+/// Launch `e` on `s` and wait for it.
+fn launch(e: cudaGraphExec_t, s: cudaStream_t) {
+    unsafe {
+        assert_eq!(cudaGraphLaunch(e, s), cudaSuccess);
+        assert_eq!(cudaStreamSynchronize(s), cudaSuccess);
     }
 }
 
@@ -106,9 +143,17 @@ fn captured_host_functions_and_event_nodes_land_in_the_graph() {
         assert_eq!(n, 1, "the stream depends on its last node");
         assert!(!deps.is_null() && !edges.is_null());
         assert_eq!(*edges, cudaGraphEdgeData::default());
+        // Read before the next call on the stream, which may reuse the array.
+        let last = *deps;
         // Optional outputs may be NULL.
         assert_eq!(cudaStreamGetCaptureInfo(s, &mut st, null_mut(), null_mut(), null_mut(), null_mut(), null_mut()), cudaSuccess);
         assert_eq!(cudaStreamGetCaptureInfo(s, null_mut(), null_mut(), null_mut(), null_mut(), null_mut(), null_mut()), cudaErrorInvalidValue);
+
+        // The capture's graph is a graph already: its nodes, the last one
+        // the stream's dependency.
+        let during = nodes(g);
+        assert_eq!(during.len(), 5);
+        assert_eq!(last, during[4]);
 
         // Nothing ran: the stream is capturing.
         assert_eq!(COUNT.load(Ordering::SeqCst), 0);
@@ -116,16 +161,31 @@ fn captured_host_functions_and_event_nodes_land_in_the_graph() {
         assert_eq!(cudaStreamEndCapture(s, &mut graph), cudaSuccess);
         assert_eq!(graph, g);
         assert_eq!(status(s), cudaStreamCaptureStatusNone);
-        assert_eq!(inspect::kinds(graph), vec![HOST, HOST, HOST, EVENT_RECORD, WAIT_EVENT]);
-        assert_eq!(inspect::deps(graph, 0), 0);
-        for i in 1..5 {
-            assert_eq!(inspect::deps(graph, i), 1, "node {i} follows the previous one");
-        }
+        assert_eq!(nodes(graph), during);
+        assert_eq!(
+            kinds(graph),
+            vec![cudaGraphNodeTypeHost, cudaGraphNodeTypeHost, cudaGraphNodeTypeHost, cudaGraphNodeTypeEventRecord, cudaGraphNodeTypeWaitEvent]
+        );
+        assert_eq!(deps_of(graph), vec![vec![], vec![0], vec![1], vec![2], vec![3]], "each node follows the previous one");
+        assert_eq!(edge_count(graph), 4);
+        // Nodes hold what was captured, as nodes added one by one would.
+        let mut hp = cudaHostNodeParams { r#fn: None, userData: null_mut() };
+        assert_eq!(cudaGraphHostNodeGetParams(during[1], &mut hp), cudaSuccess);
+        assert_eq!(hp.r#fn.map(|f| f as usize), Some(bump as usize));
+        assert_eq!(hp.userData as usize, 2);
+        let mut ev = null_mut();
+        assert_eq!(cudaGraphEventRecordNodeGetEvent(during[3], &mut ev), cudaSuccess);
+        assert_eq!(ev, e);
+        assert_eq!(cudaGraphEventWaitNodeGetEvent(during[4], &mut ev), cudaSuccess);
+        assert_eq!(ev, e);
         assert_eq!(COUNT.load(Ordering::SeqCst), 0);
-        // Host nodes keep their function: the graph can run them again.
-        assert_eq!(inspect::run(graph), 3);
-        assert_eq!(inspect::run(graph), 3);
+        // Host nodes keep their function: every launch runs them again.
+        let exec = instantiate(graph);
+        launch(exec, s);
+        launch(exec, s);
         assert_eq!(*ORDER.lock(), vec![1, 2, 3, 1, 2, 3]);
+        assert_eq!(cudaGraphExecDestroy(exec), cudaSuccess);
+        assert_eq!(cudaGraphDestroy(graph), cudaSuccess);
 
         // After capture, the stream runs work again.
         assert_eq!(cudaLaunchHostFunc(s, Some(bump), 9 as *mut c_void), cudaSuccess);
@@ -161,13 +221,21 @@ fn fork_and_join_across_streams() {
         let mut g = null_mut();
         assert_eq!(cudaStreamEndCapture(s2, &mut g), cudaErrorStreamCaptureUnmatched);
         assert_eq!(cudaStreamEndCapture(s1, &mut g), cudaSuccess);
-        assert_eq!(inspect::kinds(g), vec![HOST, HOST, HOST, HOST]);
-        assert_eq!(inspect::deps(g, 1), 1, "node 2 follows node 1 (fork)");
-        assert_eq!(inspect::deps(g, 2), 1);
-        assert_eq!(inspect::deps(g, 3), 2, "node 4 joins both branches");
+        assert_eq!(kinds(g), vec![cudaGraphNodeTypeHost; 4]);
+        // Node 2 (on s2) and node 3 (on s1) both follow node 1 (the fork);
+        // node 4 joins both branches.
+        assert_eq!(deps_of(g), vec![vec![], vec![0], vec![0], vec![1, 2]]);
+        assert_eq!(edge_count(g), 4);
         assert_eq!(status(s1), cudaStreamCaptureStatusNone);
         assert_eq!(status(s2), cudaStreamCaptureStatusNone);
         assert_eq!(COUNT.load(Ordering::SeqCst), 0);
+        // A launch runs node 1 first and node 4 last, on one stream.
+        let exec = instantiate(g);
+        launch(exec, s2);
+        let order = ORDER.lock().clone();
+        assert_eq!(order.len(), 4);
+        assert_eq!((order[0], order[3]), (1, 4), "{order:?}");
+        assert_eq!(cudaGraphExecDestroy(exec), cudaSuccess);
     }
 }
 
@@ -400,8 +468,9 @@ fn update_capture_dependencies() {
         assert_eq!(cudaStreamUpdateCaptureDependencies(s, bogus.as_mut_ptr(), null(), 1, 0), cudaErrorInvalidValue);
         let mut g = null_mut();
         assert_eq!(cudaStreamEndCapture(s, &mut g), cudaSuccess);
-        assert_eq!(inspect::kinds(g), vec![HOST; 4]);
-        assert_eq!((0..4).map(|i| inspect::deps(g, i)).collect::<Vec<_>>(), vec![0, 1, 0, 2]);
+        assert_eq!(kinds(g), vec![cudaGraphNodeTypeHost; 4]);
+        // Node 3 is a root; node 4 depends on node 3 and node 1.
+        assert_eq!(deps_of(g), vec![vec![], vec![0], vec![], vec![0, 2]]);
         // Not capturing any more.
         assert_eq!(cudaStreamUpdateCaptureDependencies(s, null_mut(), null(), 0, 0), cudaErrorIllegalState);
     }
@@ -425,7 +494,7 @@ fn ptsz_capture_on_the_per_thread_stream() {
         assert_eq!(cudaStreamUpdateCaptureDependencies_ptsz(null_mut(), d.as_mut_ptr(), null(), 1, 1), cudaSuccess);
         let mut g = null_mut();
         assert_eq!(cudaStreamEndCapture_ptsz(null_mut(), &mut g), cudaSuccess);
-        assert_eq!(inspect::kinds(g), vec![HOST, HOST]);
+        assert_eq!(kinds(g), vec![cudaGraphNodeTypeHost; 2]);
         for f in [
             "cuStreamBeginCapture_ptsz",
             "cuStreamIsCapturing_ptsz",
@@ -436,7 +505,7 @@ fn ptsz_capture_on_the_per_thread_stream() {
             assert_eq!(fake::calls(f), 1, "{f}");
         }
 
-        // Capture into an existing graph, after its last node.
+        // Capture into an existing graph, with no dependencies: a new root.
         assert_eq!(
             cudaStreamBeginCaptureToGraph_ptsz(null_mut(), g, null(), null(), 0, cudaStreamCaptureModeGlobal),
             cudaSuccess
@@ -445,7 +514,8 @@ fn ptsz_capture_on_the_per_thread_stream() {
         let mut g2 = null_mut();
         assert_eq!(cudaStreamEndCapture_ptsz(null_mut(), &mut g2), cudaSuccess);
         assert_eq!(g2, g);
-        assert_eq!(inspect::kinds(g), vec![HOST, HOST, HOST]);
+        assert_eq!(kinds(g), vec![cudaGraphNodeTypeHost; 3]);
+        assert_eq!(deps_of(g), vec![vec![], vec![0], vec![]]);
         assert_eq!(COUNT.load(Ordering::SeqCst), 0);
     }
 }
@@ -474,7 +544,7 @@ fn begin_capture_to_graph_with_dependencies() {
         let mut g2 = null_mut();
         assert_eq!(cudaStreamEndCapture(s, &mut g2), cudaSuccess);
         assert_eq!(g2, g);
-        assert_eq!(inspect::deps(g, 1), 1);
+        assert_eq!(deps_of(g), vec![vec![], vec![0]]);
 
         // Bad input.
         assert_eq!(cudaStreamBeginCaptureToGraph(s, null_mut(), null(), null(), 0, cudaStreamCaptureModeGlobal), cudaErrorInvalidValue);
@@ -482,5 +552,174 @@ fn begin_capture_to_graph_with_dependencies() {
         assert_eq!(cudaStreamBeginCaptureToGraph(s, g, d.as_ptr(), null(), 1, cudaStreamCaptureMode(9)), cudaErrorInvalidValue);
         let bogus = [0x10 as cudaGraphNode_t];
         assert_eq!(cudaStreamBeginCaptureToGraph(s, g, bogus.as_ptr(), null(), 1, cudaStreamCaptureModeGlobal), cudaErrorInvalidValue);
+    }
+}
+
+/// A memset, a copy back to the host and a host function captured on one
+/// stream make a three-node chain; each launch of the instantiated graph
+/// sets, copies and calls again (both ends are cleared between launches).
+#[test]
+fn captured_memset_copy_and_host_function_run_at_every_launch() {
+    use_fake_driver(&[]);
+    const N: usize = 4096;
+    unsafe {
+        let s = stream();
+        let mut dev = null_mut();
+        assert_eq!(cudaMalloc(&mut dev, N), cudaSuccess);
+        std::ptr::write_bytes(dev.cast::<u8>(), 0, N);
+        let mut host = vec![0u8; N];
+        assert_eq!(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+        assert_eq!(cudaMemsetAsync(dev, 0x5a, N, s), cudaSuccess);
+        assert_eq!(cudaMemcpyAsync(host.as_mut_ptr().cast(), dev, N, cudaMemcpyDeviceToHost, s), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(bump), 7 as *mut c_void), cudaSuccess);
+        let mut g = null_mut();
+        assert_eq!(cudaStreamEndCapture(s, &mut g), cudaSuccess);
+        assert!(!g.is_null());
+        // Nothing ran during the capture.
+        assert!(host.iter().all(|&b| b == 0));
+        assert_eq!(*dev.cast::<u8>(), 0);
+        assert_eq!(COUNT.load(Ordering::SeqCst), 0);
+
+        assert_eq!(nodes(g).len(), 3);
+        assert_eq!(kinds(g), vec![cudaGraphNodeTypeMemset, cudaGraphNodeTypeMemcpy, cudaGraphNodeTypeHost]);
+        assert_eq!(deps_of(g), vec![vec![], vec![0], vec![1]]);
+        assert_eq!(edge_count(g), 2);
+        let mut roots = 0usize;
+        assert_eq!(cudaGraphGetRootNodes(g, null_mut(), &mut roots), cudaSuccess);
+        assert_eq!(roots, 1);
+
+        let exec = instantiate(g);
+        launch(exec, s);
+        assert!(host.iter().all(|&b| b == 0x5a), "first launch: the memset and the copy ran");
+        assert_eq!(COUNT.load(Ordering::SeqCst), 1);
+
+        host.fill(0);
+        std::ptr::write_bytes(dev.cast::<u8>(), 0, N);
+        launch(exec, s);
+        assert!(std::slice::from_raw_parts(dev.cast::<u8>(), N).iter().all(|&b| b == 0x5a), "second launch: the memset ran again");
+        assert!(host.iter().all(|&b| b == 0x5a), "second launch: the copy ran again");
+        assert_eq!(COUNT.load(Ordering::SeqCst), 2);
+        assert_eq!(*ORDER.lock(), vec![7, 7]);
+
+        // The graph outlives its executable and instantiates again.
+        assert_eq!(cudaGraphExecDestroy(exec), cudaSuccess);
+        host.fill(0);
+        let again = instantiate(g);
+        launch(again, s);
+        assert!(host.iter().all(|&b| b == 0x5a));
+        assert_eq!(COUNT.load(Ordering::SeqCst), 3);
+        assert_eq!(cudaGraphExecDestroy(again), cudaSuccess);
+        assert_eq!(cudaGraphDestroy(g), cudaSuccess);
+        assert_eq!(cudaFree(dev), cudaSuccess);
+    }
+}
+
+const PTX: &CStr = c".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry noargs()
+{
+    ret;
+}
+";
+
+/// Kernel launches recorded by the fake driver (its launch log).
+fn launches() -> Vec<String> {
+    let count: unsafe extern "C" fn() -> u64 = fake::control("fake_cuda_launch_count");
+    let get: unsafe extern "C" fn(u64, *mut c_char, usize) -> usize = fake::control("fake_cuda_launch_get");
+    (0..unsafe { count() })
+        .map(|i| {
+            let mut buf = vec![0u8; 4096];
+            let len = unsafe { get(i, buf.as_mut_ptr().cast(), buf.len()) };
+            String::from_utf8_lossy(&buf[..len.min(4095)]).into_owned()
+        })
+        .collect()
+}
+
+/// A captured kernel launch is a kernel node; each graph launch launches
+/// the kernel again.
+#[test]
+fn captured_kernel_launch_runs_at_every_launch() {
+    use_fake_driver(&[]);
+    unsafe {
+        let mut lib = null_mut();
+        assert_eq!(cudaLibraryLoadData(&mut lib, PTX.as_ptr().cast(), null_mut(), null_mut(), 0, null_mut(), null_mut(), 0), cudaSuccess);
+        let mut k = null_mut();
+        assert_eq!(cudaLibraryGetKernel(&mut k, lib, c"noargs".as_ptr()), cudaSuccess);
+        let s = stream();
+        let one = dim3 { x: 1, y: 1, z: 1 };
+        let grid = dim3 { x: 3, y: 1, z: 1 };
+        assert_eq!(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+        assert_eq!(cudaLaunchKernel(k as *const c_void, grid, one, null_mut(), 0, s), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(bump), null_mut()), cudaSuccess);
+        let mut g = null_mut();
+        assert_eq!(cudaStreamEndCapture(s, &mut g), cudaSuccess);
+        assert!(launches().is_empty(), "nothing launched during the capture");
+        assert_eq!(kinds(g), vec![cudaGraphNodeTypeKernel, cudaGraphNodeTypeHost]);
+        assert_eq!(deps_of(g), vec![vec![], vec![0]]);
+
+        let exec = instantiate(g);
+        launch(exec, s);
+        launch(exec, s);
+        let l = launches();
+        assert_eq!(l.len(), 2, "{l:?}");
+        for line in &l {
+            assert!(line.contains("name=noargs grid=3,1,1 block=1,1,1"), "{line}");
+        }
+        assert_eq!(COUNT.load(Ordering::SeqCst), 2);
+        assert_eq!(cudaGraphExecDestroy(exec), cudaSuccess);
+        assert_eq!(cudaGraphDestroy(g), cudaSuccess);
+    }
+}
+
+/// Captured nodes and nodes added with the graph API are nodes of one
+/// graph: a capture into a graph starts after a node added by hand, a node
+/// added by hand during the capture depends on a captured one, and the
+/// stream's dependencies can be set to it.
+#[test]
+fn capture_and_graph_api_nodes_mix_in_one_graph() {
+    use_fake_driver(&[]);
+    unsafe {
+        let s = stream();
+        let mut g = null_mut();
+        assert_eq!(cudaGraphCreate(&mut g, 0), cudaSuccess);
+        let mut first = null_mut();
+        assert_eq!(cudaGraphAddEmptyNode(&mut first, g, null(), 0), cudaSuccess);
+        let d = [first];
+        assert_eq!(cudaStreamBeginCaptureToGraph(s, g, d.as_ptr(), null(), 1, cudaStreamCaptureModeGlobal), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(bump), 1 as *mut c_void), cudaSuccess);
+        let mut st = cudaStreamCaptureStatus(0);
+        let (mut cur, mut n) = (null(), 0usize);
+        assert_eq!(cudaStreamGetCaptureInfo(s, &mut st, null_mut(), null_mut(), &mut cur, null_mut(), &mut n), cudaSuccess);
+        assert_eq!(n, 1);
+        let captured = *cur;
+        // A node added by hand after the captured one; the stream goes on from it.
+        let host = cudaHostNodeParams { r#fn: Some(bump), userData: 2 as *mut c_void };
+        let mut by_hand = null_mut();
+        assert_eq!(cudaGraphAddHostNode(&mut by_hand, g, &captured, 1, &host), cudaSuccess);
+        let mut to = [by_hand];
+        assert_eq!(
+            cudaStreamUpdateCaptureDependencies(s, to.as_mut_ptr(), null(), 1, cudaStreamSetCaptureDependencies.0 as u32),
+            cudaSuccess
+        );
+        assert_eq!(cudaLaunchHostFunc(s, Some(bump), 3 as *mut c_void), cudaSuccess);
+        let mut out = null_mut();
+        assert_eq!(cudaStreamEndCapture(s, &mut out), cudaSuccess);
+        assert_eq!(out, g);
+        assert_eq!(
+            kinds(g),
+            vec![cudaGraphNodeTypeEmpty, cudaGraphNodeTypeHost, cudaGraphNodeTypeHost, cudaGraphNodeTypeHost]
+        );
+        assert_eq!(deps_of(g), vec![vec![], vec![0], vec![1], vec![2]]);
+        let exec = instantiate(g);
+        launch(exec, s);
+        assert_eq!(*ORDER.lock(), vec![1, 2, 3]);
+        assert_eq!(cudaGraphExecDestroy(exec), cudaSuccess);
+        // A failed capture into the graph leaves the graph to its owner.
+        assert_eq!(cudaStreamBeginCaptureToGraph(s, g, null(), null(), 0, cudaStreamCaptureModeGlobal), cudaSuccess);
+        assert_eq!(cudaStreamSynchronize(s), cudaErrorStreamCaptureUnsupported);
+        assert_eq!(cudaStreamEndCapture(s, &mut out), cudaErrorStreamCaptureInvalidated);
+        assert!(out.is_null());
+        assert_eq!(cudaGraphDestroy(g), cudaSuccess);
     }
 }

@@ -6,31 +6,27 @@
 //! the capture. Violations give NVIDIA's driver codes and invalidate the
 //! capture where CUDA does.
 //!
-//! ## Rust API for the fake graph module (`graph.rs`)
-//! Graphs made by capture are kept here, keyed by the graph handle:
-//! - [`set_graph_factory`]: let graph.rs create the graph object that
-//!   `cuStreamEndCapture` returns (default: a handle of our own).
-//! - [`graph_nodes`]: the nodes captured into a graph, in capture order
-//!   (handle, `CUgraphNodeType` kind, dependencies, host fn/data, event).
-//! - [`node_replay`]: a node's repeatable work (host functions, and work
-//!   other modules submitted with [`crate::stream::submit_repeatable`]), to
-//!   run at every launch of the graph.
-//! - [`take_work`]: the one-shot work of a node queued with plain
-//!   `stream::enqueue` (a `FnOnce`), for a first launch.
-//! - [`forget_graph`]: drop a graph's captured nodes (cuGraphDestroy).
-//!
-//! `cuStreamBeginCaptureToGraph` accepts any non-NULL graph handle and adds
-//! to the nodes kept under it.
+//! The capture's graph is a graph of the graph module (`crate::graph`)
+//! from the start: `cuStreamBeginCapture` creates an empty one and each
+//! captured operation is added to it at once ([`crate::graph::add_captured`]),
+//! so the node handles cuStreamGetCaptureInfo hands out are graph nodes, the
+//! graph answers the graph API (nodes, edges, types) during and after the
+//! capture, and `cuStreamEndCapture` returns it ready to instantiate. A
+//! captured node keeps the work its module queued: host functions and work
+//! queued with [`crate::stream::submit_repeatable`] run at every launch of
+//! the graph, `FnOnce` work queued with plain `stream::enqueue` at the first
+//! launch only. A failed capture destroys the graph it created.
+//! `cuStreamBeginCaptureToGraph` adds to an existing graph, after nodes of
+//! that graph, and leaves the graph to its owner whatever the outcome (after
+//! a failed capture NVIDIA calls its contents undefined).
 
 use crate::stream::{tri, twins, Event, Stream, Work};
 use crate::*;
 use parking_lot::Mutex;
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 use std::thread::ThreadId;
 
 pub const ILLEGAL_STATE: CUresult = 401;
@@ -45,7 +41,8 @@ pub const CAPTURED_EVENT: CUresult = 907;
 pub const CAPTURE_WRONG_THREAD: CUresult = 908;
 
 /// `CUgraphNodeType` values of captured nodes; [`KIND_OTHER`] for work
-/// queued through `stream::enqueue` without a kind.
+/// queued through `stream::enqueue` without a kind (such a node reports
+/// itself as an empty node, and still runs its work).
 pub const KIND_KERNEL: c_int = 0;
 pub const KIND_MEMCPY: c_int = 1;
 pub const KIND_MEMSET: c_int = 2;
@@ -58,19 +55,6 @@ pub const KIND_OTHER: c_int = -1;
 const MODE_GLOBAL: c_int = 0;
 const MODE_RELAXED: c_int = 2;
 
-/// A captured node, as graph.rs sees it.
-#[derive(Clone, Debug)]
-pub struct NodeInfo {
-    pub handle: usize,
-    pub kind: c_int,
-    pub deps: Vec<usize>,
-    /// Host nodes: the function and its argument.
-    pub host_fn: usize,
-    pub host_data: usize,
-    /// Event record/wait nodes: the event handle.
-    pub event: usize,
-}
-
 /// Work a graph can run at every launch.
 pub type Replay = Arc<dyn Fn() + Send + Sync>;
 
@@ -81,85 +65,9 @@ pub enum Captured {
     Repeat(Replay),
 }
 
-struct Node {
-    info: NodeInfo,
-    work: Option<Work>,
-    replay: Option<Replay>,
-}
-
-#[derive(Default)]
-struct Graph {
-    nodes: Vec<Node>,
-}
-
-static GRAPHS: Mutex<Option<HashMap<usize, Graph>>> = Mutex::new(None);
-static FACTORY: OnceLock<fn() -> *mut c_void> = OnceLock::new();
-
-/// Let the graph module create the graph objects capture returns.
-pub fn set_graph_factory(f: fn() -> *mut c_void) {
-    let _ = FACTORY.set(f);
-}
-
-/// Nodes captured into `graph`, in capture order (None: not a capture graph).
-pub fn graph_nodes(graph: *mut c_void) -> Option<Vec<NodeInfo>> {
-    GRAPHS.lock().as_ref()?.get(&(graph as usize)).map(|g| g.nodes.iter().map(|n| n.info.clone()).collect())
-}
-
-/// The work a captured node holds (one-shot).
-pub fn take_work(graph: *mut c_void, node: usize) -> Option<Work> {
-    GRAPHS.lock().as_mut()?.get_mut(&(graph as usize))?.nodes.iter_mut().find(|n| n.info.handle == node)?.work.take()
-}
-
-/// The repeatable work of a captured node.
-pub fn node_replay(graph: *mut c_void, node: usize) -> Option<Replay> {
-    GRAPHS.lock().as_ref()?.get(&(graph as usize))?.nodes.iter().find(|n| n.info.handle == node)?.replay.clone()
-}
-
-/// Drop what capture kept for `graph`.
-pub fn forget_graph(graph: *mut c_void) {
-    if let Some(g) = GRAPHS.lock().as_mut() {
-        g.remove(&(graph as usize));
-    }
-}
-
-fn new_graph() -> usize {
-    let h = match FACTORY.get() {
-        Some(f) => f() as usize,
-        None => Box::into_raw(Box::new(0u64)) as usize,
-    };
-    GRAPHS.lock().get_or_insert_with(HashMap::new).entry(h).or_default();
-    h
-}
-
-fn has_node(graph: usize, node: usize) -> bool {
-    GRAPHS.lock().as_ref().and_then(|g| g.get(&graph)).is_some_and(|g| g.nodes.iter().any(|n| n.info.handle == node))
-}
-
-static NEXT_NODE: AtomicU64 = AtomicU64::new(1);
-
-fn add_node(graph: usize, kind: c_int, deps: Vec<usize>, event: usize, what: Captured) -> usize {
-    // Node handles: unique, non-NULL, never dereferenced by the shim.
-    let handle = 0x7000_0000_0000 + 16 * NEXT_NODE.fetch_add(1, Ordering::Relaxed) as usize;
-    let info = NodeInfo { handle, kind, deps, host_fn: 0, host_data: 0, event };
-    let (work, replay) = match what {
-        Captured::Nothing => (None, None),
-        Captured::Once(w) => (Some(w), None),
-        Captured::Repeat(r) => (None, Some(r)),
-    };
-    GRAPHS.lock().get_or_insert_with(HashMap::new).entry(graph).or_default().nodes.push(Node { info, work, replay });
-    handle
-}
-
-/// Fill in a host node's function and argument.
-pub fn set_host_params(node: usize, f: usize, data: usize) {
-    if let Some(gs) = GRAPHS.lock().as_mut() {
-        for g in gs.values_mut() {
-            if let Some(n) = g.nodes.iter_mut().find(|n| n.info.handle == node) {
-                n.info.host_fn = f;
-                n.info.host_data = data;
-            }
-        }
-    }
+/// Make captured node `node` a host node calling `f(data)`.
+pub fn set_host_params(node: usize, f: unsafe extern "C" fn(*mut c_void), data: *mut c_void) {
+    crate::graph::set_captured_host(node, f, data);
 }
 
 /// One capture sequence.
@@ -170,6 +78,9 @@ pub struct Session {
     pub origin: usize,
     pub thread: ThreadId,
     pub invalid: bool,
+    /// The capture created its graph (cuStreamBeginCapture), so a failed
+    /// capture destroys it; false for cuStreamBeginCaptureToGraph.
+    pub owned: bool,
     /// Streams that take part (origin first).
     pub streams: Vec<&'static Stream>,
 }
@@ -211,7 +122,10 @@ pub fn capture_node(s: &'static Stream, kind: c_int, event: usize, what: Capture
     if invalid {
         return Some(Err(CAPTURE_INVALIDATED));
     }
-    let node = add_node(graph, kind, std::mem::take(&mut m.deps), event, what);
+    let node = match crate::graph::add_captured(graph, &m.deps, &m.edges, kind, event, what) {
+        Ok(n) => n,
+        Err(e) => return Some(Err(e)),
+    };
     m.deps = vec![node];
     m.edges = vec![[0; 8]];
     Some(Ok(node))
@@ -288,10 +202,10 @@ pub fn record_event(s: &'static Stream, e: &Event, ev: usize, flags: c_uint) -> 
     if invalid {
         return Some(Err(CAPTURE_INVALIDATED));
     }
-    if flags & 1 != 0 {
-        if let Some(Err(err)) = capture_node(s, KIND_EVENT_RECORD, ev, Captured::Nothing) {
-            return Some(Err(err));
-        }
+    if flags & 1 != 0
+        && let Some(Err(err)) = capture_node(s, KIND_EVENT_RECORD, ev, Captured::Nothing)
+    {
+        return Some(Err(err));
     }
     let deps = s.capture.lock().as_ref().map(|m| m.deps.clone()).unwrap_or_default();
     e.set_captured(Some((id, deps)));
@@ -375,9 +289,10 @@ fn begin(h: *mut c_void, ptds: bool, graph: Option<(usize, Vec<usize>, Vec<[u8; 
     if slot.is_some() {
         return ILLEGAL_STATE;
     }
+    let owned = graph.is_none();
     let (graph, deps, edges) = match graph {
         Some(g) => g,
-        None => (new_graph(), Vec::new(), Vec::new()),
+        None => (crate::graph::capture_graph_new(), Vec::new(), Vec::new()),
     };
     let sess = Arc::new(Mutex::new(Session {
         id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -386,11 +301,30 @@ fn begin(h: *mut c_void, ptds: bool, graph: Option<(usize, Vec<usize>, Vec<[u8; 
         origin: s as *const Stream as usize,
         thread: std::thread::current().id(),
         invalid: false,
+        owned,
         streams: vec![s],
     }));
     ACTIVE.lock().push(sess.clone());
     *slot = Some(Member { session: sess, deps, edges, out_deps: Vec::new(), out_edges: Vec::new() });
     SUCCESS
+}
+
+/// Dependencies and edge data handed in for `graph` (cuStreamBeginCaptureToGraph,
+/// cuStreamUpdateCaptureDependencies): distinct nodes of that graph, valid
+/// edge data (NULL: default edges).
+unsafe fn dependencies(graph: usize, deps: *const usize, edges: *const [u8; 8], n: usize) -> Result<(Vec<usize>, Vec<[u8; 8]>), CUresult> {
+    if n > 0 && deps.is_null() {
+        return Err(INVALID_VALUE);
+    }
+    let d: Vec<usize> = if n == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(deps, n) }.to_vec() };
+    if d.iter().enumerate().any(|(i, x)| !crate::graph::graph_has_node(graph, *x) || d[..i].contains(x)) {
+        return Err(INVALID_VALUE);
+    }
+    let e = if edges.is_null() || n == 0 { vec![[0; 8]; n] } else { unsafe { std::slice::from_raw_parts(edges, n) }.to_vec() };
+    if !e.iter().all(crate::graph::edge_bytes_valid) {
+        return Err(INVALID_VALUE);
+    }
+    Ok((d, e))
 }
 
 unsafe fn to_graph(
@@ -402,34 +336,18 @@ unsafe fn to_graph(
     n: usize,
     mode: c_int,
 ) -> CUresult {
-    if graph.is_null() || (n > 0 && deps.is_null()) {
-        return INVALID_VALUE;
-    }
     let g = graph as usize;
-    GRAPHS.lock().get_or_insert_with(HashMap::new).entry(g).or_default();
-    let d: Vec<usize> = if n == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(deps, n) }.to_vec() };
-    if d.iter().any(|x| !has_node(g, *x)) {
+    if !crate::graph::graph_exists(g) {
         return INVALID_VALUE;
     }
-    let e = if edges.is_null() { vec![[0; 8]; n] } else { unsafe { std::slice::from_raw_parts(edges, n) }.to_vec() };
+    let (d, e) = tri!(unsafe { dependencies(g, deps, edges, n) });
     begin(h, ptds, Some((g, d, e)), mode)
 }
 
 /// Whether every node in `from` is reachable backwards from `to` (so the
 /// streams that produced `from` were joined back).
 fn joined(graph: usize, to: &[usize], from: &[usize]) -> bool {
-    let gs = GRAPHS.lock();
-    let Some(g) = gs.as_ref().and_then(|g| g.get(&graph)) else { return true };
-    let deps: HashMap<usize, &Vec<usize>> = g.nodes.iter().map(|n| (n.info.handle, &n.info.deps)).collect();
-    let mut seen = std::collections::HashSet::new();
-    let mut stack: Vec<usize> = to.to_vec();
-    while let Some(n) = stack.pop() {
-        if seen.insert(n) {
-            if let Some(d) = deps.get(&n) {
-                stack.extend(d.iter().copied());
-            }
-        }
-    }
+    let seen = crate::graph::ancestors(graph, to);
     from.iter().all(|n| seen.contains(n))
 }
 
@@ -449,17 +367,18 @@ fn end(h: *mut c_void, ptds: bool, out: *mut *mut c_void) -> CUresult {
         }
     }
     // The capture ends for every stream in it, whatever the outcome.
-    let (graph, mut invalid, streams) = {
+    let (graph, mut invalid, owned, streams) = {
         let g = sess.lock();
-        (g.graph, g.invalid, g.streams.clone())
+        (g.graph, g.invalid, g.owned, g.streams.clone())
     };
     let origin_deps = s.capture.lock().as_ref().map(|m| m.deps.clone()).unwrap_or_default();
     let mut unjoined = false;
     for o in &streams {
-        if let Some(m) = o.capture.lock().take() {
-            if !std::ptr::eq(*o, s) && !joined(graph, &origin_deps, &m.deps) {
-                unjoined = true;
-            }
+        if let Some(m) = o.capture.lock().take()
+            && !std::ptr::eq(*o, s)
+            && !joined(graph, &origin_deps, &m.deps)
+        {
+            unjoined = true;
         }
     }
     ACTIVE.lock().retain(|x| !Arc::ptr_eq(x, &sess));
@@ -468,7 +387,9 @@ fn end(h: *mut c_void, ptds: bool, out: *mut *mut c_void) -> CUresult {
         invalid = true;
     }
     if invalid {
-        forget_graph(graph as *mut c_void);
+        if owned {
+            crate::graph::capture_graph_drop(graph);
+        }
         return if unjoined { CAPTURE_UNJOINED } else { CAPTURE_INVALIDATED };
     }
     unsafe { *out = graph as *mut c_void };
@@ -560,11 +481,7 @@ unsafe fn update(h: *mut c_void, ptds: bool, deps: *const usize, edges: *const [
     let mut g = s.capture.lock();
     let Some(m) = g.as_mut() else { return ILLEGAL_STATE };
     let graph = m.session.lock().graph;
-    let d: Vec<usize> = if n == 0 { Vec::new() } else { unsafe { std::slice::from_raw_parts(deps, n) }.to_vec() };
-    if d.iter().any(|x| !has_node(graph, *x)) {
-        return INVALID_VALUE;
-    }
-    let e = if edges.is_null() { vec![[0; 8]; n] } else { unsafe { std::slice::from_raw_parts(edges, n) }.to_vec() };
+    let (d, e) = tri!(unsafe { dependencies(graph, deps, edges, n) });
     if flags == 1 {
         m.deps.clear();
         m.edges.clear();
@@ -612,43 +529,6 @@ pub unsafe extern "C" fn cuThreadExchangeStreamCaptureMode(mode: *mut c_int) -> 
     }
     unsafe { *mode = THREAD_MODE.with(|c| c.replace(want)) };
     SUCCESS
-}
-
-/// Test control: the kinds of the nodes captured into `graph`, in order
-/// (up to `max`); returns the node count, or -1 if it is not a capture graph.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fake_cuda_captured_kinds(graph: *mut c_void, kinds: *mut c_int, max: usize) -> i64 {
-    let Some(nodes) = graph_nodes(graph) else { return -1 };
-    for (i, n) in nodes.iter().take(max).enumerate() {
-        unsafe { *kinds.add(i) = n.kind };
-    }
-    nodes.len() as i64
-}
-
-/// Test control: the number of dependencies of the `i`th captured node.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fake_cuda_captured_deps(graph: *mut c_void, i: usize) -> i64 {
-    graph_nodes(graph).and_then(|n| n.get(i).map(|n| n.deps.len() as i64)).unwrap_or(-1)
-}
-
-/// Test control: run the work held by the captured nodes of `graph`, in
-/// capture order (a stand-in for a graph launch in this module's tests):
-/// repeatable work every time, one-shot work the first time. Returns how
-/// many nodes ran.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn fake_cuda_run_captured(graph: *mut c_void) -> i64 {
-    let Some(nodes) = graph_nodes(graph) else { return -1 };
-    let mut ran = 0;
-    for n in nodes {
-        if let Some(r) = node_replay(graph, n.handle) {
-            r();
-            ran += 1;
-        } else if let Some(w) = take_work(graph, n.handle) {
-            w();
-            ran += 1;
-        }
-    }
-    ran
 }
 
 pub static SYMBOLS: crate::Symbols = &[

@@ -13,12 +13,23 @@
 //! by the handle's default value (If/Switch; While runs its body at most
 //! once, since no device code can change the value).
 //!
+//! Stream capture builds its graphs here too ([`add_captured`] and the
+//! functions beside it, called by [`crate::capture`]): a captured host
+//! function becomes a host node and an external event record/wait an event
+//! node; a captured copy, set or kernel launch becomes a node of its type
+//! that runs, at launch, the work the memory or module module queued for
+//! the stream (see [`CapturedWork`]). Such nodes have no driver parameters
+//! here: the typed getters refuse them, the setters replace them.
+//!
 //! Handles are addresses of a private counter range, never dereferenced; a
 //! destroyed handle is unknown afterwards, so it gets `CUDA_ERROR_INVALID_VALUE`.
 
+use crate::capture::{Captured, Replay};
+use crate::stream::Work;
 use crate::*;
 use parking_lot::Mutex;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -202,6 +213,43 @@ enum Params {
     MemFree(u64),
     /// Parameters, and the body graphs (owned by the node).
     Conditional(CondParams, Vec<H>),
+    /// Work a stream captured that has no driver parameters here (copies,
+    /// sets and kernel launches as the other fake modules queue them): its
+    /// `CUgraphNodeType` and the work itself.
+    Captured(c_int, CapturedWork),
+}
+
+/// The work a captured node runs at each launch; clones (graph clones,
+/// instantiated copies) share it.
+#[derive(Clone)]
+enum CapturedWork {
+    /// Runs at every launch.
+    Repeat(Replay),
+    /// Queued as a `FnOnce`: runs at the first launch of any copy only.
+    Once(Arc<Mutex<Option<Work>>>),
+}
+
+impl std::fmt::Debug for CapturedWork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CapturedWork::Repeat(_) => "Repeat",
+            CapturedWork::Once(_) => "Once",
+        })
+    }
+}
+
+impl CapturedWork {
+    fn run(&self) {
+        match self {
+            CapturedWork::Repeat(r) => r(),
+            CapturedWork::Once(w) => {
+                let w = w.lock().take();
+                if let Some(w) = w {
+                    w()
+                }
+            }
+        }
+    }
 }
 
 impl Params {
@@ -220,6 +268,9 @@ impl Params {
             Params::MemAlloc(_) => MEM_ALLOC,
             Params::MemFree(_) => MEM_FREE,
             Params::Conditional(..) => CONDITIONAL,
+            // Work queued without a kind (KIND_OTHER) shows as an empty node.
+            Params::Captured(k, _) if *k >= 0 => *k,
+            Params::Captured(..) => EMPTY,
         }
     }
 }
@@ -653,6 +704,7 @@ fn execute(nodes: &[ExecNode], conds: &HashMap<u64, u32>) {
                 }
             }
             Params::Child(_) => execute(&x.children[0], conds),
+            Params::Captured(_, w) => w.run(),
             Params::Conditional(c, _) => {
                 let v = conds.get(&c.handle).copied().unwrap_or(0);
                 let body = match c.kind {
@@ -669,6 +721,86 @@ fn execute(nodes: &[ExecNode], conds: &HashMap<u64, u32>) {
             _ => {}
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Graphs built by stream capture (crate::capture).
+// ---------------------------------------------------------------------------
+
+/// A new, empty graph for a capture to fill (cuStreamBeginCapture).
+pub fn capture_graph_new() -> H {
+    let h = handle();
+    STATE.lock().get_or_insert_with(State::default).graphs.insert(h, Graph::default());
+    h
+}
+
+/// Destroy the graph of a failed capture: its handle and its nodes' handles
+/// are unknown afterwards.
+pub fn capture_graph_drop(g: H) {
+    let mut drops = Vec::new();
+    if let Some(s) = STATE.lock().as_mut() {
+        let _ = s.destroy_graph(g, &mut drops);
+    }
+    run_drops(drops);
+}
+
+pub fn graph_exists(g: H) -> bool {
+    STATE.lock().as_ref().is_some_and(|s| s.graphs.contains_key(&g))
+}
+
+pub fn graph_has_node(g: H, node: H) -> bool {
+    STATE.lock().as_ref().is_some_and(|s| s.nodes.get(&node).is_some_and(|n| n.graph == g))
+}
+
+/// Edge data as capture keeps it (the `CUgraphEdgeData` bytes) is valid.
+pub fn edge_bytes_valid(b: &[u8; 8]) -> bool {
+    valid_edge(&edge_from_bytes(b)).is_ok()
+}
+
+fn edge_from_bytes(b: &[u8; 8]) -> EdgeData {
+    EdgeData { from_port: b[0], to_port: b[1], kind: b[2], reserved: [b[3], b[4], b[5], b[6], b[7]] }
+}
+
+/// Add a captured operation of type `kind` to `g` after `deps` (with edge
+/// data `edges`, parallel to `deps`): event nodes get their event, other
+/// operations keep the work their module queued, run at each launch
+/// ([`Captured::Repeat`]) or at the first one ([`Captured::Once`]).
+pub fn add_captured(g: H, deps: &[H], edges: &[[u8; 8]], kind: c_int, event: H, what: Captured) -> Result<H, CUresult> {
+    let params = match (kind, what) {
+        (EVENT_RECORD, _) => Params::EventRecord(event as *mut c_void),
+        (WAIT_EVENT, _) => Params::WaitEvent(event as *mut c_void),
+        (_, Captured::Nothing) => Params::Empty,
+        (k, Captured::Repeat(r)) => Params::Captured(k, CapturedWork::Repeat(r)),
+        (k, Captured::Once(w)) => Params::Captured(k, CapturedWork::Once(Arc::new(Mutex::new(Some(w))))),
+    };
+    let data: Vec<EdgeData> = edges.iter().map(edge_from_bytes).collect();
+    if data.len() != deps.len() {
+        return Err(INVALID_VALUE);
+    }
+    with(|s| s.add(g, deps.as_ptr(), data.as_ptr(), deps.len(), params))
+}
+
+/// Make captured node `node` a host node calling `f(data)` (cuLaunchHostFunc
+/// in capture), so it answers cuGraphHostNodeGetParams like one added with
+/// cuGraphAddHostNode.
+pub fn set_captured_host(node: H, f: unsafe extern "C" fn(*mut c_void), data: *mut c_void) {
+    if let Some(n) = STATE.lock().as_mut().and_then(|s| s.nodes.get_mut(&node)) {
+        n.params = Params::Host(HostParams { func: Some(f), user: data });
+    }
+}
+
+/// `nodes` and every node of `g` they depend on, directly or not.
+pub fn ancestors(g: H, nodes: &[H]) -> HashSet<H> {
+    let st = STATE.lock();
+    let mut seen = HashSet::new();
+    let Some(graph) = st.as_ref().and_then(|s| s.graphs.get(&g)) else { return seen };
+    let mut stack = nodes.to_vec();
+    while let Some(n) = stack.pop() {
+        if seen.insert(n) {
+            stack.extend(graph.edges.iter().filter(|e| e.1 == n).map(|e| e.0));
+        }
+    }
+    seen
 }
 
 // ---------------------------------------------------------------------------

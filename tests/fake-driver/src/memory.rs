@@ -718,7 +718,7 @@ fn submit(plan: Plan, stream: Option<*mut c_void>) {
             crate::stream::synchronize_all();
             run(&plan)
         }
-        Some(s) => crate::stream::enqueue(s, Box::new(move || run(&plan))),
+        Some(s) => crate::stream::enqueue_repeatable(s, crate::capture::KIND_MEMCPY, move || run(&plan)),
     }
 }
 
@@ -1208,7 +1208,7 @@ fn plan_set(dst: u64, pitch: usize, w: usize, h: usize) -> Result<Vec<usize>, CU
 
 fn set(rows: Vec<usize>, w: usize, v: u8, stream: Option<*mut c_void>) {
     let work = move || {
-        for r in rows {
+        for &r in &rows {
             // SAFETY: checked against the registry by plan_set.
             unsafe { std::ptr::write_bytes(r as *mut u8, v, w) };
         }
@@ -1218,7 +1218,7 @@ fn set(rows: Vec<usize>, w: usize, v: u8, stream: Option<*mut c_void>) {
             crate::stream::synchronize_all();
             work()
         }
-        Some(s) => crate::stream::enqueue(s, Box::new(work)),
+        Some(s) => crate::stream::enqueue_repeatable(s, crate::capture::KIND_MEMSET, work),
     }
 }
 

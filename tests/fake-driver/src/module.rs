@@ -851,7 +851,7 @@ pub(crate) fn launch(
         return INVALID_VALUE;
     }
     let l = Launch { kind, name: k.name.to_string_lossy().into_owned(), grid, block, shared, stream: stream as usize, args, attrs };
-    crate::stream::enqueue(stream, Box::new(move || record(l)));
+    crate::stream::enqueue_repeatable(stream, crate::capture::KIND_KERNEL, move || record(l.clone()));
     SUCCESS
 }
 

@@ -2,7 +2,9 @@
 //!
 //! Contract for every module that queues work (copies, sets, launches):
 //! call [`enqueue`] (or [`submit`], which reports errors and names the node
-//! kind for stream capture) with the stream handle the shim passed.
+//! kind for stream capture) with the stream handle the shim passed; work a
+//! captured graph must redo at every launch goes through
+//! [`enqueue_repeatable`] (or [`submit_repeatable`]).
 //!
 //! Model:
 //! - Each stream (the legacy stream, each thread's per-thread stream, and
@@ -281,8 +283,9 @@ pub fn submit_to(s: &'static Stream, kind: c_int, work: Work) -> Result<(), CUre
 }
 
 /// [`submit`] for work a captured graph can run again at every launch:
-/// when `stream` is capturing, the node keeps `work` itself (see
-/// [`capture::node_replay`]); otherwise it is queued once.
+/// when `stream` is capturing, the node keeps `work` itself and runs it at
+/// each launch of the graph (see [`crate::capture`]); otherwise it is
+/// queued once.
 pub fn submit_repeatable(stream: *mut c_void, ptds: bool, kind: c_int, work: capture::Replay) -> Result<(), CUresult> {
     let s = resolve(stream, ptds)?;
     if s.capture.lock().is_some() {
@@ -291,6 +294,13 @@ pub fn submit_repeatable(stream: *mut c_void, ptds: bool, kind: c_int, work: cap
         }
     }
     submit_to(s, kind, Box::new(move || work()))
+}
+
+/// [`enqueue`] for work a captured graph runs again at every launch
+/// (copies, sets, kernel launches), captured as a node of type `kind` (a
+/// `CUgraphNodeType` value). Errors drop the work, as with [`enqueue`].
+pub fn enqueue_repeatable(stream: *mut c_void, kind: c_int, work: impl Fn() + Send + Sync + 'static) {
+    let _ = submit_repeatable(stream, false, kind, Arc::new(work));
 }
 
 /// Queue on a stream known not to be capturing, with the legacy-stream
@@ -593,7 +603,7 @@ fn launch_host_func(h: *mut c_void, ptds: bool, f: Option<HostFn>, data: *mut c_
     if let Some(r) = capture::capture_node(s, capture::KIND_HOST, 0, capture::Captured::Repeat(replay)) {
         return match r {
             Ok(node) => {
-                capture::set_host_params(node, f as usize, data as usize);
+                capture::set_host_params(node, f, data);
                 SUCCESS
             }
             Err(e) => e,
