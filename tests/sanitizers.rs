@@ -266,33 +266,40 @@ fn lifecycle(tool: Tool) {
 /// key destructors, made at once by threads exiting together, once lost
 /// 32 bytes each now and then: a parking_lot wait there registers a
 /// thread-local destructor that glibc never runs (src/trace/mod.rs FREE).
+/// Then 8 threads whose first call is made from their key destructor: their
+/// state's retirement is registered that late (it lost 32 bytes per thread
+/// while it was a Rust thread-local's destructor; src/trace/mod.rs RETIRE_KEY).
 fn trace_teardown(tool: Tool) {
     let program = Program { src: "tests/c/trace_app.c", libs: &["-lpthread"] };
     let (dir, exe) = build(&program, tool, "trace_teardown");
-    let (calls, summary, tl) = (dir.join("calls.log"), dir.join("summary.json"), dir.join("timeline.json"));
-    let o = run_under(
-        tool,
-        &dir,
-        &exe,
-        &["teardown", "8"],
-        &[
-            ("CUDART_SHIM_TRACE", "summary,calls,timeline"),
-            ("CUDART_SHIM_TRACE_CALLS_FILE", calls.to_str().unwrap()),
-            ("CUDART_SHIM_TRACE_SUMMARY_FILE", summary.to_str().unwrap()),
-            ("CUDART_SHIM_TRACE_TIMELINE_FILE", tl.to_str().unwrap()),
-        ],
-    );
-    assert_status(&o, 0);
-    assert_eq!(stdout(&o), "teardown done\n");
-    // 8 workers x 2 calls + 1 from atexit.
-    let json = |p: &Path| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).expect("valid JSON") };
-    let s = json(&summary);
-    let row = s["cuda_api_sum"].as_array().unwrap().iter().find(|r| r["Name"] == "cudaGetDevice").cloned();
-    assert_eq!(row.map(|r| r["Num Calls"].clone()), Some(17.into()), "{s}");
-    let log = std::fs::read_to_string(&calls).unwrap();
-    assert_eq!(log.lines().filter(|l| l.contains("cudaGetDevice(")).count(), 17, "{log}");
-    let t = json(&tl);
-    assert_eq!(t["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "cudaGetDevice").count(), 17, "{t}");
+    // (mode, cudaGetDevice calls: 8 workers x 2, + 1 from atexit; or 1 from
+    // main first, 8 workers x 1, + 1 from atexit)
+    for (mode, n) in [("teardown", 17), ("teardown-first", 10)] {
+        let (calls, summary, tl) = (dir.join("calls.log"), dir.join("summary.json"), dir.join("timeline.json"));
+        let _ = std::fs::remove_file(&calls);
+        let o = run_under(
+            tool,
+            &dir,
+            &exe,
+            &[mode, "8"],
+            &[
+                ("CUDART_SHIM_TRACE", "summary,calls,timeline"),
+                ("CUDART_SHIM_TRACE_CALLS_FILE", calls.to_str().unwrap()),
+                ("CUDART_SHIM_TRACE_SUMMARY_FILE", summary.to_str().unwrap()),
+                ("CUDART_SHIM_TRACE_TIMELINE_FILE", tl.to_str().unwrap()),
+            ],
+        );
+        assert_status(&o, 0);
+        assert_eq!(stdout(&o), "teardown done\n");
+        let json = |p: &Path| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).expect("valid JSON") };
+        let s = json(&summary);
+        let row = s["cuda_api_sum"].as_array().unwrap().iter().find(|r| r["Name"] == "cudaGetDevice").cloned();
+        assert_eq!(row.map(|r| r["Num Calls"].clone()), Some(n.into()), "{mode}: {s}");
+        let log = std::fs::read_to_string(&calls).unwrap();
+        assert_eq!(log.lines().filter(|l| l.contains("cudaGetDevice(")).count(), n, "{mode}: {log}");
+        let t = json(&tl);
+        assert_eq!(t["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "cudaGetDevice").count(), n, "{mode}: {t}");
+    }
 }
 
 /// Each program, once under each checker: `<program>::asan`, `<program>::valgrind`.

@@ -40,7 +40,7 @@ pub use driver::wrap_driver_entry_point;
 use crate::types::cudaError_t;
 use parking_lot::Mutex;
 use stats::{Agg, SiteStats};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::ffi::{c_char, CString};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicPtr, AtomicU32, AtomicU8, Ordering::*};
 use std::sync::OnceLock;
@@ -228,6 +228,9 @@ pub(crate) struct ThreadState {
     depth: AtomicU32,
     stats: Box<[AtomicPtr<SiteStats>]>,
     lane: timeline::Lane,
+    /// The call log's line buffer (a field, not a thread-local with a
+    /// destructor, for the reason given at [`RETIRE_KEY`]).
+    line: std::sync::Mutex<String>,
 }
 
 impl ThreadState {
@@ -277,6 +280,7 @@ fn new_state() -> &'static ThreadState {
         depth: AtomicU32::new(0),
         stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
         lane: timeline::Lane::new(),
+        line: std::sync::Mutex::new(String::new()),
     }));
     STATES.lock().push(s);
     s
@@ -295,28 +299,51 @@ fn thread_name() -> String {
     if r == 0 && n > 0 { String::from_utf8_lossy(&buf[..n]).into_owned() } else { format!("thread {}", gettid()) }
 }
 
-struct Retire;
-impl Drop for Retire {
-    fn drop(&mut self) {
-        let p = CURRENT.try_with(|c| c.replace(DEAD)).unwrap_or(DEAD);
-        if !p.is_null() && p != DEAD {
-            // SAFETY: states are leaked, never freed.
-            let s = unsafe { &*p };
-            timeline::flush_one(&s.lane);
-            lock(&FREE).push(s);
+/// A thread's state goes back to the free list from the destructor of a
+/// pthread key of ours, not from a Rust thread-local's destructor: glibc
+/// runs thread-local destructors first and pthread key destructors after,
+/// in rounds, so a thread whose first CUDA call comes from another
+/// library's key destructor can still register here (in the next round),
+/// where a thread-local registered that late is never destroyed (glibc
+/// loses its 32-byte record and the state is never recycled). Calls made
+/// after retirement take the late path ([`with_late_state`]).
+static RETIRE_KEY: OnceLock<Option<libc::pthread_key_t>> = OnceLock::new();
+
+fn retire_key() -> Option<libc::pthread_key_t> {
+    *RETIRE_KEY.get_or_init(|| {
+        let mut k = 0;
+        // SAFETY: k is writable; `retire` stays mapped while the key
+        // exists (the key is deleted when the library is unloaded, `at_exit`).
+        let ok = unsafe { libc::pthread_key_create(&mut k, Some(retire)) } == 0;
+        if !ok {
+            log::warn!("tracing: no pthread key left; each thread's calls take the slower shared path");
         }
-    }
+        ok.then_some(k)
+    })
 }
 
+/// The key's destructor: the exiting thread's state, with its pending
+/// timeline events handed to the writer, goes back to the free list.
+unsafe extern "C" fn retire(p: *mut std::ffi::c_void) {
+    let _ = std::panic::catch_unwind(|| {
+        let _ = CURRENT.try_with(|c| c.set(DEAD));
+        // SAFETY: the key holds a leaked (never freed) state, set by `adopt`.
+        let s: &'static ThreadState = unsafe { &*(p as *const ThreadState) };
+        timeline::flush_one(&s.lane);
+        lock(&FREE).push(s);
+    });
+}
+
+/// Set once the thread's state is retired: its later calls (from other key
+/// destructors) take the late path.
 const DEAD: *const ThreadState = std::ptr::dangling();
 
 thread_local! {
+    // No destructor: usable at any point of the thread's teardown.
     static CURRENT: Cell<*const ThreadState> = const { Cell::new(std::ptr::null()) };
-    static RETIRE: Retire = const { Retire };
-    static LINE: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// This thread's state: None while the thread is being torn down.
+/// This thread's state: None once it is retired.
 #[inline]
 fn state() -> Option<&'static ThreadState> {
     match CURRENT.try_with(Cell::get) {
@@ -329,14 +356,17 @@ fn state() -> Option<&'static ThreadState> {
 
 #[cold]
 fn adopt() -> Option<&'static ThreadState> {
-    // Register the retirement first: if this thread is already tearing down
-    // its thread-locals, use the shared fallback instead.
-    RETIRE.try_with(|_| ()).ok()?;
+    let key = retire_key()?;
     let s = lock(&FREE).pop().unwrap_or_else(new_state);
     let tid = gettid();
     s.tid.store(tid, Relaxed);
     s.depth.store(0, Relaxed);
     s.lane.set_thread(tid, thread_name());
+    // SAFETY: a key we created; the value is a leaked state.
+    if unsafe { libc::pthread_setspecific(key, s as *const ThreadState as *const std::ffi::c_void) } != 0 {
+        lock(&FREE).push(s);
+        return None;
+    }
     CURRENT.try_with(|c| c.set(s)).ok()?;
     Some(s)
 }
@@ -463,9 +493,9 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
         let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
         output::write_all(fd, line.as_bytes());
     };
-    let done = LINE.try_with(|l| l.try_borrow_mut().map(|mut l| write(&mut l)).is_ok()).unwrap_or(false);
-    if !done {
-        write(&mut String::new());
+    match s.line.try_lock() {
+        Ok(mut line) => write(&mut line),
+        Err(_) => write(&mut String::new()),
     }
 }
 
@@ -642,6 +672,14 @@ fn write_summary() {
 extern "C" fn at_exit() {
     if EXITED.swap(1, AcqRel) == 0 && FLAGS.load(Relaxed) > CONFIGURED {
         let _ = std::panic::catch_unwind(|| flush_impl(true));
+    }
+    // This also runs when the library is unloaded (dlclose): no thread may
+    // call `retire` once its code is unmapped. A deleted key's destructor
+    // is not called; the states it held are not recycled (the process is
+    // ending, or the library is gone).
+    if let Some(Some(k)) = RETIRE_KEY.get() {
+        // SAFETY: a key we created.
+        unsafe { libc::pthread_key_delete(*k) };
     }
 }
 

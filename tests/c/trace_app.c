@@ -64,6 +64,13 @@ static void *teardown_worker(void *arg) {
   return NULL;
 }
 
+/* Makes no CUDA call itself: its first one comes from its key destructor. */
+static void *late_first_worker(void *arg) {
+  (void)arg;
+  pthread_setspecific(key, (void *)1);
+  return NULL;
+}
+
 static void at_process_end(void) {
   int d = -1;
   CHECK(cudaGetDevice(&d), cudaSuccess);
@@ -81,13 +88,16 @@ int main(int argc, char **argv) {
     printf("threads done\n");
     return 0;
   }
-  if (argc >= 3 && strcmp(argv[1], "teardown") == 0) {
+  int first_in_teardown = argc >= 3 && strcmp(argv[1], "teardown-first") == 0;
+  if (argc >= 3 && (strcmp(argv[1], "teardown") == 0 || first_in_teardown)) {
     int n = atoi(argv[2]);
     pthread_t t[64];
     if (n > 64) n = 64;
     pthread_key_create(&key, at_thread_end);
     atexit(at_process_end);
-    for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, teardown_worker, NULL);
+    /* The process's first call (which starts tracing) is made by main. */
+    if (first_in_teardown) at_process_end();
+    for (int i = 0; i < n; i++) pthread_create(&t[i], NULL, first_in_teardown ? late_first_worker : teardown_worker, NULL);
     for (int i = 0; i < n; i++) pthread_join(t[i], NULL);
     printf("teardown done\n");
     return 0;
