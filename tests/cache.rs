@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use cudart_shim::api::device::*;
 use cudart_shim::api::memory::*;
-use cudart_shim::runtime::memory::cache::{host_stats, stats, CacheStats};
+use cudart_shim::internals::cache::{host_stats, stats, CacheStats};
 use cudart_shim::types::*;
 use std::ffi::c_void;
 use std::ptr::null_mut;

@@ -343,7 +343,7 @@ fn last_error_is_per_thread_and_not_ready_is_not_recorded() {
         assert_eq!(cudaGetLastError(), cudaErrorInvalidDevice);
         assert_eq!(cudaGetLastError(), cudaSuccess);
     }
-    cudart_shim::runtime::error::record(cudaErrorNotReady);
+    cudart_shim::internals::error::record(cudaErrorNotReady);
     unsafe { assert_eq!(cudaGetLastError(), cudaSuccess) };
 }
 

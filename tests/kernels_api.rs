@@ -511,7 +511,7 @@ fn registered_kernels_work_on_every_device() {
 
 #[test]
 fn kernel_handles_map_back_to_stubs_and_names() {
-    use cudart_shim::runtime::registry;
+    use cudart_shim::internals::registry;
     use_fake_driver(&[]);
     static STUB: u8 = 0;
     let w = fatbin_wrapper(PTX);

@@ -73,7 +73,6 @@ unsafe impl Sync for Function {}
 pub struct Var {
     pub module: &'static FatBinary,
     pub name: *const c_char,
-    pub size: usize,
     /// `__managed__`: where the program's host pointer to it lives.
     pub managed_host_ptr: *mut *mut c_void,
 }
@@ -167,14 +166,16 @@ pub fn register_function(handle: *mut *mut c_void, host_fun: *const c_char, devi
     maps().write().functions.insert(host_fun as usize, f);
 }
 
-/// `__cudaRegisterVar` / `__cudaRegisterManagedVar`.
-pub fn register_var(handle: *mut *mut c_void, host_var: *const c_void, name: *const c_char, size: usize, managed: bool) {
+/// `__cudaRegisterVar` / `__cudaRegisterManagedVar`. The registered size is
+/// not kept: the driver reports a variable's size when it is looked up
+/// (`cuLibraryGetGlobal` / `cuLibraryGetManaged`).
+pub fn register_var(handle: *mut *mut c_void, host_var: *const c_void, name: *const c_char, managed: bool) {
     let Some(module) = record(handle) else { return };
     if host_var.is_null() || name.is_null() {
         return;
     }
     let managed_host_ptr = if managed { host_var as *mut *mut c_void } else { null_mut() };
-    let v: &'static Var = Box::leak(Box::new(Var { module, name, size, managed_host_ptr }));
+    let v: &'static Var = Box::leak(Box::new(Var { module, name, managed_host_ptr }));
     if managed {
         module.managed.lock().push(v);
         // Loaded already (eager, or registered late): fill it in now.
