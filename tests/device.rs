@@ -293,8 +293,7 @@ fn init_device_and_valid_devices() {
 #[test]
 fn choose_device_and_misc() {
     two_devices();
-    let mut want = cudaDeviceProp::default();
-    want.major = 9;
+    let want = cudaDeviceProp { major: 9, ..Default::default() };
     let mut d = -1;
     unsafe {
         assert_eq!(cudaChooseDevice(&mut d, &want), cudaSuccess);

@@ -128,10 +128,10 @@ fn record(handle: *mut *mut c_void) -> Option<&'static FatBinary> {
 /// `__cudaRegisterFatBinaryEnd`: with `CUDA_MODULE_LOADING=EAGER`, load now.
 pub fn register_end(handle: *mut *mut c_void) {
     let Some(fb) = record(handle) else { return };
-    if eager() {
-        if let Err(e) = fb.library() {
-            log::warn!("CUDA_MODULE_LOADING=EAGER: loading a fatbinary failed with {}", super::error::name(e));
-        }
+    if eager()
+        && let Err(e) = fb.library()
+    {
+        log::warn!("CUDA_MODULE_LOADING=EAGER: loading a fatbinary failed with {}", super::error::name(e));
     }
 }
 
@@ -240,9 +240,10 @@ impl FatBinary {
             Err(e) => log::warn!("fatbinary at {data:p}: {e}; handing it to the driver anyway"),
         }
         let mut lib: CUlibrary = null_mut();
-        // The image is static data that outlives the library: no copy.
+        // The image is static data that outlives the library: no copy. The
+        // option's value is the integer 1 in a pointer-sized slot.
         let mut opt = [CU_LIBRARY_BINARY_IS_PRESERVED];
-        let mut val = [1usize as *mut c_void];
+        let mut val = [std::ptr::without_provenance_mut::<c_void>(1)];
         cu!(cuLibraryLoadData(&mut lib, data.cast(), null_mut(), null_mut(), 0, opt.as_mut_ptr(), val.as_mut_ptr(), 1))
             .inspect_err(|e| log::warn!("cuLibraryLoadData of a registered fatbinary failed with {}", super::error::name(*e)))?;
         // Copied out: no lock is held across the driver calls.
