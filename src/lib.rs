@@ -1,6 +1,6 @@
 //! cudart-shim: a CUDA runtime (`libcudart.so.13`) in Rust.
 //!
-//! Data flows one way: [`api`] (the C exports) -> [`runtime`] (cudart
+//! Data flows one way: [`api`] (the C exports) -> `runtime` (cudart
 //! semantics) -> [`driver`] (the CUDA driver API, loaded at run time).
 //! Everything cross-cutting (counting, timing, tracing, the panic boundary,
 //! the thread's last error) happens in exactly one place, [`entry`].
@@ -21,7 +21,13 @@ pub mod trace;
 #[macro_use]
 pub mod entry;
 /// cbindgen:ignore
-pub mod runtime;
+/// Crate-private: safe functions over raw C pointers, sound only behind the
+/// `unsafe extern "C"` exports in [`api`]. Tests reach the few items they
+/// check through [`internals`].
+pub(crate) mod runtime;
+/// cbindgen:ignore
+#[doc(hidden)]
+pub mod internals;
 /// cbindgen:ignore
 pub mod fatbin;
 pub mod api;

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use cudart_shim::api::device::*;
 use cudart_shim::api::memory::*;
-use cudart_shim::runtime::memory::cache::{host_stats, stats, CacheStats};
+use cudart_shim::internals::cache::{host_stats, stats, CacheStats};
 use cudart_shim::types::*;
 use std::ffi::c_void;
 use std::ptr::null_mut;
@@ -173,7 +173,7 @@ fn unknown_pointers_and_double_frees_get_nvidias_error() {
     free(q);
     assert_eq!(unsafe { cudaFree(null_mut()) }, cudaSuccess);
     // Size 0 is NULL and touches nothing.
-    let mut z = 1 as *mut c_void;
+    let mut z = std::ptr::dangling_mut::<c_void>();
     assert_eq!(unsafe { cudaMalloc(&mut z, 0) }, cudaSuccess);
     assert!(z.is_null());
     // Impossible sizes get the driver's answer.

@@ -171,7 +171,7 @@ fn captured_host_functions_and_event_nodes_land_in_the_graph() {
         // Nodes hold what was captured, as nodes added one by one would.
         let mut hp = cudaHostNodeParams { r#fn: None, userData: null_mut() };
         assert_eq!(cudaGraphHostNodeGetParams(during[1], &mut hp), cudaSuccess);
-        assert_eq!(hp.r#fn.map(|f| f as usize), Some(bump as usize));
+        assert_eq!(hp.r#fn.map(|f| f as usize), Some(bump as *const () as usize));
         assert_eq!(hp.userData as usize, 2);
         let mut ev = null_mut();
         assert_eq!(cudaGraphEventRecordNodeGetEvent(during[3], &mut ev), cudaSuccess);
@@ -203,7 +203,7 @@ fn fork_and_join_across_streams() {
         let (s1, s2) = (stream(), stream());
         let (fork, join) = (event(), event());
         assert_eq!(cudaStreamBeginCapture(s1, cudaStreamCaptureModeThreadLocal), cudaSuccess);
-        assert_eq!(cudaLaunchHostFunc(s1, Some(bump), 1 as *mut c_void), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s1, Some(bump), std::ptr::without_provenance_mut(1)), cudaSuccess);
         assert_eq!(cudaEventRecord(fork, s1), cudaSuccess);
         assert_eq!(cudaStreamWaitEvent(s2, fork, 0), cudaSuccess);
         assert_eq!(status(s2), cudaStreamCaptureStatusActive, "s2 joined the capture");
@@ -687,7 +687,7 @@ fn capture_and_graph_api_nodes_mix_in_one_graph() {
         assert_eq!(cudaGraphAddEmptyNode(&mut first, g, null(), 0), cudaSuccess);
         let d = [first];
         assert_eq!(cudaStreamBeginCaptureToGraph(s, g, d.as_ptr(), null(), 1, cudaStreamCaptureModeGlobal), cudaSuccess);
-        assert_eq!(cudaLaunchHostFunc(s, Some(bump), 1 as *mut c_void), cudaSuccess);
+        assert_eq!(cudaLaunchHostFunc(s, Some(bump), std::ptr::without_provenance_mut(1)), cudaSuccess);
         let mut st = cudaStreamCaptureStatus(0);
         let (mut cur, mut n) = (null(), 0usize);
         assert_eq!(cudaStreamGetCaptureInfo(s, &mut st, null_mut(), null_mut(), &mut cur, null_mut(), &mut n), cudaSuccess);

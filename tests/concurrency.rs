@@ -84,11 +84,11 @@ fn thirty_two_threads_mixed_workload_exact_counts() {
                         assert_eq!(cudaFree(p), cudaSuccess);
                         count("cudaFree");
                         // An error of this thread's own, every few rounds.
-                        if round % 3 == 0 {
+                        if round.is_multiple_of(3) {
                             assert_eq!(cudaSetDevice(99), cudaErrorInvalidDevice);
                             count("cudaSetDevice");
                         }
-                        let want = if round % 3 == 0 { cudaErrorInvalidDevice } else { cudaSuccess };
+                        let want = if round.is_multiple_of(3) { cudaErrorInvalidDevice } else { cudaSuccess };
                         assert_eq!(cudaGetLastError(), want, "thread {t} round {round}: another thread's error leaked");
                         count("cudaGetLastError");
                     }

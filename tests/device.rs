@@ -293,8 +293,7 @@ fn init_device_and_valid_devices() {
 #[test]
 fn choose_device_and_misc() {
     two_devices();
-    let mut want = cudaDeviceProp::default();
-    want.major = 9;
+    let want = cudaDeviceProp { major: 9, ..Default::default() };
     let mut d = -1;
     unsafe {
         assert_eq!(cudaChooseDevice(&mut d, &want), cudaSuccess);
@@ -343,7 +342,7 @@ fn last_error_is_per_thread_and_not_ready_is_not_recorded() {
         assert_eq!(cudaGetLastError(), cudaErrorInvalidDevice);
         assert_eq!(cudaGetLastError(), cudaSuccess);
     }
-    cudart_shim::runtime::error::record(cudaErrorNotReady);
+    cudart_shim::internals::error::record(cudaErrorNotReady);
     unsafe { assert_eq!(cudaGetLastError(), cudaSuccess) };
 }
 

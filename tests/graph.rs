@@ -855,13 +855,13 @@ fn user_objects_run_their_destructors() {
     let flags = cudaUserObjectNoDestructorSync.0 as c_uint;
     unsafe {
         let mut o = null_mut();
-        assert_eq!(cudaUserObjectCreate(&mut o, 1 as *mut c_void, Some(destroy_obj), 1, 0), cudaErrorInvalidValue);
-        assert_eq!(cudaUserObjectCreate(&mut o, 1 as *mut c_void, None, 1, flags), cudaErrorInvalidValue);
-        assert_eq!(cudaUserObjectCreate(&mut o, 1 as *mut c_void, Some(destroy_obj), 0, flags), cudaErrorInvalidValue);
-        assert_eq!(cudaUserObjectCreate(null_mut(), 1 as *mut c_void, Some(destroy_obj), 1, flags), cudaErrorInvalidValue);
+        assert_eq!(cudaUserObjectCreate(&mut o, std::ptr::without_provenance_mut(1), Some(destroy_obj), 1, 0), cudaErrorInvalidValue);
+        assert_eq!(cudaUserObjectCreate(&mut o, std::ptr::without_provenance_mut(1), None, 1, flags), cudaErrorInvalidValue);
+        assert_eq!(cudaUserObjectCreate(&mut o, std::ptr::without_provenance_mut(1), Some(destroy_obj), 0, flags), cudaErrorInvalidValue);
+        assert_eq!(cudaUserObjectCreate(null_mut(), std::ptr::without_provenance_mut(1), Some(destroy_obj), 1, flags), cudaErrorInvalidValue);
 
         // Plain references: 1 + 2 retained, 3 released -> destroyed once.
-        ok(cudaUserObjectCreate(&mut o, 1 as *mut c_void, Some(destroy_obj), 1, flags));
+        ok(cudaUserObjectCreate(&mut o, std::ptr::without_provenance_mut(1), Some(destroy_obj), 1, flags));
         ok(cudaUserObjectRetain(o, 2));
         ok(cudaUserObjectRelease(o, 2));
         assert_eq!(DESTROYED.load(Ordering::SeqCst), 0);

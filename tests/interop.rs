@@ -8,7 +8,7 @@ use cudart_shim::api::device::*;
 use cudart_shim::api::interop::*;
 use cudart_shim::driver::api::misc_abi::{CUeglFrame, CUeglFrame_frame};
 use cudart_shim::driver::*;
-use cudart_shim::runtime::interop::{driver_egl_frame, runtime_egl_frame};
+use cudart_shim::internals::interop::{driver_egl_frame, runtime_egl_frame};
 use cudart_shim::types::*;
 use std::ffi::c_void;
 use std::ptr::null_mut;

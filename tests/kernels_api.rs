@@ -312,7 +312,7 @@ fn driver_entry_points() {
         assert_eq!(st, cudaDriverEntryPointSuccess);
         assert_eq!(p, fake::proc("cuLaunchKernel"));
         // Unknown: success, NULL, status not found.
-        p = 0x1 as *mut c_void;
+        p = std::ptr::dangling_mut();
         assert_eq!(cudaGetDriverEntryPointByVersion(c"cuNoSuchThing".as_ptr(), &mut p, 13000, cudaEnableDefault, &mut st), cudaSuccess);
         assert!(p.is_null());
         assert_eq!(st, cudaDriverEntryPointSymbolNotFound);
@@ -511,7 +511,7 @@ fn registered_kernels_work_on_every_device() {
 
 #[test]
 fn kernel_handles_map_back_to_stubs_and_names() {
-    use cudart_shim::runtime::registry;
+    use cudart_shim::internals::registry;
     use_fake_driver(&[]);
     static STUB: u8 = 0;
     let w = fatbin_wrapper(PTX);
@@ -546,9 +546,9 @@ fn registering_thousands_of_kernels_touches_no_driver() {
     unsafe {
         for chunk in 0..5 {
             let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
-            for i in chunk * 1000..(chunk + 1) * 1000 {
+            for (i, name) in names.iter().enumerate().skip(chunk * 1000).take(1000) {
                 let stub = STUBS.as_ptr().add(i).cast::<c_char>();
-                __cudaRegisterFunction(h, stub, null_mut(), names[i].as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+                __cudaRegisterFunction(h, stub, null_mut(), name.as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
             }
             __cudaRegisterFatBinaryEnd(h);
         }

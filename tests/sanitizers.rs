@@ -237,7 +237,9 @@ fn lifecycle(tool: Tool) {
     let (dir, exe) = build(&programs::lifecycle::PROGRAM, tool, "lifecycle");
     let shim = shim_lib();
     let timeline = dir.join("timeline.json");
-    let cases: [(&str, &[&str], &[(&str, &str)]); 5] = [
+    /// A case's name, its extra arguments and its extra environment.
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let cases: [Case; 5] = [
         ("fork", &[], &[]),
         ("atexit", &[], &[]),
         ("thread-dtor", &[], &[]),

@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use cudart_shim::api::texture::*;
-use cudart_shim::runtime::texture::{array_format, channel_desc};
+use cudart_shim::internals::texture::{array_format, channel_desc};
 use cudart_shim::types::*;
 use std::ptr::{null, null_mut};
 

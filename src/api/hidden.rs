@@ -52,7 +52,7 @@ pub unsafe extern "C" fn __cudaRegisterVar(
     global: c_int,
 ) {
     entry!(__cudaRegisterVar(fatCubinHandle, hostVar, deviceAddress, deviceName, ext, size, constant, global) ->
-        registry::register_var(fatCubinHandle, hostVar.cast(), deviceName, size, false), on_panic = ())
+        registry::register_var(fatCubinHandle, hostVar.cast(), deviceName, false), on_panic = ())
 }
 
 #[unsafe(no_mangle)]
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
     global: c_int,
 ) {
     entry!(__cudaRegisterManagedVar(fatCubinHandle, hostVarPtrAddress, deviceAddress, deviceName, ext, size, constant, global) ->
-        registry::register_var(fatCubinHandle, hostVarPtrAddress.cast(), deviceName, size, true), on_panic = ())
+        registry::register_var(fatCubinHandle, hostVarPtrAddress.cast(), deviceName, true), on_panic = ())
 }
 
 /// Returns nonzero when the module is loaded and its `__managed__` host

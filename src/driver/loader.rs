@@ -114,8 +114,9 @@ impl StreamMode {
 
 const UNRESOLVED: *mut c_void = std::ptr::null_mut();
 /// Marks a symbol the driver lacks, so we log once and never ask again.
-const MISSING_NOT_SUPPORTED: *mut c_void = 1 as *mut c_void;
-const MISSING_NEWER_DRIVER: *mut c_void = 2 as *mut c_void;
+/// Sentinel addresses no function can have, never dereferenced.
+const MISSING_NOT_SUPPORTED: *mut c_void = std::ptr::without_provenance_mut(1);
+const MISSING_NEWER_DRIVER: *mut c_void = std::ptr::without_provenance_mut(2);
 
 /// One driver entry point of type `F` (an `unsafe extern "C" fn`), resolved on
 /// first use per [`StreamMode`] and cached in an atomic: the hot path is one

@@ -52,10 +52,15 @@ pub fn check(r: CUresult) -> CudaResult {
 /// `CudaResult`: `cu!(cuCtxGetCurrent(&mut ctx))?`. A symbol the driver lacks
 /// yields the error [`DriverFn::get`] documents. `cu!(ptds cuMemcpy(..))`
 /// calls the per-thread-default-stream variant (for `_ptds`/`_ptsz` exports).
-#[macro_export]
+///
+/// Crate-private on purpose: the arguments are evaluated inside the `unsafe`
+/// block that calls the driver, so the macro is only sound where the caller
+/// has checked every pointer it passes, which is the contract of
+/// [`runtime`](crate::runtime) (also crate-private). Exported, it would let
+/// safe code outside the crate hand the driver any pointer.
 macro_rules! cu {
     (ptds $f:ident ( $($a:expr),* $(,)? )) => {
-        $crate::cu!(mode $crate::driver::StreamMode::PerThread; $f($($a),*))
+        $crate::driver::cu!(mode $crate::driver::StreamMode::PerThread; $f($($a),*))
     };
     (mode $m:expr; $f:ident ( $($a:expr),* $(,)? )) => {
         match $crate::driver::api::$f.get_mode($m) {
@@ -66,6 +71,7 @@ macro_rules! cu {
         }
     };
     ($f:ident ( $($a:expr),* $(,)? )) => {
-        $crate::cu!(mode $crate::driver::StreamMode::Legacy; $f($($a),*))
+        $crate::driver::cu!(mode $crate::driver::StreamMode::Legacy; $f($($a),*))
     };
 }
+pub(crate) use cu;

@@ -169,12 +169,12 @@ fn current_driver_context() -> CudaResult<CUcontext> {
 pub fn enter() -> CudaResult<(CUcontext, c_int)> {
     let rt = runtime()?;
     let cur = current_driver_context()?;
-    if !cur.is_null() {
-        if let Ok(b) = BOUND.try_with(Cell::get) {
-            if b.ctx == cur && rt.devices[b.device as usize].generation.load(Ordering::Acquire) == b.generation {
-                return Ok((cur, b.device));
-            }
-        }
+    if !cur.is_null()
+        && let Ok(b) = BOUND.try_with(Cell::get)
+        && b.ctx == cur
+        && rt.devices[b.device as usize].generation.load(Ordering::Acquire) == b.generation
+    {
+        return Ok((cur, b.device));
     }
     enter_slow(rt, cur)
 }
@@ -220,10 +220,10 @@ pub fn current_device() -> CudaResult<c_int> {
     if cur.is_null() {
         return Ok(chosen_device());
     }
-    if let Ok(b) = BOUND.try_with(Cell::get) {
-        if b.ctx == cur {
-            return Ok(b.device);
-        }
+    if let Ok(b) = BOUND.try_with(Cell::get)
+        && b.ctx == cur
+    {
+        return Ok(b.device);
     }
     if let Some(d) = rt.devices.iter().find(|d| d.primary_handle.load(Ordering::Relaxed) == cur) {
         return Ok(d.ordinal);

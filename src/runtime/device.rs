@@ -4,7 +4,7 @@ use super::context::{self, enter};
 use super::state::runtime;
 use crate::driver::CUuuid;
 use crate::types::*;
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// `cudaGetDeviceCount`.
 pub fn count() -> CudaResult<c_int> {
@@ -395,18 +395,6 @@ pub fn flush_gpu_direct_rdma_writes(target: cudaFlushGPUDirectRDMAWritesTarget, 
 pub fn reset_persisting_l2_cache() -> CudaResult {
     runtime()?;
     cu!(cuCtxResetPersistingL2Cache())
-}
-
-/// Helper for printing a device name in logs.
-pub fn name(ordinal: c_int) -> String {
-    let mut p = cudaDeviceProp::default();
-    match runtime().and_then(|rt| rt.device(ordinal)) {
-        Ok(d) => {
-            let _ = cu!(cuDeviceGetName(p.name.as_mut_ptr(), 256, d.cu));
-            unsafe { CStr::from_ptr(p.name.as_ptr()) }.to_string_lossy().into_owned()
-        }
-        Err(_) => format!("device {ordinal}"),
-    }
 }
 
 /// `cudaProfilerStart` / `cudaProfilerStop`: forwarded to the driver, which

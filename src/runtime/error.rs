@@ -58,14 +58,6 @@ pub fn peek_last() -> cudaError_t {
     LAST.try_with(Cell::get).unwrap_or(cudaSuccess)
 }
 
-/// The sticky error, if one happened.
-pub fn sticky() -> Option<cudaError_t> {
-    match STICKY.load(Ordering::Relaxed) {
-        0 => None,
-        s => Some(cudaError_t(s)),
-    }
-}
-
 const UNRECOGNIZED: &CStr = c"unrecognized error code";
 
 fn lookup(e: cudaError_t) -> Option<&'static (i32, &'static CStr, &'static CStr)> {

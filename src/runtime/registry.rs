@@ -73,7 +73,6 @@ unsafe impl Sync for Function {}
 pub struct Var {
     pub module: &'static FatBinary,
     pub name: *const c_char,
-    pub size: usize,
     /// `__managed__`: where the program's host pointer to it lives.
     pub managed_host_ptr: *mut *mut c_void,
 }
@@ -129,10 +128,10 @@ fn record(handle: *mut *mut c_void) -> Option<&'static FatBinary> {
 /// `__cudaRegisterFatBinaryEnd`: with `CUDA_MODULE_LOADING=EAGER`, load now.
 pub fn register_end(handle: *mut *mut c_void) {
     let Some(fb) = record(handle) else { return };
-    if eager() {
-        if let Err(e) = fb.library() {
-            log::warn!("CUDA_MODULE_LOADING=EAGER: loading a fatbinary failed with {}", super::error::name(e));
-        }
+    if eager()
+        && let Err(e) = fb.library()
+    {
+        log::warn!("CUDA_MODULE_LOADING=EAGER: loading a fatbinary failed with {}", super::error::name(e));
     }
 }
 
@@ -167,14 +166,16 @@ pub fn register_function(handle: *mut *mut c_void, host_fun: *const c_char, devi
     maps().write().functions.insert(host_fun as usize, f);
 }
 
-/// `__cudaRegisterVar` / `__cudaRegisterManagedVar`.
-pub fn register_var(handle: *mut *mut c_void, host_var: *const c_void, name: *const c_char, size: usize, managed: bool) {
+/// `__cudaRegisterVar` / `__cudaRegisterManagedVar`. The registered size is
+/// not kept: the driver reports a variable's size when it is looked up
+/// (`cuLibraryGetGlobal` / `cuLibraryGetManaged`).
+pub fn register_var(handle: *mut *mut c_void, host_var: *const c_void, name: *const c_char, managed: bool) {
     let Some(module) = record(handle) else { return };
     if host_var.is_null() || name.is_null() {
         return;
     }
     let managed_host_ptr = if managed { host_var as *mut *mut c_void } else { null_mut() };
-    let v: &'static Var = Box::leak(Box::new(Var { module, name, size, managed_host_ptr }));
+    let v: &'static Var = Box::leak(Box::new(Var { module, name, managed_host_ptr }));
     if managed {
         module.managed.lock().push(v);
         // Loaded already (eager, or registered late): fill it in now.
@@ -239,9 +240,10 @@ impl FatBinary {
             Err(e) => log::warn!("fatbinary at {data:p}: {e}; handing it to the driver anyway"),
         }
         let mut lib: CUlibrary = null_mut();
-        // The image is static data that outlives the library: no copy.
+        // The image is static data that outlives the library: no copy. The
+        // option's value is the integer 1 in a pointer-sized slot.
         let mut opt = [CU_LIBRARY_BINARY_IS_PRESERVED];
-        let mut val = [1usize as *mut c_void];
+        let mut val = [std::ptr::without_provenance_mut::<c_void>(1)];
         cu!(cuLibraryLoadData(&mut lib, data.cast(), null_mut(), null_mut(), 0, opt.as_mut_ptr(), val.as_mut_ptr(), 1))
             .inspect_err(|e| log::warn!("cuLibraryLoadData of a registered fatbinary failed with {}", super::error::name(*e)))?;
         // Copied out: no lock is held across the driver calls.

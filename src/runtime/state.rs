@@ -13,8 +13,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 pub struct Runtime {
-    /// `cuDriverGetVersion`, e.g. 13000.
-    pub driver_version: c_int,
     /// Indexed by runtime device ordinal.
     pub devices: Box<[Device]>,
 }
@@ -71,7 +69,7 @@ fn init() -> CudaResult<Runtime> {
     }
     log::debug!("runtime initialized: driver {version}, {count} device(s)");
     install_fork_guard();
-    Ok(Runtime { driver_version: version, devices: devices.into_boxed_slice() })
+    Ok(Runtime { devices: devices.into_boxed_slice() })
 }
 
 impl Runtime {

@@ -478,10 +478,10 @@ pub unsafe extern "C" fn cuCtxGetDevice_v2(dev: *mut c_int, ctx: *const Ctx) -> 
 
 pub unsafe extern "C" fn cuCtxSynchronize_v2(ctx: *const Ctx) -> CUresult {
     fake_enter!("cuCtxSynchronize");
-    if ctx.is_null() {
-        if let Err(e) = current_active() {
-            return e;
-        }
+    if ctx.is_null()
+        && let Err(e) = current_active()
+    {
+        return e;
     }
     // Not from a callback; unsafe during stream capture.
     if let Err(e) = crate::stream::ctx_sync_check() {

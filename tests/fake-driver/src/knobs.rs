@@ -32,10 +32,10 @@ pub fn get() -> &'static Knobs {
             .collect();
         for rule in list("FAKE_CUDA_FAIL") {
             let parts: Vec<&str> = rule.split(':').collect();
-            if let [name, nth, code] = parts[..] {
-                if let (Ok(nth), Ok(code)) = (nth.parse(), code.parse()) {
-                    add_failure(name.to_owned(), nth, code);
-                }
+            if let [name, nth, code] = parts[..]
+                && let (Ok(nth), Ok(code)) = (nth.parse(), code.parse())
+            {
+                add_failure(name.to_owned(), nth, code);
             }
         }
         Knobs {

@@ -105,11 +105,11 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
         }
     };
     unsafe { *pfn = std::ptr::null_mut() };
-    if knobs::get().missing.iter().any(|m| *m == name) {
+    if knobs::get().missing.contains(&name) {
         set_status(1);
         return NOT_FOUND;
     }
-    if knobs::get().old.iter().any(|m| *m == name) {
+    if knobs::get().old.contains(&name) {
         set_status(2);
         return NOT_FOUND;
     }

@@ -1336,7 +1336,7 @@ unsafe fn range_attr(data: *mut c_void, size: usize, attr: c_int, p: u64, n: usi
         1 => int(a.read_mostly as c_int),
         2 => int(a.preferred),
         3 => {
-            if size % 4 != 0 || size == 0 {
+            if size == 0 || !size.is_multiple_of(4) {
                 return Err(INVALID_VALUE);
             }
             // Nobody has AccessedBy set: every slot is "no device".

@@ -177,7 +177,7 @@ fn trim(p: &mut Pool, keep: u64) {
 fn check_location(loc_type: c_int, id: c_int) -> Result<(), CUresult> {
     match loc_type {
         1 if id >= 0 && id < knobs::get().devices => Ok(()),
-        2 | 3 | 4 => Ok(()),
+        2..=4 => Ok(()),
         _ => Err(INVALID_VALUE),
     }
 }
@@ -1107,15 +1107,23 @@ pub unsafe extern "C" fn fake_cuda_log(level: c_int, msg: *const c_char) {
 
 // ---- Graphics interop (API-independent calls) -------------------------------
 
-/// Graphics resources: handle -> (pointer, size, mapped, map flags).
-static GRAPHICS: Mutex<Vec<(usize, u64, usize, bool, c_uint)>> = Mutex::new(Vec::new());
+/// A registered graphics resource.
+struct Graphics {
+    handle: usize,
+    ptr: u64,
+    size: usize,
+    mapped: bool,
+    map_flags: c_uint,
+}
+
+static GRAPHICS: Mutex<Vec<Graphics>> = Mutex::new(Vec::new());
 
 /// A registered graphics resource backed by `size` bytes at `ptr`, as if a
 /// GL buffer had been registered (test control API).
 #[unsafe(no_mangle)]
 pub extern "C" fn fake_cuda_graphics_resource(ptr: u64, size: usize) -> usize {
     let h = next_handle();
-    GRAPHICS.lock().push((h, ptr, size, false, 0));
+    GRAPHICS.lock().push(Graphics { handle: h, ptr, size, mapped: false, map_flags: 0 });
     h
 }
 
@@ -1123,7 +1131,7 @@ pub unsafe extern "C" fn cuGraphicsUnregisterResource(res: usize) -> CUresult {
     fake_enter!("cuGraphicsUnregisterResource");
     let _ = ctx!();
     let mut g = GRAPHICS.lock();
-    match g.iter().position(|e| e.0 == res) {
+    match g.iter().position(|e| e.handle == res) {
         Some(i) => {
             g.swap_remove(i);
             SUCCESS
@@ -1139,11 +1147,11 @@ pub unsafe extern "C" fn cuGraphicsResourceSetMapFlags_v2(res: usize, flags: c_u
         return INVALID_VALUE;
     }
     let mut g = GRAPHICS.lock();
-    let Some(e) = g.iter_mut().find(|e| e.0 == res) else { return INVALID_HANDLE };
-    if e.3 {
+    let Some(e) = g.iter_mut().find(|e| e.handle == res) else { return INVALID_HANDLE };
+    if e.mapped {
         return 208; // CUDA_ERROR_ALREADY_MAPPED
     }
-    e.4 = flags;
+    e.map_flags = flags;
     SUCCESS
 }
 
@@ -1155,15 +1163,15 @@ fn map_resources(count: c_uint, res: *const usize, stream: *mut c_void, map: boo
     let hs = unsafe { std::slice::from_raw_parts(res, count as usize) };
     let mut g = GRAPHICS.lock();
     for h in hs {
-        match g.iter().find(|e| e.0 == *h) {
+        match g.iter().find(|e| e.handle == *h) {
             None => return INVALID_HANDLE,
-            Some(e) if e.3 == map => return if map { 208 } else { 211 }, // ALREADY_MAPPED / NOT_MAPPED
+            Some(e) if e.mapped == map => return if map { 208 } else { 211 }, // ALREADY_MAPPED / NOT_MAPPED
             _ => {}
         }
     }
     for h in hs {
-        if let Some(e) = g.iter_mut().find(|e| e.0 == *h) {
-            e.3 = map;
+        if let Some(e) = g.iter_mut().find(|e| e.handle == *h) {
+            e.mapped = map;
         }
     }
     stream::enqueue(stream, Box::new(|| {}));
@@ -1185,13 +1193,13 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedPointer_v2(dptr: *mut u64, s
     let _ = ctx!();
     nonnull!(dptr, size);
     let g = GRAPHICS.lock();
-    let Some(e) = g.iter().find(|e| e.0 == res) else { return INVALID_HANDLE };
-    if !e.3 {
+    let Some(e) = g.iter().find(|e| e.handle == res) else { return INVALID_HANDLE };
+    if !e.mapped {
         return 211; // CUDA_ERROR_NOT_MAPPED
     }
     unsafe {
-        *dptr = e.1;
-        *size = e.2;
+        *dptr = e.ptr;
+        *size = e.size;
     }
     SUCCESS
 }
@@ -1216,7 +1224,7 @@ pub unsafe extern "C" fn cuGraphicsResourceGetMappedEglFrame(frame: *mut u8, res
     fake_enter!("cuGraphicsResourceGetMappedEglFrame");
     let _ = ctx!();
     nonnull!(frame);
-    if !GRAPHICS.lock().iter().any(|e| e.0 == res) {
+    if !GRAPHICS.lock().iter().any(|e| e.handle == res) {
         return INVALID_HANDLE;
     }
     let f = EGL_FRAMES.lock();

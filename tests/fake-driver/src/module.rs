@@ -779,10 +779,10 @@ static LAUNCHES: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Append a line to `FAKE_CUDA_LAUNCH_LOG`, if set.
 fn log_line(line: &str) {
-    if let Ok(path) = std::env::var("FAKE_CUDA_LAUNCH_LOG") {
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
-            let _ = writeln!(f, "{line}");
-        }
+    if let Ok(path) = std::env::var("FAKE_CUDA_LAUNCH_LOG")
+        && let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path)
+    {
+        let _ = writeln!(f, "{line}");
     }
 }
 

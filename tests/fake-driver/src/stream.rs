@@ -288,10 +288,10 @@ pub fn submit_to(s: &'static Stream, kind: c_int, work: Work) -> Result<(), CUre
 /// queued once.
 pub fn submit_repeatable(stream: *mut c_void, ptds: bool, kind: c_int, work: capture::Replay) -> Result<(), CUresult> {
     let s = resolve(stream, ptds)?;
-    if s.capture.lock().is_some() {
-        if let Some(r) = capture::capture_node(s, kind, 0, capture::Captured::Repeat(work.clone())) {
-            return r.map(|_| ());
-        }
+    if s.capture.lock().is_some()
+        && let Some(r) = capture::capture_node(s, kind, 0, capture::Captured::Repeat(work.clone()))
+    {
+        return r.map(|_| ());
     }
     submit_to(s, kind, Box::new(move || work()))
 }
@@ -318,12 +318,12 @@ fn unsafe_push(s: &'static Stream, kind: c_int, work: Work) {
                 s.push(Box::new(move || o.wait_for(t)));
             }
         }
-    } else if s.blocking() {
-        if let Some(l) = LEGACY_STREAM.get() {
-            let t = l.ticket();
-            if !l.reached(t) {
-                s.push(Box::new(move || l.wait_for(t)));
-            }
+    } else if s.blocking()
+        && let Some(l) = LEGACY_STREAM.get()
+    {
+        let t = l.ticket();
+        if !l.reached(t) {
+            s.push(Box::new(move || l.wait_for(t)));
         }
     }
     let work = match kind {
