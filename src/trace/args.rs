@@ -285,8 +285,11 @@ pub fn set_symbol_namer(namer: fn(u64, &mut String) -> bool) {
     let _ = SYMBOL_NAMER.set(namer);
 }
 
-/// `(name)` of the code at `addr`, when a namer is registered and knows it.
-fn symbol_suffix(addr: u64, out: &mut String) {
+/// A code address and, when the namer knows it, its name:
+/// `0x5555...(kernelName)`. The name is looked up when the value is
+/// written; a kernel unloaded before that shows its address alone.
+fn symbol_value(addr: u64, _: u64, out: &mut String) {
+    push_hex(out, addr);
     let Some(namer) = SYMBOL_NAMER.get() else { return };
     out.push('(');
     if namer(addr, out) {
@@ -348,10 +351,12 @@ impl CallArgs {
         if self.n == MAX_ARGS {
             return;
         }
-        let raw = if symbol && SYMBOL_NAMER.get().is_some() { None } else { value.raw(self.out_valid) };
-        let k = match raw {
+        let k = match value.raw(self.out_valid) {
+            // A kernel's name is looked up when the value is written (on the
+            // timeline's writer thread), not during the call.
+            Some(r) if symbol => Kept { name, a: r.a, b: 0, fmt: Some(symbol_value) },
             Some(r) => Kept { name, a: r.a, b: r.b, fmt: Some(r.fmt) },
-            None => self.text_arg(name, symbol, value),
+            None => self.text_arg(name, value),
         };
         self.kept[self.n].write(k);
         self.n += 1;
@@ -359,12 +364,9 @@ impl CallArgs {
 
     #[cold]
     #[inline(never)]
-    fn text_arg(&mut self, name: &'static str, symbol: bool, value: &dyn TraceArg) -> Kept {
+    fn text_arg(&mut self, name: &'static str, value: &dyn TraceArg) -> Kept {
         let start = self.text.len() as u64;
         value.trace(&mut self.text);
-        if symbol && let Some(r) = value.raw(false) {
-            symbol_suffix(r.a, &mut self.text);
-        }
         Kept { name, a: start, b: self.text.len() as u64, fmt: None }
     }
 
@@ -398,27 +400,19 @@ impl CallArgs {
     }
 }
 
-/// Write kept arguments as JSON members `,"name":"value"`.
-///
-/// Raw formatters ([`Raw::fmt`]) write numbers, hex, enum constant names
-/// and punctuation, never a quote, a backslash or a control character, so
-/// only pre-formatted text (which may hold a kernel's name or a struct's
-/// debug form) is escaped.
+/// Write kept arguments as JSON members `,"name":"value"`. Values are
+/// JSON-escaped where needed: raw formatters write numbers, hex and enum
+/// names, but a kernel's name or a struct's debug form may hold anything.
 pub fn write_kept(args: &[Kept], text: &str, out: &mut String) {
     for k in args {
         out.push_str(",\"");
         out.push_str(k.name);
         out.push_str("\":\"");
-        match k.fmt {
-            Some(f) => f(k.a, k.b, out),
-            None => {
-                let t = text.get(k.a as usize..k.b as usize).unwrap_or("");
-                if t.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-                    super::timeline::escape_into(t, out);
-                } else {
-                    out.push_str(t);
-                }
-            }
+        let start = out.len();
+        k.write_value(text, out);
+        if out.as_bytes()[start..].iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
+            let value = out.split_off(start);
+            super::timeline::escape_into(&value, out);
         }
         out.push('"');
     }
@@ -540,12 +534,12 @@ mod tests {
     #[test]
     fn kernel_addresses_get_their_names() {
         set_symbol_namer(|a, out| {
-            if a == 0x1000 {
-                out.push_str("saxpy");
-                true
-            } else {
-                false
+            match a {
+                0x1000 => out.push_str("saxpy"),
+                0x3000 => out.push_str("we\"ird\\name"),
+                _ => return false,
             }
+            true
         });
         let f = 0x1000 as *const c_void;
         let g = 0x2000 as *const c_void;
@@ -559,5 +553,12 @@ mod tests {
         let mut out = String::new();
         write_kept(&c.kept()[..1], &c.text, &mut out);
         assert_eq!(out, r#","func":"0x1000(saxpy)""#);
+        // Names are written as JSON strings whatever they hold.
+        let mut c = CallArgs::new(true);
+        c.arg("kernel", is_symbol_arg("kernel"), &(0x3000 as *const c_void));
+        let mut out = String::new();
+        write_kept(c.kept(), &c.text, &mut out);
+        assert_eq!(out, r#","kernel":"0x3000(we\"ird\\name)""#);
+        assert!(serde_json::from_str::<serde_json::Value>(&format!("{{{}}}", &out[1..])).is_ok());
     }
 }

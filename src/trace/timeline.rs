@@ -7,20 +7,21 @@
 //! events in place, under their lane's lock, which the owner takes only to
 //! swap a full chunk out. A full chunk goes to a bounded queue drained by
 //! one writer thread; when the queue is full the calling thread waits
-//! (back-pressure) for a bounded time, so memory stays bounded. The wait is
-//! bounded because the writer may be unable to run at all: a call made from
-//! a library constructor holds the dynamic loader's lock, which a starting
-//! thread needs (PyTorch's import, measured on an H100: an unbounded wait
-//! deadlocked). Events that still find no room are dropped and counted; the
-//! count is written into the trace. After every batch the writer appends
-//! the closing `]}` and seeks back over it, so the file on disk is valid
-//! JSON whenever the writer is idle: after a flush, at exit, even if the
-//! process is killed later.
+//! (back-pressure), so memory stays bounded. If the writer takes nothing
+//! for 200 ms the calling thread writes the queued chunks itself: the
+//! writer may be unable to run at all, as when calls are made from a
+//! library constructor, which holds the dynamic loader's lock that a
+//! starting thread needs (PyTorch's import: measured on an H100, an
+//! unbounded wait deadlocked, and dropping instead lost thousands of
+//! events). Events are dropped only when the writer lock itself cannot be
+//! had within that time; the count is written into the trace. After every
+//! batch the writer appends the closing `]}` and seeks back over it, so
+//! the file on disk is valid JSON whenever the writer is idle: after a
+//! flush, at exit, even if the process is killed later.
 
 use super::clock;
 use super::args::{push_int, write_kept, CallArgs, Kept};
 use super::output;
-use parking_lot::Mutex;
 use std::cell::UnsafeCell;
 use std::collections::{HashSet, VecDeque};
 use std::fs::File;
@@ -54,7 +55,7 @@ impl Event {
 
 const EVENTS_PER_CHUNK: usize = 4096;
 const ARGS_PER_CHUNK: usize = 4 * EVENTS_PER_CHUNK;
-const TEXT_PER_CHUNK: usize = 64 * 1024;
+const TEXT_PER_CHUNK: usize = 256 * 1024;
 /// Full chunks waiting for the writer; callers wait beyond this.
 const QUEUE_MAX: usize = 16;
 const TRAILER: &[u8] = b"\n]}\n";
@@ -243,7 +244,9 @@ static NOT_FULL: std::sync::Condvar = std::sync::Condvar::new();
 /// queue's. Boxed: a lane holds its chunk by pointer.
 #[allow(clippy::vec_box)]
 static POOL: std::sync::Mutex<Vec<Box<Chunk>>> = std::sync::Mutex::new(Vec::new());
-static WRITER: Mutex<Option<Writer>> = Mutex::new(None);
+/// std's mutex, as the queue's: a thread in teardown may write a batch
+/// itself (see `enqueue`).
+static WRITER: std::sync::Mutex<Option<Writer>> = std::sync::Mutex::new(None);
 /// Set once the final flush has closed the trace: later events are dropped.
 static FINISHED: AtomicBool = AtomicBool::new(false);
 pub static DROPPED: AtomicU64 = AtomicU64::new(0);
@@ -284,7 +287,7 @@ pub fn start(path: &str) -> bool {
         log::warn!("cannot write the timeline file {path:?} ({e}); the timeline is off");
         return false;
     }
-    *WRITER.lock() = Some(Writer {
+    *super::lock(&WRITER) = Some(Writer {
         file,
         path: path.to_owned(),
         pid,
@@ -324,7 +327,10 @@ fn writer_loop() {
 /// then close the JSON. `last`: the final flush, which shows progress for
 /// a large trace and records dropped events in the trace.
 fn write_pending(batch: Vec<Full>, lanes: &[&Lane], last: bool) {
-    let mut guard = WRITER.lock();
+    write_locked(super::lock(&WRITER), batch, lanes, last);
+}
+
+fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec<Full>, lanes: &[&Lane], last: bool) {
     let Some(w) = guard.as_mut() else { return };
     let total = batch.iter().map(|f| f.chunk.unwritten()).sum::<u64>()
         + lanes.iter().map(|l| lane_chunk(l, |c| c.unwritten()).unwrap_or(0)).sum::<u64>();
@@ -522,27 +528,44 @@ fn push_to_fresh(lane: &Lane, ev: Event, args: &CallArgs) {
     }
 }
 
-/// How long a caller waits for room in the queue before its chunk is
-/// dropped (see the module note).
+/// How long a caller waits for room in the queue before it writes the
+/// queued chunks itself (see `enqueue`).
 const MAX_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// Set when a caller gave up waiting; cleared when the writer takes a
-/// batch. While set, a full queue drops at once: one wait per stall, not
-/// one per chunk.
+/// Set when the writer thread took no batch for `MAX_WAIT` while the queue
+/// was full; cleared when it takes one. While set, callers that find the
+/// queue full write it themselves at once: one wait per stall.
 static STALLED: AtomicBool = AtomicBool::new(false);
 
+/// Queue a full chunk for the writer thread. When the queue is full the
+/// caller waits for room (back-pressure, memory stays bounded); if the
+/// writer thread takes nothing for `MAX_WAIT` (it may be unable to run at
+/// all: see the module note) the caller writes the queued chunks itself.
 fn enqueue(f: Full) {
     if f.chunk.unwritten() == 0 {
         return recycle(vec![f]);
     }
     let mut q = super::lock(&QUEUE);
-    let deadline = std::time::Instant::now() + MAX_WAIT;
+    let mut deadline = std::time::Instant::now() + MAX_WAIT;
     while q.len() >= QUEUE_MAX {
-        if FINISHED.load(Relaxed) || STALLED.load(Relaxed) || std::time::Instant::now() >= deadline {
-            STALLED.store(true, Relaxed);
+        if FINISHED.load(Relaxed) {
             DROPPED.fetch_add(f.chunk.unwritten(), Relaxed);
             drop(q);
             return recycle(vec![f]);
+        }
+        if STALLED.load(Relaxed) || std::time::Instant::now() >= deadline {
+            STALLED.store(true, Relaxed);
+            // Counted while the queue lock is held, as the writer thread
+            // does: a flush waits for this batch too.
+            IN_FLIGHT.fetch_add(1, AcqRel);
+            let batch: Vec<Full> = q.drain(..).collect();
+            drop(q);
+            NOT_FULL.notify_all();
+            write_stalled(batch);
+            IN_FLIGHT.fetch_sub(1, AcqRel);
+            q = super::lock(&QUEUE);
+            deadline = std::time::Instant::now() + MAX_WAIT;
+            continue;
         }
         q = NOT_FULL.wait_timeout(q, std::time::Duration::from_millis(20)).unwrap_or_else(std::sync::PoisonError::into_inner).0;
     }
@@ -551,10 +574,30 @@ fn enqueue(f: Full) {
     NOT_EMPTY.notify_one();
 }
 
+/// Write a batch from a calling thread. The writer lock is waited for at
+/// most `MAX_WAIT` (its holder might itself be stuck); past that the
+/// batch's events are dropped and counted.
+fn write_stalled(batch: Vec<Full>) {
+    let deadline = std::time::Instant::now() + MAX_WAIT;
+    loop {
+        match WRITER.try_lock() {
+            Ok(g) => return write_locked(g, batch, &[], false),
+            Err(std::sync::TryLockError::Poisoned(p)) => return write_locked(p.into_inner(), batch, &[], false),
+            Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => {
+                DROPPED.fetch_add(batch.iter().map(|f| f.chunk.unwritten()).sum(), Relaxed);
+                return recycle(batch);
+            }
+        }
+    }
+}
+
 /// Write every pending event (the queue and each thread's lane) now.
 /// `last`: the final flush; later events are dropped.
 pub fn flush(lanes: &[&Lane], last: bool) {
-    if FINISHED.load(Relaxed) || WRITER.lock().is_none() {
+    if FINISHED.load(Relaxed) || super::lock(&WRITER).is_none() {
         return;
     }
     if last {
@@ -580,7 +623,7 @@ pub fn flush(lanes: &[&Lane], last: bool) {
     }
     write_pending(batch, lanes, last);
     if last {
-        let mut w = WRITER.lock();
+        let mut w = super::lock(&WRITER);
         if let Some(w) = w.as_mut() {
             let _ = w.file.flush();
             log::debug!("timeline {}: {} events", w.path, w.events);
