@@ -168,7 +168,8 @@ impl Chunk {
     }
 
     fn unwritten(&self) -> u64 {
-        (self.published.load(Acquire) - self.consumed.load(Relaxed).min(self.published.load(Acquire))) as u64
+        let end = self.published.load(Acquire);
+        end.saturating_sub(self.consumed.load(Relaxed)) as u64
     }
 
     /// Empty again, for another lane (the caller owns it alone).
@@ -332,8 +333,13 @@ fn write_pending(batch: Vec<Full>, lanes: &[&Lane], last: bool) {
 
 fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec<Full>, lanes: &[&Lane], last: bool) {
     let Some(w) = guard.as_mut() else { return };
-    let total = batch.iter().map(|f| f.chunk.unwritten()).sum::<u64>()
-        + lanes.iter().map(|l| lane_chunk(l, |c| c.unwritten()).unwrap_or(0)).sum::<u64>();
+    // Counted only for the final write's progress line.
+    let total = if last {
+        batch.iter().map(|f| f.chunk.unwritten()).sum::<u64>()
+            + lanes.iter().map(|l| lane_chunk(l, |c| c.unwritten()).unwrap_or(0)).sum::<u64>()
+    } else {
+        0
+    };
     let show = last && total > 50_000;
     let mut done = 0u64;
     let mut last_shown = std::time::Instant::now();
