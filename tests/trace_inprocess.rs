@@ -94,8 +94,10 @@ fn memory_counter_track_in_timeline() {
 
 /// Threads append to their timeline buffers without a lock while flushes
 /// read those buffers in place: every call must be written exactly once,
-/// in order, with its out-parameter, across chunk hand-offs (a chunk holds
-/// 4096 events) and concurrent flushes.
+/// with its out-parameter, across chunk hand-offs (a chunk holds 4096
+/// events) and concurrent flushes. (File order is not call order: a flush
+/// can write a thread's new chunk before the full one it just handed to
+/// the writer; viewers order events by timestamp.)
 #[test]
 fn flushes_while_threads_append_write_every_event_once() {
     const THREADS: usize = 4;
@@ -134,8 +136,10 @@ fn flushes_while_threads_append_write_every_event_once() {
         let mine: Vec<&serde_json::Value> =
             events.iter().filter(|e| e["tid"].as_i64() == Some(tid) && e["name"] == "cudaDeviceGetAttribute").collect();
         assert_eq!(mine.len(), CALLS, "thread {tid}: every call once");
-        let ts: Vec<f64> = mine.iter().map(|e| e["ts"].as_f64().unwrap()).collect();
-        assert!(ts.windows(2).all(|w| w[0] <= w[1]), "thread {tid}: events in call order");
+        // No event written twice (a start and duration to the nanosecond
+        // identify a call).
+        let distinct: std::collections::HashSet<String> = mine.iter().map(|e| format!("{}/{}", e["ts"], e["dur"])).collect();
+        assert_eq!(distinct.len(), CALLS, "thread {tid}: no event written twice");
         assert!(mine.iter().all(|e| e["args"]["value"].as_str().is_some_and(|v| v.ends_with("->32"))));
         assert!(mine.iter().all(|e| e["args"]["attr"] == "cudaDevAttrWarpSize" && e["args"]["result"] == "cudaSuccess"));
     }
