@@ -22,7 +22,8 @@ or TIMEOUT.
 import re, sys
 
 inc, export_list = sys.argv[1], sys.argv[2]
-exports = open(export_list).read().split()
+# Comment lines (#) in the list say where it came from.
+exports = [w for l in open(export_list) if not l.startswith('#') for w in l.split()]
 src = open(f"{inc}/cuda_runtime_api.h").read()
 src = re.sub(r"/\*.*?\*/", "", src, flags=re.S)
 src = re.sub(r"__dv\([^)]*\)", "", src)

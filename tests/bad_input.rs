@@ -24,7 +24,7 @@ fn program(tag: &str) -> std::path::PathBuf {
     let out = Command::new("python3")
         .arg(repo_root().join("scripts/gen-bad-input.py"))
         .arg(cuda_include())
-        .arg(repo_root().join("../shared/abi/libcudart13-exports.txt"))
+        .arg(repo_root().join("tests/data/abi/libcudart13-exports.txt"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

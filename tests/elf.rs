@@ -29,10 +29,7 @@ fn exports() -> Vec<(String, String)> {
 }
 
 fn nvidia_exports() -> BTreeSet<String> {
-    let list = std::fs::read_to_string(repo_root().join("../shared/abi/libcudart13-exports.txt"))
-        .or_else(|_| std::fs::read_to_string(repo_root().join("docs/abi/libcudart13-exports.txt")))
-        .expect("NVIDIA's export list");
-    list.split_whitespace().map(str::to_owned).collect()
+    abi_list("libcudart13-exports.txt").into_iter().collect()
 }
 
 #[test]

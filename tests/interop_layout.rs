@@ -171,7 +171,7 @@ fn nested_members_match_nvidia_headers() {
 
 #[test]
 fn runtime_descriptor_sizes_match_the_13_0_size_table() {
-    // ../shared/abi/struct-sizes-13.0.txt.
+    // tests/data/abi/struct-sizes-13.0.txt.
     assert_eq!(size_of::<cudaExternalMemoryHandleDesc>(), 104);
     assert_eq!(size_of::<cudaExternalMemoryBufferDesc>(), 88);
     assert_eq!(size_of::<cudaExternalMemoryMipmappedArrayDesc>(), 128);

@@ -22,6 +22,16 @@ pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A reference list under `tests/data/abi/` (NVIDIA's export lists, PyTorch's
+/// imports; each file's `#` lines say where it came from): its names, one per
+/// whitespace-separated word, comment lines skipped.
+#[allow(dead_code)]
+pub fn abi_list(file: &str) -> Vec<String> {
+    let p = repo_root().join("tests/data/abi").join(file);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    text.lines().filter(|l| !l.starts_with('#')).flat_map(str::split_whitespace).map(str::to_owned).collect()
+}
+
 fn built(name: &str) -> PathBuf {
     let p = target_dir().join(name);
     assert!(
