@@ -1659,7 +1659,8 @@ typedef struct cudartShimCallbackData {
   int phase;
   /**
    * 0 for a call from the program; 1 and more for calls made while
-   * another call of the same thread is running (from a callback).
+   * another call of the same thread is running (from a stream callback,
+   * say). Calls made by a subscriber callback are never delivered.
    */
   uint32_t depth;
   /**
@@ -1680,6 +1681,8 @@ typedef struct cudartShimCallbackData {
 
 /**
  * A subscriber callback: `userdata` as given to `cudartShimSubscribe`.
+ * It may call the runtime; those calls are answered, counted and traced,
+ * but not delivered to subscribers (no callback re-enters itself).
  */
 typedef void (*cudartShimCallback)(void *userdata, const struct cudartShimCallbackData *data);
 
@@ -3893,10 +3896,15 @@ cudaError_t cudartShimFlush(void);
 /**
  * Call `on_enter` before and `on_exit` after every runtime call (either
  * may be NULL, not both), from the calling thread. `*handle` receives the
- * subscription for `cudartShimUnsubscribe`.
+ * subscription for `cudartShimUnsubscribe`. A callback may call the
+ * runtime: those calls are answered, counted and traced, but not delivered
+ * to subscribers, so a callback never re-enters itself.
  */
 cudaError_t cudartShimSubscribe(cudartShimCallback on_enter, cudartShimCallback on_exit, void *userdata, uint64_t *handle);
 
+/**
+ * End a subscription made by `cudartShimSubscribe`.
+ */
 cudaError_t cudartShimUnsubscribe(uint64_t handle);
 
 /**

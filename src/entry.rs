@@ -30,8 +30,22 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 ///
 /// `entry!(cudaName(arg, ...) -> expr, on_panic = value)` for exports that
 /// return anything else (names, handles, `void`): no last-error bookkeeping.
+///
+/// `entry!(@own cudartShimName(arg, ...) => runtime_expr)` (and the `->`
+/// form) for the project's own API: the same panic boundary and last-error
+/// rule, no initialization, and neither counted nor traced. These calls
+/// observe the trace; counting them would put the observer in its own
+/// figures, and a subscriber would see half of its own (un)subscription.
 #[macro_export]
 macro_rules! entry {
+    (@own $name:ident ( $($arg:ident),* $(,)? ) => $body:expr) => {{
+        static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
+        $crate::entry::own_status(&SITE, #[inline(always)] move || $body)
+    }};
+    (@own $name:ident ( $($arg:ident),* $(,)? ) -> $body:expr, on_panic = $panic:expr) => {{
+        static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
+        $crate::entry::own_value(&SITE, #[inline(always)] move || $body, $panic)
+    }};
     ($name:ident ( $($arg:ident),* $(,)? ) => $body:expr) => {
         $crate::entry!(@status true, $name($($arg),*) => $body)
     };
@@ -83,6 +97,16 @@ pub fn value<T: trace::TraceArg + 'static>(site: &'static CallSite, args: Args<'
     if trace::active() {
         return trace::traced(site, args, || guard(site, body, on_panic), trace::status_of_value);
     }
+    guard(site, body, on_panic)
+}
+
+/// The project's own status exports (`entry!(@own ...)`): untraced.
+pub fn own_status(site: &'static CallSite, body: impl FnOnce() -> CudaResult) -> cudaError_t {
+    finish(guard(site, body, Err(cudaErrorUnknown)))
+}
+
+/// The project's own value exports (`entry!(@own ... -> ...)`): untraced.
+pub fn own_value<T>(site: &'static CallSite, body: impl FnOnce() -> T, on_panic: T) -> T {
     guard(site, body, on_panic)
 }
 

@@ -336,15 +336,42 @@ fn subscriber_api_from_c() {
     let want_attr = "exit cudaDeviceGetAttribute depth=0 result=0 dur_positive=1 args: value=0x";
     let l = out.lines().find(|l| l.starts_with(want_attr)).unwrap_or_else(|| panic!("{out}"));
     assert!(l.ends_with("->32 attr=cudaDevAttrWarpSize device=0"), "{l}");
-    // cudaGetDeviceCount, cudaDeviceGetAttribute, the nested cudaGetDevice
-    // from the exit callback, cudaSetDevice(42).
-    assert!(out.contains("enters=4 exits=4 nested=1 failed=1\n"), "{out}");
+    // cudaGetDeviceCount, cudaDeviceGetAttribute, cudaSetDevice(42); the
+    // cudaGetDevice made by the exit callback is not delivered, but counted.
+    assert!(out.contains("enters=3 exits=3 nested=0 failed=1\n"), "{out}");
     assert!(out.contains("counter cudaGetDevice calls=1 failed=0\n"), "{out}");
     assert!(out.contains("counter cudaSetDevice calls=1 failed=1 total_positive=1\n"), "{out}");
+    // The shim's own calls (cudartShim*) are neither counted nor delivered.
     assert!(out.contains("functions=4 calls=4\n"), "{out}");
-    assert!(out.contains("after unsubscribe enters=4\n"), "{out}");
+    assert!(out.contains("after unsubscribe enters=3\n"), "{out}");
     assert!(out.contains("after reset calls=0\n"), "{out}");
     assert!(out.contains("counting calls=5\n"), "{out}");
+}
+
+/// Callbacks that call the runtime (cudaGetErrorName from on_exit used to
+/// recurse until the stack overflowed): those calls are answered and
+/// counted, never delivered again, and the program ends with exit 0, over
+/// the fake driver and with no driver at all.
+#[test]
+fn subscriber_callbacks_that_call_the_runtime_end_normally() {
+    let dir = scratch("subscriber_reentry");
+    let exe = compile_c_shim(&repo_root().join("tests/c/subscriber_reentry.c"), &dir.join("subscriber_reentry"), &[]);
+    let no_driver = [
+        ("CUDART_SHIM_DRIVER".to_owned(), "/nonexistent/libcuda.so.1".to_owned()),
+        ("CUDART_SHIM_LOG".to_owned(), "off".to_owned()),
+    ];
+    for (what, env, count) in [("fake driver", fake_env(&[]), "cudaSuccess"), ("no driver", no_driver.to_vec(), "cudaErrorInsufficientDriver")] {
+        let out = run(&exe, &[], &env);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{what}: {}\n{text}{}", out.status, String::from_utf8_lossy(&out.stderr));
+        assert!(!text.contains("REDELIVERED") && !text.contains("bad") && !text.contains("failed"), "{what}: {text}");
+        assert!(text.contains(&format!("cudaGetDeviceCount: {count}\n")), "{what}: {text}");
+        // cudaGetDeviceCount, cudaGetErrorName, cudaSetDevice: 3 calls, each
+        // callback making 6 runtime calls that are counted but not delivered.
+        assert!(text.contains("enters=3 exits=3 deepest=0 inner=36\n"), "{what}: {text}");
+        assert!(text.contains("counted cudaGetErrorName=7\n"), "{what}: {text}");
+        assert!(text.contains("counted cudaGetDevice=6\n"), "{what}: {text}");
+    }
 }
 
 #[test]

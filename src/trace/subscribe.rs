@@ -1,17 +1,28 @@
 //! Subscribers (the shim's C API): callbacks on entry and exit of every
-//! call, and the counters API behind `cudartShim*`.
+//! call, and the counters API behind `cudartShim*`. The C types are in
+//! `types::shim`, the exports in `api::shim`.
 //!
 //! The subscriber list is an immutable snapshot behind an atomic pointer:
 //! the hot path reads it without a lock; (un)subscribing builds a new one
 //! under a lock and leaks the old (a reader may still hold it; the leak is
 //! bounded by the number of subscribe calls).
+//!
+//! Calls made from inside a subscriber callback (on its thread) are not
+//! delivered to subscribers: an exit callback that calls
+//! `cudaGetErrorName` would otherwise be called again for that call, and
+//! again, until the stack overflows. They are still answered, counted and
+//! traced like any other call (nested, one level deeper).
 
 use super::args::CallArgs;
 use super::clock;
-use crate::api::shim::{cudartShimArg, cudartShimCallback, cudartShimCallbackData, cudartShimCounter};
-use crate::types::{cudaError_t, cudaErrorInvalidValue, cudaErrorUnknown, cudaSuccess};
+use crate::types::{
+    cudaError_t, cudaErrorInvalidValue, cudaSuccess, cudartShimArg, cudartShimCallback, cudartShimCallbackData,
+    cudartShimCounter, CudaResult, CUDART_SHIM_PHASE_ENTER, CUDART_SHIM_PHASE_EXIT,
+};
 use parking_lot::Mutex;
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::cell::Cell;
+use std::ffi::{c_void, CStr, CString};
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicPtr, Ordering::*};
 
 #[derive(Clone, Copy)]
@@ -44,6 +55,10 @@ pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(c
     if !subs.iter().any(|s| pick(s).is_some()) {
         return;
     }
+    // A call from inside a callback of this thread is not delivered (see
+    // the module doc). During thread teardown the flag cannot be read:
+    // deliver nothing rather than risk the recursion.
+    let Some(_in_callback) = InCallback::enter() else { return };
     let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
     args(&mut captured);
     let strings: Vec<(CString, CString)> = captured
@@ -56,7 +71,7 @@ pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(c
     let data = cudartShimCallbackData {
         function_id: id,
         function_name: super::site_c_name(id),
-        phase: if exit.is_some() { 1 } else { 0 },
+        phase: if exit.is_some() { CUDART_SHIM_PHASE_EXIT } else { CUDART_SHIM_PHASE_ENTER },
         depth,
         thread_id: super::gettid(),
         num_args: cargs.len() as u32,
@@ -72,37 +87,54 @@ pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(c
     }
 }
 
-/// The shim API's panic boundary: never unwind into C.
-pub fn boundary(f: impl FnOnce() -> cudaError_t) -> cudaError_t {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(cudaErrorUnknown)
+thread_local! {
+    // No destructor: readable at any point of the thread's teardown.
+    static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
 }
 
-/// # Safety
-/// Pointers as the C API documents them (valid or NULL).
-pub unsafe fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, user: *mut c_void, handle: *mut u64) -> cudaError_t {
-    if handle.is_null() || (enter.is_none() && exit.is_none()) {
-        return cudaErrorInvalidValue;
+/// This thread is running subscriber callbacks while this guard lives.
+struct InCallback;
+
+impl InCallback {
+    /// None when the thread is already in a callback, or is being torn down.
+    /// (`then`, not `then_some`: an eagerly built guard would be dropped,
+    /// clearing the flag, exactly when it must stay set.)
+    fn enter() -> Option<InCallback> {
+        IN_CALLBACK.try_with(|f| !f.replace(true)).ok()?.then(|| InCallback)
+    }
+}
+
+impl Drop for InCallback {
+    fn drop(&mut self) {
+        let _ = IN_CALLBACK.try_with(|f| f.set(false));
+    }
+}
+
+/// Register callbacks; `handle` receives the subscription's handle.
+pub fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, user: *mut c_void, handle: Option<&mut u64>) -> CudaResult {
+    let handle = handle.ok_or(cudaErrorInvalidValue)?;
+    if enter.is_none() && exit.is_none() {
+        return Err(cudaErrorInvalidValue);
     }
     let mut next = EDIT.lock();
     *next += 1;
     let mut v = snapshot().to_vec();
     v.push(Sub { handle: *next, enter, exit, user: user as usize });
-    // SAFETY: checked non-null.
-    unsafe { *handle = *next };
+    *handle = *next;
     publish(v);
-    cudaSuccess
+    Ok(())
 }
 
-pub fn unsubscribe(handle: u64) -> cudaError_t {
+pub fn unsubscribe(handle: u64) -> CudaResult {
     let _g = EDIT.lock();
     let mut v = snapshot().to_vec();
     let before = v.len();
     v.retain(|s| s.handle != handle);
     if v.len() == before {
-        return cudaErrorInvalidValue;
+        return Err(cudaErrorInvalidValue);
     }
     publish(v);
-    cudaSuccess
+    Ok(())
 }
 
 fn counter(id: u32) -> cudartShimCounter {
@@ -119,31 +151,27 @@ fn counter(id: u32) -> cudartShimCounter {
     }
 }
 
-/// # Safety
-/// Pointers as the C API documents them (valid or NULL).
-pub unsafe fn get_counters(out: *mut cudartShimCounter, capacity: usize, count: *mut usize) -> cudaError_t {
-    if count.is_null() || (out.is_null() && capacity > 0) {
-        return cudaErrorInvalidValue;
+/// The counters of every function called so far, as many as fit in `out`
+/// (None, the C caller's NULL, only with `capacity` 0); `count` receives
+/// how many there are.
+pub fn get_counters(out: Option<&mut [MaybeUninit<cudartShimCounter>]>, capacity: usize, count: Option<&mut usize>) -> CudaResult {
+    let count = count.ok_or(cudaErrorInvalidValue)?;
+    if out.is_none() && capacity > 0 {
+        return Err(cudaErrorInvalidValue);
     }
     let all: Vec<cudartShimCounter> = (0..super::site_count()).map(counter).filter(|c| c.calls > 0).collect();
-    for (i, c) in all.iter().take(capacity).enumerate() {
-        // SAFETY: the caller gave room for `capacity` records.
-        unsafe { out.add(i).write(*c) };
+    for (slot, c) in out.unwrap_or_default().iter_mut().zip(&all) {
+        slot.write(*c);
     }
-    // SAFETY: checked non-null.
-    unsafe { *count = all.len() };
-    cudaSuccess
+    *count = all.len();
+    Ok(())
 }
 
-/// # Safety
-/// Pointers as the C API documents them (valid or NULL).
-pub unsafe fn get_counter(name: *const c_char, out: *mut cudartShimCounter) -> cudaError_t {
-    if name.is_null() || out.is_null() {
-        return cudaErrorInvalidValue;
-    }
-    // SAFETY: a C string from the caller.
-    let n = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-    let c = match super::site_id(&n) {
+/// The counters of function `name` (zeros, and id `u32::MAX`, when no such
+/// function was ever called).
+pub fn get_counter(name: Option<&CStr>, out: Option<&mut cudartShimCounter>) -> CudaResult {
+    let (name, out) = (name.ok_or(cudaErrorInvalidValue)?, out.ok_or(cudaErrorInvalidValue)?);
+    *out = match super::site_id(&name.to_string_lossy()) {
         Some(id) => counter(id),
         None => cudartShimCounter {
             function_id: u32::MAX,
@@ -155,22 +183,25 @@ pub unsafe fn get_counter(name: *const c_char, out: *mut cudartShimCounter) -> c
             max_ns: 0,
         },
     };
-    // SAFETY: checked non-null.
-    unsafe { out.write(c) };
-    cudaSuccess
+    Ok(())
 }
 
-pub fn enable_counters(on: c_int) -> cudaError_t {
-    super::set_flag(super::COUNT, on != 0);
-    cudaSuccess
+pub fn enable_counters(on: bool) -> CudaResult {
+    super::set_flag(super::COUNT, on);
+    Ok(())
 }
 
-pub fn reset_counters() -> cudaError_t {
+pub fn reset_counters() -> CudaResult {
     super::stats::EPOCH.fetch_add(1, Relaxed);
-    cudaSuccess
+    Ok(())
 }
 
-pub fn flush() -> cudaError_t {
+pub fn flush() -> CudaResult {
     super::flush();
-    cudaSuccess
+    Ok(())
+}
+
+/// The name of function `id`, or NULL.
+pub fn function_name(id: u32) -> *const std::ffi::c_char {
+    super::site_c_name(id)
 }

@@ -29,6 +29,7 @@ pub mod pool;
 mod pool_enums;
 pub mod shared;
 mod shared_enums;
+pub mod shim;
 
 pub use device::*;
 pub use device_enums::*;
@@ -39,6 +40,7 @@ pub use interop::*;
 pub use launch::*;
 pub use memory::*;
 pub use shared::*;
+pub use shim::*;
 pub use pool::*;
 pub use stream::*;
 pub use texture::*;

@@ -60,32 +60,3 @@ pub struct cudaMemPoolPtrExportData {
 /// C: `cudaMemPoolCreateUsageHwDecompress`.
 pub const cudaMemPoolCreateUsageHwDecompress: c_int = 0x2;
 
-/// Statistics of the opt-in caching allocator (`CUDART_SHIM_POOL=1`) for one
-/// device's device memory or pinned host memory. The allocator carves
-/// blocks (requests rounded to 512 B) out of segments it takes from the
-/// driver (whole 2 MiB pages); held bytes = active + cached bytes. All zero
-/// when the allocator is off or unused.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct cudartShimPoolStats {
-    /// Segments taken from the driver and not given back, and their bytes.
-    pub held_blocks: u64,
-    pub held_bytes: u64,
-    /// Blocks in the program's hands.
-    pub active_blocks: u64,
-    pub active_bytes: u64,
-    /// Free blocks in the cache (freed blocks waiting for a synchronize, and
-    /// free parts of segments).
-    pub cached_blocks: u64,
-    pub cached_bytes: u64,
-    pub peak_held_bytes: u64,
-    /// Allocations served from the cache / that took a new segment from the
-    /// driver.
-    pub hits: u64,
-    pub misses: u64,
-    /// Device synchronizations made to reuse freed blocks.
-    pub synchronizes: u64,
-    /// Segments given back to the driver.
-    pub released_blocks: u64,
-}
-
