@@ -50,14 +50,18 @@ fn records(h: &str) -> Vec<(String, Vec<String>)> {
     let mut lines = h.lines();
     while let Some(l) = lines.next() {
         let Some(rest) = l.strip_prefix("typedef struct ").or_else(|| l.strip_prefix("typedef union ")) else { continue };
-        let Some(name) = rest.strip_suffix(" {") else { continue };
+        let Some(tag) = rest.strip_suffix(" {") else { continue };
+        let mut name = tag.to_owned();
         let mut fields = Vec::new();
         for f in lines.by_ref() {
-            if f.starts_with('}') {
+            if let Some(closing) = f.strip_prefix("} ") {
+                // The typedef name (the tag may be NVIDIA's other spelling).
+                name = closing.trim_end_matches(';').to_owned();
                 break;
             }
             let decl = f.trim().trim_end_matches(';');
-            if decl.is_empty() || decl.starts_with("/*") || decl.starts_with('*') {
+            // Comments, and dim3's C++ constructor with its #if lines.
+            if decl.is_empty() || decl.starts_with("/*") || decl.starts_with('*') || decl.starts_with('#') || decl.starts_with("constexpr ") {
                 continue;
             }
             // `type name[..]` or `type (*name)(...)`
@@ -71,18 +75,31 @@ fn records(h: &str) -> Vec<(String, Vec<String>)> {
             }
             fields.push(ident.to_owned());
         }
-        out.push((name.to_owned(), fields));
+        out.push((name, fields));
     }
     out
 }
 
+/// Every `#define` constant and every enumerator (`  NAME = value,` inside
+/// an `enum TAG {` block).
 fn constants(h: &str) -> Vec<String> {
-    h.lines()
-        .filter_map(|l| l.strip_prefix("#define "))
-        .filter_map(|d| d.split_whitespace().next())
-        .filter(|n| !n.ends_with("_H") && !n.contains('('))
-        .map(str::to_owned)
-        .collect()
+    let mut out = Vec::new();
+    let mut in_enum = false;
+    for l in h.lines() {
+        if l.starts_with("enum ") && l.ends_with(" {") {
+            in_enum = true;
+        } else if in_enum && l == "};" {
+            in_enum = false;
+        } else if in_enum {
+            out.extend(l.trim().split(" = ").next().map(str::to_owned));
+        } else if let Some(n) = l.strip_prefix("#define ").and_then(|d| d.split_whitespace().next()) {
+            // Not guards, function-like macros, or the header's own spellings.
+            if !n.ends_with("_H") && !n.contains('(') && n != "CUDART_CB" {
+                out.push(n.to_owned());
+            }
+        }
+    }
+    out
 }
 
 fn probe(h: &str) -> String {
