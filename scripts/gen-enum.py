@@ -4,7 +4,8 @@
 Names and values are read from the header (the authority); the Rust shape is
 ours: a `#[repr(transparent)]` newtype over `c_int` (never a Rust `enum`,
 since callers and the driver may hand us any value) and one `pub const` per
-enumerator, which cbindgen turns into `#define`s.
+enumerator. scripts/gen-header turns each such newtype back into a C enum
+with NVIDIA's tag in include/cudart_shim.h (tests/header.rs).
 
 usage: scripts/gen-enum.py HEADER ENUM [ENUM ...] > src/types/<area>_enums.rs
   HEADER: e.g. $CUDA_INCLUDE/driver_types.h (runtime) or $CUDA_INCLUDE/cuda.h (driver)

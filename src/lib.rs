@@ -5,7 +5,9 @@
 //! Everything cross-cutting (counting, timing, tracing, the panic boundary,
 //! the thread's last error) happens in exactly one place, [`entry`].
 //!
-//! cbindgen writes `include/cudart_shim.h` from [`types`] and [`api`]; the
+//! `scripts/gen-header` writes `include/cudart_shim.h` from [`types`] and
+//! [`api`] (cbindgen, then the steps in tests/header.rs), and
+//! `include/cudart_shim_ext.h` from `types::shim` and `api::shim`; the
 //! modules marked `cbindgen:ignore` are internal.
 #![allow(clippy::missing_safety_doc, non_upper_case_globals, non_camel_case_types, non_snake_case)]
 
