@@ -2401,6 +2401,248 @@ enum cudaGraphicsCubeFace {
 typedef enum cudaGraphicsCubeFace cudaGraphicsCubeFace;
 
 /**
+ * C: `cudaAsyncNotificationType`.
+ */
+enum cudaAsyncNotificationType_enum {
+  cudaAsyncNotificationTypeOverBudget = 0x1,
+};
+typedef enum cudaAsyncNotificationType_enum cudaAsyncNotificationType;
+
+/**
+ * C: `cudaAtomicOperationCapability`.
+ */
+enum cudaAtomicOperationCapability {
+  cudaAtomicCapabilitySigned = 1,
+  cudaAtomicCapabilityUnsigned = 2,
+  cudaAtomicCapabilityReduction = 4,
+  cudaAtomicCapabilityScalar32 = 8,
+  cudaAtomicCapabilityScalar64 = 16,
+  cudaAtomicCapabilityScalar128 = 32,
+  cudaAtomicCapabilityVector32x4 = 64,
+};
+typedef enum cudaAtomicOperationCapability cudaAtomicOperationCapability;
+
+/**
+ * C: `cudaCGScope`.
+ */
+enum cudaCGScope {
+  cudaCGScopeInvalid = 0,
+  cudaCGScopeGrid = 1,
+  cudaCGScopeReserved = 2,
+};
+typedef enum cudaCGScope cudaCGScope;
+
+/**
+ * C: `cudaClusterSchedulingPolicy`.
+ */
+enum cudaClusterSchedulingPolicy {
+  cudaClusterSchedulingPolicyDefault = 0,
+  cudaClusterSchedulingPolicySpread = 1,
+  cudaClusterSchedulingPolicyLoadBalancing = 2,
+};
+typedef enum cudaClusterSchedulingPolicy cudaClusterSchedulingPolicy;
+
+/**
+ * C: `cudaComputeMode`.
+ */
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3,
+};
+typedef enum cudaComputeMode cudaComputeMode;
+
+/**
+ * C: `cudaDeviceNumaConfig`.
+ */
+enum cudaDeviceNumaConfig {
+  cudaDeviceNumaConfigNone = 0,
+  cudaDeviceNumaConfigNumaNode = 1,
+};
+typedef enum cudaDeviceNumaConfig cudaDeviceNumaConfig;
+
+/**
+ * C: `cudaFlushGPUDirectRDMAWritesOptions`.
+ */
+enum cudaFlushGPUDirectRDMAWritesOptions {
+  cudaFlushGPUDirectRDMAWritesOptionHost = 1,
+  cudaFlushGPUDirectRDMAWritesOptionMemOps = 2,
+};
+typedef enum cudaFlushGPUDirectRDMAWritesOptions cudaFlushGPUDirectRDMAWritesOptions;
+
+/**
+ * C: `cudaGPUDirectRDMAWritesOrdering`.
+ */
+enum cudaGPUDirectRDMAWritesOrdering {
+  cudaGPUDirectRDMAWritesOrderingNone = 0,
+  cudaGPUDirectRDMAWritesOrderingOwner = 100,
+  cudaGPUDirectRDMAWritesOrderingAllDevices = 200,
+};
+typedef enum cudaGPUDirectRDMAWritesOrdering cudaGPUDirectRDMAWritesOrdering;
+
+/**
+ * C: `cudaGraphKernelNodeField`.
+ */
+enum cudaGraphKernelNodeField {
+  cudaGraphKernelNodeFieldInvalid = 0,
+  cudaGraphKernelNodeFieldGridDim = 1,
+  cudaGraphKernelNodeFieldParam = 2,
+  cudaGraphKernelNodeFieldEnabled = 3,
+};
+typedef enum cudaGraphKernelNodeField cudaGraphKernelNodeField;
+
+/**
+ * C: `cudaJit_CacheMode`.
+ */
+enum cudaJit_CacheMode {
+  cudaJitCacheOptionNone = 0,
+  cudaJitCacheOptionCG = 1,
+  cudaJitCacheOptionCA = 2,
+};
+typedef enum cudaJit_CacheMode cudaJit_CacheMode;
+
+/**
+ * C: `cudaJit_Fallback`.
+ */
+enum cudaJit_Fallback {
+  cudaPreferPtx = 0,
+  cudaPreferBinary = 1,
+};
+typedef enum cudaJit_Fallback cudaJit_Fallback;
+
+/**
+ * C: `cudaLaunchMemSyncDomain`.
+ */
+enum cudaLaunchMemSyncDomain {
+  cudaLaunchMemSyncDomainDefault = 0,
+  cudaLaunchMemSyncDomainRemote = 1,
+};
+typedef enum cudaLaunchMemSyncDomain cudaLaunchMemSyncDomain;
+
+/**
+ * C: `cudaSharedCarveout`.
+ */
+enum cudaSharedCarveout {
+  cudaSharedmemCarveoutDefault = -1,
+  cudaSharedmemCarveoutMaxShared = 100,
+  cudaSharedmemCarveoutMaxL1 = 0,
+};
+typedef enum cudaSharedCarveout cudaSharedCarveout;
+
+/**
+ * C: `cudaDataType`.
+ */
+enum cudaDataType_t {
+  CUDA_R_16F = 2,
+  CUDA_C_16F = 6,
+  CUDA_R_16BF = 14,
+  CUDA_C_16BF = 15,
+  CUDA_R_32F = 0,
+  CUDA_C_32F = 4,
+  CUDA_R_64F = 1,
+  CUDA_C_64F = 5,
+  CUDA_R_4I = 16,
+  CUDA_C_4I = 17,
+  CUDA_R_4U = 18,
+  CUDA_C_4U = 19,
+  CUDA_R_8I = 3,
+  CUDA_C_8I = 7,
+  CUDA_R_8U = 8,
+  CUDA_C_8U = 9,
+  CUDA_R_16I = 20,
+  CUDA_C_16I = 21,
+  CUDA_R_16U = 22,
+  CUDA_C_16U = 23,
+  CUDA_R_32I = 10,
+  CUDA_C_32I = 11,
+  CUDA_R_32U = 12,
+  CUDA_C_32U = 13,
+  CUDA_R_64I = 24,
+  CUDA_C_64I = 25,
+  CUDA_R_64U = 26,
+  CUDA_C_64U = 27,
+  CUDA_R_8F_E4M3 = 28,
+  CUDA_R_8F_UE4M3 = 28,
+  CUDA_R_8F_E5M2 = 29,
+  CUDA_R_8F_UE8M0 = 30,
+  CUDA_R_6F_E2M3 = 31,
+  CUDA_R_6F_E3M2 = 32,
+  CUDA_R_4F_E2M1 = 33,
+};
+typedef enum cudaDataType_t cudaDataType;
+
+/**
+ * C: `libraryPropertyType`.
+ */
+enum libraryPropertyType_t {
+  MAJOR_VERSION = 0,
+  MINOR_VERSION = 1,
+  PATCH_LEVEL = 2,
+};
+typedef enum libraryPropertyType_t libraryPropertyType;
+
+/**
+ * C: `cudaEmulationStrategy`.
+ */
+enum cudaEmulationStrategy_t {
+  CUDA_EMULATION_STRATEGY_DEFAULT = 0,
+  CUDA_EMULATION_STRATEGY_PERFORMANT = 1,
+  CUDA_EMULATION_STRATEGY_EAGER = 2,
+};
+typedef enum cudaEmulationStrategy_t cudaEmulationStrategy;
+
+/**
+ * C: `cudaEmulationMantissaControl`.
+ */
+enum cudaEmulationMantissaControl_t {
+  CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC = 0,
+  CUDA_EMULATION_MANTISSA_CONTROL_FIXED = 1,
+};
+typedef enum cudaEmulationMantissaControl_t cudaEmulationMantissaControl;
+
+/**
+ * C: `cudaEmulationSpecialValuesSupport`.
+ */
+enum cudaEmulationSpecialValuesSupport_t {
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT = 0xffff,
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE = 0,
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY = 1,
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN = 2,
+};
+typedef enum cudaEmulationSpecialValuesSupport_t cudaEmulationSpecialValuesSupport;
+
+/**
+ * C: `cudaSurfaceBoundaryMode`.
+ */
+enum cudaSurfaceBoundaryMode {
+  cudaBoundaryModeZero = 0,
+  cudaBoundaryModeClamp = 1,
+  cudaBoundaryModeTrap = 2,
+};
+typedef enum cudaSurfaceBoundaryMode cudaSurfaceBoundaryMode;
+
+/**
+ * C: `cudaSurfaceFormatMode`.
+ */
+enum cudaSurfaceFormatMode {
+  cudaFormatModeForced = 0,
+  cudaFormatModeAuto = 1,
+};
+typedef enum cudaSurfaceFormatMode cudaSurfaceFormatMode;
+
+/**
+ * C: `cudaRoundMode`.
+ */
+enum cudaRoundMode {
+  cudaRoundNearest = 0,
+  cudaRoundZero = 1,
+  cudaRoundPosInf = 2,
+  cudaRoundMinInf = 3,
+};
+typedef enum cudaRoundMode cudaRoundMode;
+
+/**
  * The legacy default stream, usable from any thread (C: `cudaStreamLegacy`).
  */
 #define cudaStreamLegacy (cudaStream_t)1

@@ -39,7 +39,7 @@ for e in enums:
             if v in [x for x in names]:
                 val = vals[v]
             else:
-                val = int(eval(v.replace("U", ""), {"__builtins__": {}}, dict(vals)))
+                val = int(eval(re.sub(r"(?<=[0-9a-fA-F])[uU][lL]*\b", "", v), {"__builtins__": {}}, dict(vals)))
         else:
             val = nxt
         vals[n] = val

@@ -140,7 +140,9 @@ fn structs_and_constants_match_nvidia_headers() {
     let h = std::fs::read_to_string(repo_root().join("include/cudart_shim.h")).unwrap();
     let body = probe(&h);
     let dir = scratch("abi_layout");
-    let nv = build_and_run(&dir, "nvidia", "cuda_runtime_api.h", &cuda_include(), &body);
+    // cuda_runtime.h: the header ours stands in for (it adds library_types.h
+    // and the other enums of cuda_runtime_api.h's neighbours).
+    let nv = build_and_run(&dir, "nvidia", "cuda_runtime.h", &cuda_include(), &body);
     let sh = build_and_run(&dir, "shim", "cudart_shim.h", &repo_root().join("include"), &body);
     assert!(nv.contains("sizeof cudaDeviceProp 1008"), "{nv}");
     for (a, b) in nv.lines().zip(sh.lines()) {

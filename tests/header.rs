@@ -29,6 +29,12 @@ mod generate {
         ("cudaError_t", "cudaError"),
         ("cudaGraphDependencyType", "cudaGraphDependencyType_enum"),
         ("cudaLogLevel", "CUDAlogLevel_enum"),
+        ("cudaAsyncNotificationType", "cudaAsyncNotificationType_enum"),
+        ("cudaDataType", "cudaDataType_t"),
+        ("libraryPropertyType", "libraryPropertyType_t"),
+        ("cudaEmulationStrategy", "cudaEmulationStrategy_t"),
+        ("cudaEmulationMantissaControl", "cudaEmulationMantissaControl_t"),
+        ("cudaEmulationSpecialValuesSupport", "cudaEmulationSpecialValuesSupport_t"),
     ];
 
     /// NVIDIA's struct tag where it differs from the typedef name
@@ -569,6 +575,34 @@ fn every_enum_tag_is_nvidias() {
         assert_compiles(cc, std, &text("cuda_runtime.h", body), &format!("tags_nvidia.{ext}"), &[cuda_include()]);
         assert_compiles(cc, std, &text("cudart_shim.h", body), &format!("tags_ours.{ext}"), &[ours()]);
     }
+}
+
+/// Every enum that NVIDIA's cuda_runtime.h declares (after the
+/// preprocessor) has its tag in ours, with one exception: the flags of
+/// `cudaGetDriverEntryPoint*`, whose constants stay `#define`s because the
+/// runtime declares them as the `unsigned long long` the calls take.
+#[test]
+fn every_nvidia_enum_is_declared() {
+    const NOT_AN_ENUM_HERE: &[&str] = &["cudaGetDriverEntryPointFlags"];
+    let tags = |text: &str| -> std::collections::BTreeSet<String> {
+        let flat = text.replace('\n', " ");
+        flat.split("enum ")
+            .skip(1)
+            .filter_map(|rest| {
+                let (tag, after) = rest.trim_start().split_once(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+                (after.trim_start().starts_with('{') && !tag.is_empty()).then(|| tag.to_owned())
+            })
+            .collect()
+    };
+    let src = scratch("header").join("cuda_runtime_only.c");
+    std::fs::write(&src, "#include <cuda_runtime.h>\n").unwrap();
+    let out = Command::new("cc").arg("-E").arg(format!("-I{}", cuda_include().display())).arg(&src).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let theirs = tags(&String::from_utf8_lossy(&out.stdout));
+    let ours = tags(&std::fs::read_to_string(repo_root().join(MAIN)).unwrap());
+    assert!(theirs.len() > 70, "{theirs:?}");
+    let missing: Vec<&String> = theirs.iter().filter(|t| !ours.contains(*t) && !NOT_AN_ENUM_HERE.contains(&t.as_str())).collect();
+    assert!(missing.is_empty(), "enums of NVIDIA's cuda_runtime.h missing from include/cudart_shim.h: {missing:?}");
 }
 
 /// Every struct and union of the header is zero-initialisable in C++ with

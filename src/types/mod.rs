@@ -30,6 +30,7 @@ mod pool_enums;
 pub mod shared;
 mod shared_enums;
 pub mod shim;
+mod header_enums;
 
 pub use device::*;
 pub use device_enums::*;
@@ -41,6 +42,7 @@ pub use launch::*;
 pub use memory::*;
 pub use shared::*;
 pub use shim::*;
+pub use header_enums::*;
 pub use pool::*;
 pub use stream::*;
 pub use texture::*;
