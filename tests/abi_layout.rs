@@ -92,9 +92,11 @@ fn constants(h: &str) -> Vec<String> {
             in_enum = false;
         } else if in_enum {
             out.extend(l.trim().split(" = ").next().map(str::to_owned));
-        } else if let Some(n) = l.strip_prefix("#define ").and_then(|d| d.split_whitespace().next()) {
-            // Not guards, function-like macros, or the header's own spellings.
-            if !n.ends_with("_H") && !n.contains('(') && n != "CUDART_CB" {
+        } else if let Some(d) = l.strip_prefix("#define ") {
+            // Not guards, function-like macros, or markers without a value (CUDART_CB).
+            let mut words = d.split_whitespace();
+            let (Some(n), Some(_value)) = (words.next(), words.next()) else { continue };
+            if !n.ends_with("_H") && !n.contains('(') {
                 out.push(n.to_owned());
             }
         }

@@ -109,7 +109,9 @@ mod generate {
  * describes (what cudaRuntimeGetVersion reports). */
 #define CUDART_VERSION @VERSION@
 
-/* The calling convention of runtime callbacks (empty on Linux). */
+/* The calling conventions of runtime calls and callbacks (empty on Linux). */
+#define CUDARTAPI
+#define CUDARTAPI_CDECL
 #define CUDART_CB
 
 /* A default argument in C++, nothing in C (NVIDIA's prototypes have the
@@ -130,6 +132,37 @@ mod generate {
     /// Helpers NVIDIA's cuda_runtime.h gives: the make_* constructors in C
     /// and C++, and the C++ overloads that take typed pointers.
     const TAIL: &str = r#"
+/* Other names NVIDIA's headers give to the same types and values. */
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+typedef cudaLaunchAttributeValue cudaKernelNodeAttrValue;
+typedef cudaLaunchAttributeID cudaKernelNodeAttrID;
+#define cudaKernelNodeAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaKernelNodeAttributeCooperative cudaLaunchAttributeCooperative
+#define cudaKernelNodeAttributePriority cudaLaunchAttributePriority
+#define cudaKernelNodeAttributeClusterDimension cudaLaunchAttributeClusterDimension
+#define cudaKernelNodeAttributeClusterSchedulingPolicyPreference cudaLaunchAttributeClusterSchedulingPolicyPreference
+#define cudaKernelNodeAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaKernelNodeAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
+#define cudaKernelNodeAttributePreferredSharedMemoryCarveout cudaLaunchAttributePreferredSharedMemoryCarveout
+#define cudaKernelNodeAttributeDeviceUpdatableKernelNode cudaLaunchAttributeDeviceUpdatableKernelNode
+#define cudaKernelNodeAttributeNvlinkUtilCentricScheduling cudaLaunchAttributeNvlinkUtilCentricScheduling
+
+/* Texture and surface object types (texture_types.h, surface_types.h). */
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
+#define cudaSurfaceType1D 0x01
+#define cudaSurfaceType2D 0x02
+#define cudaSurfaceType3D 0x03
+#define cudaSurfaceTypeCubemap 0x0C
+#define cudaSurfaceType1DLayered 0xF1
+#define cudaSurfaceType2DLayered 0xF2
+#define cudaSurfaceTypeCubemapLayered 0xFC
+
 /* The constructors of driver_functions.h. */
 static inline struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz) {
   struct cudaPitchedPtr s;
@@ -603,6 +636,34 @@ fn every_nvidia_enum_is_declared() {
     assert!(theirs.len() > 70, "{theirs:?}");
     let missing: Vec<&String> = theirs.iter().filter(|t| !ours.contains(*t) && !NOT_AN_ENUM_HERE.contains(&t.as_str())).collect();
     assert!(missing.is_empty(), "enums of NVIDIA's cuda_runtime.h missing from include/cudart_shim.h: {missing:?}");
+}
+
+/// Every object-like `cuda*`/`CUDA*` macro of NVIDIA's cuda_runtime.h is
+/// in ours, as a macro, an enumerator or a type name (abi_layout.rs checks
+/// the values). `CUDART_DEVICE` marks device code, which a host header has
+/// none of.
+#[test]
+fn every_nvidia_macro_is_declared() {
+    let macros = |include: &Path, header: &str| -> Vec<String> {
+        let src = scratch("header").join(format!("macros_{header}.c"));
+        std::fs::write(&src, format!("#include <{header}>\n")).unwrap();
+        let out = Command::new("cc").args(["-E", "-dM"]).arg(format!("-I{}", include.display())).arg(&src).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("#define ")?.split_whitespace().next().map(str::to_owned))
+            .filter(|n| (n.starts_with("cuda") || n.starts_with("CUDA")) && !n.contains('('))
+            .collect()
+    };
+    let theirs = macros(&cuda_include(), "cuda_runtime.h");
+    assert!(theirs.len() > 90, "{theirs:?}");
+    let ours = macros(&ours(), "cudart_shim.h");
+    let h = std::fs::read_to_string(repo_root().join(MAIN)).unwrap();
+    let declared = |n: &str| {
+        ours.iter().any(|m| m == n) || h.contains(&format!("\n  {n} = ")) || h.contains(&format!(" {n};\n"))
+    };
+    let missing: Vec<&String> = theirs.iter().filter(|n| *n != "CUDART_DEVICE" && !declared(n)).collect();
+    assert!(missing.is_empty(), "macros of NVIDIA's cuda_runtime.h missing from include/cudart_shim.h: {missing:?}");
 }
 
 /// Every struct and union of the header is zero-initialisable in C++ with
