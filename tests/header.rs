@@ -292,18 +292,18 @@ static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags
 
     /// A `#[repr(transparent)]` integer newtype of src/types (the form every
     /// C enum takes there) with its constants, in source order.
-    pub struct NewtypeEnum {
-        pub ty: String,
-        pub values: Vec<(String, String)>,
+    struct NewtypeEnum {
+        ty: String,
+        values: Vec<(String, String)>,
     }
 
     impl NewtypeEnum {
-        pub fn tag(&self) -> &str {
+        fn tag(&self) -> &str {
             ENUM_TAGS.iter().find(|(t, _)| *t == self.ty).map_or(&self.ty, |(_, tag)| tag)
         }
     }
 
-    pub fn newtype_enums(dir: &Path) -> Vec<NewtypeEnum> {
+    fn newtype_enums(dir: &Path) -> Vec<NewtypeEnum> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         let texts: Vec<String> = files.iter().filter(|p| p.extension().is_some_and(|e| e == "rs")).map(|p| read(p)).collect();
@@ -370,8 +370,7 @@ static inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags
         }
         let mut text = with_struct_tags(&(out.join("\n") + "\n"));
         let guard_end = text.rfind("#endif  /* CUDART_SHIM_H */").expect("include guard");
-        text.insert_str(guard_end, TAIL.trim_start());
-        text.insert(guard_end + TAIL.trim_start().len(), '\n');
+        text.insert_str(guard_end, &format!("{}\n", TAIL.trim_start()));
         text
     }
 
