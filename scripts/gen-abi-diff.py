@@ -381,6 +381,19 @@ def keyed(rows, nkey):
     return d
 
 
+def compare(da, db, label, sep):
+    """`12 KEY{sep}VALUE` / `13 KEY{sep}VALUE` / `~ KEY: V12 | V13` rows."""
+    rows = []
+    for k in sorted(set(da) | set(db)):
+        if k not in db:
+            rows.append(f"12 {label(k)}{sep}{da[k]}")
+        elif k not in da:
+            rows.append(f"13 {label(k)}{sep}{db[k]}")
+        elif da[k] != db[k]:
+            rows.append(f"~ {label(k)}: {da[k]} | {db[k]}")
+    return rows
+
+
 def diff(facts):
     a, b = facts["12.9"], facts["13.0"]
     out = ["# CUDA 12.9 (libcudart.so.12) against CUDA 13.0 (libcudart.so.13): what differs, derived by scripts/gen-abi-diff.py",
@@ -414,49 +427,17 @@ def diff(facts):
     out += section("struct size/alignment that differ", [f"~ {k[0]}: {' '.join(sa[k])} | {' '.join(sb[k])}" for k in sorted(set(sa) & set(sb)) if sa[k] != sb[k]])
     fa = keyed([r for r in a["layout"] if r.startswith("field ")], 3)
     fb = keyed([r for r in b["layout"] if r.startswith("field ")], 3)
-    rows = []
     common = {k[0] for k in sa} & {k[0] for k in sb}
-    for k in sorted(set(fa) | set(fb)):
-        if k[1] not in common:
-            continue
-        if k not in fb:
-            rows.append(f"12 {k[1]}.{k[2]} {fa[k]}")
-        elif k not in fa:
-            rows.append(f"13 {k[1]}.{k[2]} {fb[k]}")
-        elif fa[k] != fb[k]:
-            rows.append(f"~ {k[1]}.{k[2]}: {fa[k]} | {fb[k]}")
-    out += section("fields (offset size type) that differ in structs both have", rows)
+    fa = {k: v for k, v in fa.items() if k[1] in common}
+    fb = {k: v for k, v in fb.items() if k[1] in common}
+    out += section("fields (offset size type) that differ in structs both have",
+                   compare(fa, fb, lambda k: f"{k[1]}.{k[2]}", " "))
     na = keyed([r for r in a["layout"] if r.startswith("enum ")], 3)
     nb = keyed([r for r in b["layout"] if r.startswith("enum ")], 3)
-    rows = []
-    for k in sorted(set(na) | set(nb)):
-        if k not in nb:
-            rows.append(f"12 {k[1]}::{k[2]} = {na[k]}")
-        elif k not in na:
-            rows.append(f"13 {k[1]}::{k[2]} = {nb[k]}")
-        elif na[k] != nb[k]:
-            rows.append(f"~ {k[1]}::{k[2]}: {na[k]} | {nb[k]}")
-    out += section("enumerators that differ", rows)
-    da, db = keyed(a["define"], 2), keyed(b["define"], 2)
-    rows = []
-    for k in sorted(set(da) | set(db)):
-        if k not in db:
-            rows.append(f"12 {k[1]} = {da[k]}")
-        elif k not in da:
-            rows.append(f"13 {k[1]} = {db[k]}")
-        elif da[k] != db[k]:
-            rows.append(f"~ {k[1]}: {da[k]} | {db[k]}")
-    out += section("integer macros that differ", rows)
+    out += section("enumerators that differ", compare(na, nb, lambda k: f"{k[1]}::{k[2]}", " = "))
+    out += section("integer macros that differ", compare(keyed(a["define"], 2), keyed(b["define"], 2), lambda k: k[1], " = "))
     ha, hb = keyed(a["hidden"], 2), keyed(b["hidden"], 2)
-    rows = []
-    for k in sorted(set(ha) | set(hb)):
-        if k not in hb:
-            rows.append(f"12 {k[1]} {ha[k]}")
-        elif k not in ha:
-            rows.append(f"13 {k[1]} {hb[k]}")
-        elif ha[k] != hb[k]:
-            rows.append(f"~ {k[1]}: {ha[k]} | {hb[k]}")
-    out += section("crt/host_runtime.h declarations that differ", rows)
+    out += section("crt/ declarations of the __cuda* API that differ", compare(ha, hb, lambda k: k[1], " "))
     out += section("__cuda* exports only in 12.9", [f"12 {n}" for n in sorted(ea - eb) if n.startswith("__cuda")])
     out += section("__cuda* exports only in 13.0", [f"13 {n}" for n in sorted(eb - ea) if n.startswith("__cuda")])
     out += section("__cuda* declared in crt/host_runtime.h 12.9 but not exported by libcudart.so.12",
