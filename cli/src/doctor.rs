@@ -70,6 +70,16 @@ pub fn run(library: Option<PathBuf>) -> ExitCode {
     let mut problems = Problems::default();
     println!("cudart-shim doctor");
     check_driver(&mut problems);
+    // SAFETY: single-threaded here. Set before any runtime is loaded (the
+    // loader-path check may load ours): tracing off, this process only asks
+    // for versions; with the driver's problem shown, the library's own
+    // warning would only repeat it.
+    unsafe {
+        std::env::remove_var("CUDART_SHIM_TRACE");
+        if problems.driver {
+            std::env::set_var("CUDART_SHIM_LOG", "off");
+        }
+    }
     check_loader_path();
     check_library(lib_path, &mut problems);
     if problems.count == 0 {
@@ -208,15 +218,6 @@ fn check_library(found: Result<PathBuf, library::NotFound>, problems: &mut Probl
         Ok(p) => p,
     };
     println!("library:  {}", p.display());
-    // SAFETY: single-threaded here. Tracing off: this process only asks for
-    // versions. With the driver's problem already shown, the library's own
-    // warning would only repeat it.
-    unsafe {
-        std::env::remove_var("CUDART_SHIM_TRACE");
-        if problems.driver {
-            std::env::set_var("CUDART_SHIM_LOG", "off");
-        }
-    }
     // SAFETY: loading our own library; its initializers only read the environment.
     let lib = match unsafe { libloading::Library::new(&p) } {
         Err(e) => {
