@@ -463,3 +463,41 @@ fn summary_and_call_log_files_record_the_process() {
     let last = log.lines().last().unwrap();
     assert!(last.starts_with("# cudart-shim call log ends: rank 3 (") && last.contains(", drift "), "{last}");
 }
+
+/// `cargo tree` of the given selection: each package with the features
+/// the build turns on (normal and build dependencies, as `cargo build`
+/// resolves them), as a sorted list of lines.
+fn features_built(args: &[&str]) -> Vec<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let o = Command::new(cargo)
+        .current_dir(repo_root())
+        .args(["tree", "--offline", "-e", "normal,build", "--prefix", "none", "-f", "{p} {f}"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+    let mut v: Vec<String> = text(&o).0.lines().map(|l| l.replace(" (*)", "")).filter(|l| !l.trim().is_empty()).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn the_default_build_and_the_workspace_build_turn_on_the_same_features() {
+    // `cargo build --release` (the default members) must build the command,
+    // and alternating it with `--workspace` must not rebuild the library:
+    // every crate both build must have the same features in both, which
+    // cargo's feature unification gives only when the default members
+    // already include everything that adds features (the command's clap
+    // turns on features of syn and anstream, which the library also uses).
+    let default = features_built(&[]);
+    let workspace = features_built(&["--workspace"]);
+    assert!(default.iter().any(|l| l.starts_with("cudart-shim-cli ")), "the command is a default member: {default:?}");
+    let only_workspace: Vec<&String> = workspace.iter().filter(|l| !default.contains(l)).collect();
+    assert!(
+        only_workspace.iter().all(|l| l.starts_with("fake-cuda ")),
+        "built with other features under --workspace (the library would rebuild): {only_workspace:?}"
+    );
+    let only_default: Vec<&String> = default.iter().filter(|l| !workspace.contains(l)).collect();
+    assert_eq!(only_default, Vec::<&String>::new());
+}
