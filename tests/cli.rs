@@ -139,6 +139,22 @@ fn doctor_explains_a_missing_driver() {
 }
 
 #[test]
+fn doctor_names_driver_errors_and_counts_each_cause_once() {
+    let o = cli().arg("doctor").env("FAKE_CUDA_INIT_RESULT", "100").output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("cuInit failed: CUDA_ERROR_NO_DEVICE (100) (no GPU visible"), "{out}");
+    assert!(out.contains("cudaGetDeviceCount: cudaErrorNoDevice (100)") && out.contains("(because of the driver problem above)"), "{out}");
+    assert!(out.ends_with("1 problem found\n"), "{out}");
+    assert!(!err.contains("cudart-shim warn"), "{err}");
+    let o = cli().arg("doctor").env("FAKE_CUDA_DRIVER_VERSION", "12080").output().unwrap();
+    let (out, _) = text(&o);
+    assert!(out.contains("CUDA driver API version 12.8 (12080)  -- too old"), "{out}");
+    assert!(out.contains("cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"), "{out}");
+    assert!(out.ends_with("1 problem found\n"), "{out}");
+}
+
+#[test]
 fn trace_preloads_into_a_program_linked_to_nvidias_runtime() {
     // The C program built against NVIDIA's headers and linked to
     // libcudart.so.13, with NVIDIA's library first on the library path:

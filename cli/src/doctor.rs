@@ -43,10 +43,34 @@ fn loaded_path(needle: &str) -> Option<String> {
 fn error_name(code: c_int, name: Option<&dyn Fn(c_int) -> *const c_char>) -> String {
     let p = name.map_or(std::ptr::null(), |f| f(code));
     if p.is_null() {
-        return format!("error {code}");
+        return known_cu_name(code).map_or_else(|| format!("error {code}"), |n| format!("{n} ({code})"));
     }
     // SAFETY: the error-name functions return static C strings.
     format!("{} ({code})", unsafe { CStr::from_ptr(p) }.to_string_lossy())
+}
+
+/// The `CUresult` names `cuInit` answers with (CUDA 13.0's cuda.h), for a
+/// driver whose `cuGetErrorName` is missing or does not know the code.
+fn known_cu_name(code: c_int) -> Option<&'static str> {
+    Some(match code {
+        1 => "CUDA_ERROR_INVALID_VALUE",
+        2 => "CUDA_ERROR_OUT_OF_MEMORY",
+        3 => "CUDA_ERROR_NOT_INITIALIZED",
+        4 => "CUDA_ERROR_DEINITIALIZED",
+        34 => "CUDA_ERROR_STUB_LIBRARY",
+        46 => "CUDA_ERROR_DEVICE_UNAVAILABLE",
+        100 => "CUDA_ERROR_NO_DEVICE",
+        101 => "CUDA_ERROR_INVALID_DEVICE",
+        102 => "CUDA_ERROR_DEVICE_NOT_LICENSED",
+        304 => "CUDA_ERROR_OPERATING_SYSTEM",
+        800 => "CUDA_ERROR_NOT_PERMITTED",
+        801 => "CUDA_ERROR_NOT_SUPPORTED",
+        802 => "CUDA_ERROR_SYSTEM_NOT_READY",
+        803 => "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+        804 => "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+        999 => "CUDA_ERROR_UNKNOWN",
+        _ => return None,
+    })
 }
 
 /// What was found wrong, one entry per root cause.
@@ -137,6 +161,8 @@ fn check_driver(problems: &mut Problems) {
         problems.driver = true;
         let hint = match r {
             100 => "no GPU visible: check CUDA_VISIBLE_DEVICES and nvidia-smi",
+            34 => "this libcuda.so.1 is the toolkit's stub, not the driver: put the driver's library first on the path",
+            803 => "the driver library and the kernel module differ in version: reboot, or reinstall the driver",
             999 => "check dmesg, nvidia-smi and /dev/nvidia*",
             _ => "check nvidia-smi",
         };
