@@ -84,6 +84,11 @@ pub struct TraceConfig {
     /// on, time 1 call in N of each function on each thread; every call is
     /// still counted. 1 (the default) times every call.
     pub sample: u32,
+    /// `CUDART_SHIM_TRACE_SESSION`: the private folder of the `cudart-shim
+    /// trace` run this process belongs to. Processes of one run claim their
+    /// file names there (no two write the same file) and list the files
+    /// they wrote, for the command to name them (see `trace::output`).
+    pub session: Option<String>,
 }
 
 impl TraceConfig {
@@ -159,6 +164,29 @@ pub fn expand_path(template: &str, pid: u32, rank: &str) -> String {
 pub fn rank(get: impl Fn(&str) -> Option<String>) -> String {
     let valid = |v: String| (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())).then_some(v);
     get("RANK").and_then(valid).or_else(|| get("LOCAL_RANK").and_then(valid)).unwrap_or_else(|| "0".to_owned())
+}
+
+/// Who this process is, for the record every trace file carries
+/// (`trace_format::process`): `RANK` (else `LOCAL_RANK`), `LOCAL_RANK`,
+/// `WORLD_SIZE` (digits only, as for `%r`), the host name, the pid and
+/// `CUDA_VISIBLE_DEVICES`. Devices used and clock samples are added by the
+/// tracing layer.
+pub fn process_identity(get: impl Fn(&str) -> Option<String>, pid: u32) -> trace_format::process::Process {
+    let num = |k: &str| get(k).and_then(|v| v.trim().parse::<u32>().ok());
+    let mut host = [0u8; 256];
+    // SAFETY: a valid buffer of the length given; the name is NUL-terminated
+    // when it fits, and the last byte stays 0 in any case.
+    let ok = unsafe { libc::gethostname(host.as_mut_ptr().cast(), host.len() - 1) } == 0;
+    let host = if ok { String::from_utf8_lossy(&host[..host.iter().position(|&b| b == 0).unwrap_or(0)]).into_owned() } else { String::new() };
+    trace_format::process::Process {
+        rank: num("RANK").or_else(|| num("LOCAL_RANK")),
+        local_rank: num("LOCAL_RANK"),
+        world_size: num("WORLD_SIZE"),
+        host: if host.is_empty() { "?".to_owned() } else { host },
+        pid,
+        visible_devices: get("CUDA_VISIBLE_DEVICES"),
+        ..Default::default()
+    }
 }
 
 /// Parse the tracing variables from a lookup function (the environment in
@@ -248,6 +276,7 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     if c.timeline && c.timeline_file.is_none() {
         c.timeline_file = Some(expand_path("cudart-shim-%p.json", pid, rank));
     }
+    c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
     (c, warnings)
 }
 
@@ -469,6 +498,18 @@ mod tests {
             n += 1;
         }
         assert!(n >= 10, "{n} files in {}", dir.display());
+    }
+
+    #[test]
+    fn process_identity_reads_the_job_variables() {
+        let m: HashMap<&str, &str> = [("RANK", "3"), ("LOCAL_RANK", "1"), ("WORLD_SIZE", "8"), ("CUDA_VISIBLE_DEVICES", "2,3")].into();
+        let p = process_identity(|k| m.get(k).map(|v| v.to_string()), 77);
+        assert_eq!((p.rank, p.local_rank, p.world_size, p.pid), (Some(3), Some(1), Some(8), 77));
+        assert_eq!(p.visible_devices.as_deref(), Some("2,3"));
+        assert!(!p.host.is_empty());
+        let p = process_identity(|k| (k == "LOCAL_RANK").then(|| "2".to_owned()), 1);
+        assert_eq!((p.rank, p.world_size), (Some(2), None));
+        assert_eq!(process_identity(|k| (k == "RANK").then(|| "../1".to_owned()), 1).rank, None);
     }
 
     #[test]

@@ -126,6 +126,16 @@ struct Line {
     ns: u64,
 }
 
+/// The call lines of a call-log file, after checking its process-record
+/// lines (`# cudart-shim call log: ...` first, `# cudart-shim call log
+/// ends: ...` last).
+fn call_lines(s: &str) -> Vec<Line> {
+    let all: Vec<&str> = s.lines().collect();
+    assert!(all.first().is_some_and(|l| l.starts_with("# cudart-shim call log: ")), "{:?}", all.first());
+    assert!(all.last().is_some_and(|l| l.starts_with("# cudart-shim call log ends: ")), "{:?}", all.last());
+    all.iter().filter(|l| !l.starts_with("# cudart-shim ")).map(|l| parse_line(l)).collect()
+}
+
 fn parse_line(l: &str) -> Line {
     let rest = l.strip_prefix("[cudart-shim] tid=").unwrap_or_else(|| panic!("torn or foreign line: {l:?}"));
     let (tid, mut rest) = rest.split_once(' ').unwrap();
@@ -149,7 +159,7 @@ fn call_log_decodes_arguments_results_and_durations() {
     let out = run_traced(&exe, &["basic"], &[("CUDART_SHIM_TRACE", "calls"), ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap())]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("[cudart-shim]"), "calls went to stderr, not the file");
     let s = std::fs::read_to_string(&f).unwrap();
-    let lines: Vec<Line> = s.lines().map(parse_line).collect();
+    let lines: Vec<Line> = call_lines(&s);
     assert_eq!(lines.len() as u64, BASIC.iter().map(|(_, n)| n).sum::<u64>(), "{s}");
     let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(&names[..4], ["cudaGetDeviceCount", "cudaSetDevice", "cudaGetDeviceProperties", "cudaDeviceSynchronize"]);
@@ -274,7 +284,7 @@ fn sixteen_threads_exact_counts_and_whole_lines() {
     let rows = summary_rows(&json_file(&summary));
     assert_eq!(rows["cudaGetDevice"]["Num Calls"], 16 * per);
     let s = std::fs::read_to_string(&calls).unwrap();
-    let lines: Vec<Line> = s.lines().map(parse_line).collect();
+    let lines: Vec<Line> = call_lines(&s);
     assert_eq!(lines.len() as u64, 16 * per);
     let mut per_tid: HashMap<u64, u64> = HashMap::new();
     for l in &lines {
@@ -391,7 +401,7 @@ fn nested_calls_are_marked_in_the_call_log_and_timeline() {
         ],
     );
     let s = std::fs::read_to_string(&calls).unwrap();
-    let lines: Vec<Line> = s.lines().map(parse_line).collect();
+    let lines: Vec<Line> = call_lines(&s);
     let nested: Vec<&Line> = lines.iter().filter(|l| l.nested > 0).collect();
     assert_eq!(nested.len(), 1, "{s}");
     assert_eq!((nested[0].name.as_str(), nested[0].nested), ("cudaGetDevice", 1));

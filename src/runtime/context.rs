@@ -47,6 +47,11 @@ const ATTRIBUTE_SLOTS: usize = 160;
 const UNCACHED: i32 = i32::MIN;
 
 impl Device {
+    /// Whether this process ever retained the device's primary context.
+    pub fn was_used(&self) -> bool {
+        !self.primary_handle.load(Ordering::Relaxed).is_null()
+    }
+
     pub fn new(ordinal: c_int, cu: CUdevice) -> Self {
         Device {
             ordinal,

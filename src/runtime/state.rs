@@ -42,6 +42,7 @@ const MIN_DRIVER_VERSION: c_int = 13000;
 fn init() -> CudaResult<Runtime> {
     crate::config::init_logging();
     crate::trace::set_symbol_namer(super::registry::trace_name);
+    crate::trace::set_device_lister(used_devices);
     if crate::driver::driver().is_err() {
         return Err(cudaErrorInsufficientDriver);
     }
@@ -96,6 +97,12 @@ impl Runtime {
     pub fn count(&self) -> c_int {
         self.devices.len() as c_int
     }
+}
+
+/// Ordinals of the devices whose primary context this process retained
+/// (for the record in trace files).
+fn used_devices() -> Vec<c_int> {
+    RUNTIME.get().and_then(|r| r.as_ref().ok()).map_or_else(Vec::new, |r| r.devices.iter().filter(|d| d.was_used()).map(|d| d.ordinal).collect())
 }
 
 /// Set in a child process forked after initialization. The driver state does

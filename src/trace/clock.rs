@@ -53,7 +53,36 @@ pub fn init() {
         NS_PER_TICK.store(r.to_bits(), Ordering::Relaxed);
     }
     TICKS0.store(ticks(), Ordering::Relaxed);
+    let _ = START.set(sample());
     log::debug!("tracing clock: {} ({:.4} ns/tick)", if tsc { "tsc" } else { "CLOCK_MONOTONIC" }, ns_per_tick());
+}
+
+static START: std::sync::OnceLock<trace_format::process::ClockSample> = std::sync::OnceLock::new();
+
+/// The trace clock and the wall clock read together, taken when tracing
+/// starts (see `trace_format::process` for what the samples are for).
+pub fn start_sample() -> Option<trace_format::process::ClockSample> {
+    START.get().copied()
+}
+
+/// The trace clock (ns since its zero) and the wall clock (ns since the
+/// epoch) at one instant: the wall clock read between two trace-clock
+/// reads, the tightest of three tries (a preemption between the reads
+/// would skew the pair).
+pub fn sample() -> trace_format::process::ClockSample {
+    let mut best = (u64::MAX, Default::default());
+    for _ in 0..3 {
+        let t1 = ticks();
+        let mut w = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: w is a valid timespec; CLOCK_REALTIME always exists.
+        unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut w) };
+        let t2 = ticks();
+        if t2.saturating_sub(t1) < best.0 {
+            let trace_ns = since_start_ns(t1 / 2 + t2 / 2 + (t1 & t2 & 1)).round() as u64;
+            best = (t2.saturating_sub(t1), trace_format::process::ClockSample { trace_ns, wall_ns: w.tv_sec as u64 * 1_000_000_000 + w.tv_nsec as u64 });
+        }
+    }
+    best.1
 }
 
 /// The CPU says its TSC runs at a constant rate and never stops.

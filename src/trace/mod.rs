@@ -31,11 +31,12 @@ pub mod driver;
 mod output;
 pub mod stats;
 pub mod subscribe;
-pub mod table;
+pub use trace_format::table;
 pub mod timeline;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
 pub use driver::wrap_driver_entry_point;
+pub use output::set_device_lister;
 
 use crate::types::cudaError_t;
 use parking_lot::Mutex;
@@ -187,6 +188,7 @@ fn configure() -> bool {
         }
         let shared = c.calls && c.summary && c.calls_file.is_some() && c.calls_file == c.summary_file;
         let calls = if c.calls { output::Sink::open(c.calls_file.as_deref(), true, "call log") } else { output::Sink::Stderr };
+        calls.note_process("call log");
         let summary = if c.summary && !shared {
             // Created now (empty) so a bad path is reported at start, rewritten at each flush.
             output::Sink::open(c.summary_file.as_deref(), false, "summary")
@@ -624,6 +626,11 @@ fn flush_impl(last: bool) {
     if flags & SUMMARY != 0 {
         write_summary();
     }
+    if flags & CALLS != 0
+        && let Some(o) = OUTPUTS.get()
+    {
+        o.calls.note_process(if last { "call log ends" } else { "flush" });
+    }
 }
 
 /// Lines another part of the library adds under the text summary (the
@@ -645,7 +652,10 @@ fn summary_text(s: &table::Summary) -> String {
 
 fn write_summary() {
     let Some(o) = OUTPUTS.get() else { return };
-    let s = summary();
+    let mut s = summary();
+    if o.summary.path().is_some() || o.summary_in_calls {
+        s.process = Some(output::process_record());
+    }
     // No empty tables on stderr, and a forked child that made no call
     // (a worker process) leaves its parent's summary file alone.
     if s.rows.is_empty() && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {

@@ -267,21 +267,28 @@ struct Writer {
 
 /// Open the trace file and start the writer thread.
 pub fn start(path: &str) -> bool {
-    let mut file = match output::create(path, false) {
+    let (mut file, path) = match output::create_claimed(path, false, "timeline") {
         Ok(f) => f,
         Err(e) => {
             log::warn!("cannot create the timeline file {path:?} ({e}); the timeline is off");
             return false;
         }
     };
+    let path = path.as_str();
     let pid = std::process::id();
     let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
+    // Who wrote the trace and when its clock started (`otherData.process`;
+    // each flush adds a later sample, see `Writer::write_process`).
+    let process = output::process_record();
     let mut head = String::from("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim\",\"version\":\"");
     head.push_str(env!("CARGO_PKG_VERSION"));
-    head.push_str("\"},\"traceEvents\":[\n");
+    head.push_str("\",\"process\":");
+    head.push_str(&process.to_json().to_string());
+    head.push_str("},\"traceEvents\":[\n");
     head.push_str(&format!(
-        "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{} (pid {pid})\"}}}}",
-        escape(comm.trim())
+        "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
+        escape(comm.trim()),
+        escape(&process.label())
     ));
     let ok = file.write_all(head.as_bytes()).and_then(|_| file.write_all(TRAILER)).and_then(|_| file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
     if let Err(e) = ok {
@@ -470,6 +477,18 @@ impl Writer {
         }
     }
 
+    /// The process record with a clock sample taken now, as a metadata
+    /// event `cudart_shim_process` (readers take the last one).
+    fn write_process(&mut self) {
+        self.buf.clear();
+        self.sep();
+        let pid = self.pid;
+        let record = output::process_record().to_json();
+        self.buf.push_str(&format!("{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}"));
+        let _ = self.file.write_all(self.buf.as_bytes());
+        self.close_json();
+    }
+
     /// Append the closing brackets and step back over them: the file is a
     /// complete JSON document now, and the next batch overwrites them.
     fn close_json(&mut self) {
@@ -628,6 +647,9 @@ pub fn flush(lanes: &[&Lane], last: bool) {
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
     write_pending(batch, lanes, last);
+    if let Some(w) = super::lock(&WRITER).as_mut() {
+        w.write_process();
+    }
     if last {
         let mut w = super::lock(&WRITER);
         if let Some(w) = w.as_mut() {

@@ -1,7 +1,13 @@
 //! The summary table: Nsight Systems' `cuda_api_sum` columns, as text, CSV
-//! and JSON. Self-contained (std + serde_json) so the `cudart-shim` command
-//! includes this same file to print `report`.
+//! and JSON, and back from JSON. The library prints it at exit; the
+//! `cudart-shim` command prints it from saved files (`report`, `trace`).
+//!
+//! Median: with an even number of durations, the lower of the two middle
+//! ones, in both producers (the library's histogram median and
+//! [`Row::from_samples`]), so the live summary and `report` of the same run
+//! name the same call's duration.
 
+use crate::process::Process;
 use std::fmt::Write;
 
 pub const COLUMNS: [&str; 9] =
@@ -33,6 +39,8 @@ pub struct Summary {
     /// Durations measured on 1 call in this many (sampling); 0 or 1: every
     /// call, and every column is exact.
     pub timed_one_in: u32,
+    /// Who wrote it (in summaries written to a file).
+    pub process: Option<Process>,
 }
 
 impl Row {
@@ -40,17 +48,13 @@ impl Row {
         if self.calls == 0 { 0.0 } else { self.total_ns as f64 / self.calls as f64 }
     }
 
-    /// A row from every duration (exact median and sample standard
-    /// deviation, as Nsight computes them).
+    /// A row from every duration: exact median (the lower middle one for
+    /// an even count, see the module note) and sample standard deviation.
     pub fn from_samples(name: &str, d: &mut [u64]) -> Row {
         d.sort_unstable();
         let n = d.len();
         let total: u64 = d.iter().sum();
-        let med = match n {
-            0 => 0.0,
-            _ if n % 2 == 1 => d[n / 2] as f64,
-            _ => (d[n / 2 - 1] as f64 + d[n / 2] as f64) / 2.0,
-        };
+        let med = if n == 0 { 0.0 } else { d[(n - 1) / 2] as f64 };
         let mean = if n == 0 { 0.0 } else { total as f64 / n as f64 };
         let ss: f64 = d.iter().map(|&x| (x as f64 - mean).powi(2)).sum();
         Row {
@@ -66,7 +70,7 @@ impl Row {
 }
 
 /// 1234567 -> "1,234,567" (Nsight's text tables group digits).
-fn grouped(v: u64) -> String {
+pub fn grouped(v: u64) -> String {
     let s = v.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {
@@ -128,6 +132,9 @@ impl Summary {
             }
         }
         let mut s = String::from("\n ** CUDA API Summary (cuda_api_sum), cudart-shim:\n\n");
+        if let Some(p) = &self.process {
+            let _ = writeln!(s, " Process: {}\n", p.to_line());
+        }
         let line = |s: &mut String, row: &[String]| {
             for (i, c) in row.iter().enumerate() {
                 if i == 8 {
@@ -212,9 +219,42 @@ impl Summary {
         if self.timed_one_in > 1 {
             doc["timed_one_call_in"] = self.timed_one_in.into();
         }
+        if let Some(p) = &self.process {
+            doc["process"] = p.to_json();
+        }
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
         s.push('\n');
         s
+    }
+
+    /// A summary back from its JSON form ([`Summary::to_json`]).
+    pub fn from_json(j: &serde_json::Value) -> Result<Summary, String> {
+        let num = |v: &serde_json::Value, k: &str| v[k].as_f64().unwrap_or(0.0);
+        let mut out = Summary {
+            timed_one_in: j["timed_one_call_in"].as_u64().unwrap_or(1) as u32,
+            process: Process::from_json(&j["process"]),
+            ..Default::default()
+        };
+        for r in j["cuda_api_sum"].as_array().ok_or("no cuda_api_sum table")? {
+            out.rows.push(Row {
+                name: r["Name"].as_str().unwrap_or("?").to_owned(),
+                calls: num(r, "Num Calls") as u64,
+                total_ns: num(r, "Total Time (ns)") as u64,
+                med_ns: num(r, "Med (ns)"),
+                min_ns: num(r, "Min (ns)") as u64,
+                max_ns: num(r, "Max (ns)") as u64,
+                stddev_ns: num(r, "StdDev (ns)"),
+            });
+        }
+        for e in j["errors"].as_array().into_iter().flatten() {
+            out.errors.push(ErrRow {
+                name: e["Name"].as_str().unwrap_or("?").to_owned(),
+                error: e["Error"].as_str().unwrap_or("?").to_owned(),
+                calls: num(e, "Num Calls") as u64,
+            });
+        }
+        out.sort();
+        Ok(out)
     }
 
     /// The format a file name asks for: `.csv`, `.json`, else text.
@@ -241,16 +281,23 @@ mod tests {
         s.sort();
         assert_eq!(s.rows[0].name, "cudaB");
         assert_eq!(s.rows[1].med_ns, 20.0);
-        assert_eq!(s.rows[0].med_ns, 2000.0);
+        assert_eq!(s.rows[0].med_ns, 1000.0, "even count: the lower middle value");
         assert!((s.rows[1].stddev_ns - 10.0).abs() < 1e-9);
         let t = s.to_text();
         assert!(t.contains("Time (%)  Total Time (ns)"), "{t}");
         assert!(t.contains("4,000") && t.contains("cudaErrorInvalidValue"), "{t}");
         let c = s.to_csv();
         assert!(c.starts_with("\"Time (%)\",\"Total Time (ns)\""));
-        assert!(c.contains("98.5,4000,2,2000.0,2000.0,1000,3000,1414.2,cudaB"), "{c}");
+        assert!(c.contains("98.5,4000,2,2000.0,1000.0,1000,3000,1414.2,cudaB"), "{c}");
         let j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
         assert_eq!(j["cuda_api_sum"][1]["Num Calls"], 3);
+        // Back from JSON: the same table (JSON keeps one decimal), and the process record.
+        s.process = Some(Process { rank: Some(2), host: "n".into(), pid: 9, ..Default::default() });
+        let j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
+        let back = Summary::from_json(&j).unwrap();
+        assert_eq!(back.to_json(), s.to_json());
+        assert_eq!(back.process, s.process);
+        assert!(s.to_text().contains(" Process: rank 2 (n, pid 9)"), "{}", s.to_text());
         assert_eq!(grouped(1234567), "1,234,567");
         assert_eq!(grouped_f(1234.56), "1,234.6");
     }

@@ -1,0 +1,282 @@
+//! `cudart-shim doctor`: which driver, GPUs, runtime versions and library
+//! are found, and why anything is missing. Errors are shown by name; each
+//! root cause counts as one problem (a missing driver also makes the
+//! library's runtime fail: that is said, not counted again).
+
+use crate::library;
+use std::ffi::{CStr, c_char, c_int, c_void};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+type CuInt = unsafe extern "C" fn(c_int) -> c_int;
+type CuPInt = unsafe extern "C" fn(*mut c_int) -> c_int;
+
+fn sym<T: Copy>(lib: &libloading::Library, name: &str) -> Option<T> {
+    // SAFETY: T is the C signature of `name` (CUDA 13.0 headers).
+    unsafe { lib.get::<T>(name.as_bytes()).ok().map(|s| *s) }
+}
+
+/// A driver function as the runtime gets it: `cuGetProcAddress_v2(name,
+/// 13000)`, else the plain symbol.
+fn drv<T: Copy>(lib: &libloading::Library, name: &str) -> Option<T> {
+    type Gpa = unsafe extern "C" fn(*const c_char, *mut *mut c_void, c_int, u64, *mut c_int) -> c_int;
+    if let Some(gpa) = sym::<Gpa>(lib, "cuGetProcAddress_v2") {
+        let n = std::ffi::CString::new(name).ok()?;
+        let (mut p, mut st) = (std::ptr::null_mut(), 0);
+        // SAFETY: valid arguments; p receives a function of type T.
+        if unsafe { gpa(n.as_ptr(), &mut p, 13000, 0, &mut st) } == 0 && !p.is_null() {
+            assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<*mut c_void>());
+            // SAFETY: T is a function pointer type (same size, checked).
+            return Some(unsafe { std::mem::transmute_copy(&p) });
+        }
+    }
+    sym(lib, name)
+}
+
+/// Path of a loaded library whose file name contains `needle` (from /proc/self/maps).
+fn loaded_path(needle: &str) -> Option<String> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines().filter_map(|l| l.split_whitespace().nth(5)).find(|p| p.contains(needle)).map(str::to_owned)
+}
+
+/// `NAME (code)` from a `*GetErrorName`-style function, or the code alone.
+fn error_name(code: c_int, name: Option<&dyn Fn(c_int) -> *const c_char>) -> String {
+    let p = name.map_or(std::ptr::null(), |f| f(code));
+    if p.is_null() {
+        return known_cu_name(code).map_or_else(|| format!("error {code}"), |n| format!("{n} ({code})"));
+    }
+    // SAFETY: the error-name functions return static C strings.
+    format!("{} ({code})", unsafe { CStr::from_ptr(p) }.to_string_lossy())
+}
+
+/// The `CUresult` names `cuInit` answers with (CUDA 13.0's cuda.h), for a
+/// driver whose `cuGetErrorName` is missing or does not know the code.
+fn known_cu_name(code: c_int) -> Option<&'static str> {
+    Some(match code {
+        1 => "CUDA_ERROR_INVALID_VALUE",
+        2 => "CUDA_ERROR_OUT_OF_MEMORY",
+        3 => "CUDA_ERROR_NOT_INITIALIZED",
+        4 => "CUDA_ERROR_DEINITIALIZED",
+        34 => "CUDA_ERROR_STUB_LIBRARY",
+        46 => "CUDA_ERROR_DEVICE_UNAVAILABLE",
+        100 => "CUDA_ERROR_NO_DEVICE",
+        101 => "CUDA_ERROR_INVALID_DEVICE",
+        102 => "CUDA_ERROR_DEVICE_NOT_LICENSED",
+        304 => "CUDA_ERROR_OPERATING_SYSTEM",
+        800 => "CUDA_ERROR_NOT_PERMITTED",
+        801 => "CUDA_ERROR_NOT_SUPPORTED",
+        802 => "CUDA_ERROR_SYSTEM_NOT_READY",
+        803 => "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+        804 => "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+        999 => "CUDA_ERROR_UNKNOWN",
+        _ => return None,
+    })
+}
+
+/// What was found wrong, one entry per root cause.
+#[derive(Default)]
+struct Problems {
+    count: usize,
+    /// The driver is missing or unusable: the library's runtime fails for
+    /// the same reason.
+    driver: bool,
+}
+
+pub fn run(library: Option<PathBuf>) -> ExitCode {
+    // A library named and missing is a usage error, before anything else.
+    let lib_path = library::find(library);
+    if let Err(e) = &lib_path
+        && e.exit_code == ExitCode::from(2)
+    {
+        eprintln!("cudart-shim: {}", e.message);
+        return ExitCode::from(2);
+    }
+    let mut problems = Problems::default();
+    println!("cudart-shim doctor");
+    check_driver(&mut problems);
+    // SAFETY: single-threaded here. Set before any runtime is loaded (the
+    // loader-path check may load ours): tracing off, this process only asks
+    // for versions; with the driver's problem shown, the library's own
+    // warning would only repeat it.
+    unsafe {
+        std::env::remove_var("CUDART_SHIM_TRACE");
+        if problems.driver {
+            std::env::set_var("CUDART_SHIM_LOG", "off");
+        }
+    }
+    check_loader_path();
+    check_library(lib_path, &mut problems);
+    if problems.count == 0 {
+        println!("ok");
+        ExitCode::SUCCESS
+    } else {
+        println!("{} problem{} found", problems.count, if problems.count == 1 { "" } else { "s" });
+        ExitCode::from(1)
+    }
+}
+
+fn check_driver(problems: &mut Problems) {
+    let driver_name = std::env::var("CUDART_SHIM_DRIVER").unwrap_or_else(|_| "libcuda.so.1".to_owned());
+    // SAFETY: loading the CUDA driver runs its initializers, as any CUDA program does.
+    let lib = match unsafe { libloading::Library::new(&driver_name) } {
+        Err(e) => {
+            problems.count += 1;
+            problems.driver = true;
+            println!("driver:   NOT FOUND: {driver_name} ({e})");
+            println!("          Install the NVIDIA driver (it provides libcuda.so.1), or set CUDART_SHIM_DRIVER to its path.");
+            return;
+        }
+        Ok(lib) => lib,
+    };
+    let path = loaded_path(driver_name.rsplit('/').next().unwrap_or(&driver_name)).unwrap_or(driver_name.clone());
+    println!("driver:   {path}");
+    let get_name: Option<unsafe extern "C" fn(c_int, *mut *const c_char) -> c_int> = drv(&lib, "cuGetErrorName");
+    let cu_name = |code: c_int| -> *const c_char {
+        let mut p = std::ptr::null();
+        // SAFETY: valid out-pointer; the driver returns a static string.
+        get_name.map_or(std::ptr::null(), |f| if unsafe { f(code, &mut p) } == 0 { p } else { std::ptr::null() })
+    };
+    let mut v = 0;
+    if let Some(f) = drv::<CuPInt>(&lib, "cuDriverGetVersion") {
+        // SAFETY: valid out-pointer.
+        unsafe { f(&mut v) };
+        let old = v < 13000;
+        println!(
+            "          CUDA driver API version {}.{} ({v}){}",
+            v / 1000,
+            v % 1000 / 10,
+            if old { "  -- too old: cudart-shim needs a CUDA 13.0 driver (580 or newer)" } else { "" }
+        );
+        if old {
+            problems.count += 1;
+            problems.driver = true;
+            std::mem::forget(lib);
+            return;
+        }
+    }
+    // SAFETY: cuInit(0) is the documented first call.
+    let r = drv::<CuInt>(&lib, "cuInit").map_or(-1, |f| unsafe { f(0) });
+    if r != 0 {
+        problems.count += 1;
+        problems.driver = true;
+        let hint = match r {
+            100 => "no GPU visible: check CUDA_VISIBLE_DEVICES and nvidia-smi",
+            34 => "this libcuda.so.1 is the toolkit's stub, not the driver: put the driver's library first on the path",
+            803 => "the driver library and the kernel module differ in version: reboot, or reinstall the driver",
+            999 => "check dmesg, nvidia-smi and /dev/nvidia*",
+            _ => "check nvidia-smi",
+        };
+        println!("          cuInit failed: {} ({hint})", error_name(r, Some(&cu_name)));
+        std::mem::forget(lib);
+        return;
+    }
+    let count: Option<CuPInt> = drv(&lib, "cuDeviceGetCount");
+    let get: Option<unsafe extern "C" fn(*mut c_int, c_int) -> c_int> = drv(&lib, "cuDeviceGet");
+    let name: Option<unsafe extern "C" fn(*mut c_char, c_int, c_int) -> c_int> = drv(&lib, "cuDeviceGetName");
+    let attr: Option<unsafe extern "C" fn(*mut c_int, c_int, c_int) -> c_int> = drv(&lib, "cuDeviceGetAttribute");
+    let mem: Option<unsafe extern "C" fn(*mut usize, c_int) -> c_int> = drv(&lib, "cuDeviceTotalMem");
+    let mut n = 0;
+    if let Some(f) = count {
+        // SAFETY: valid out-pointer.
+        unsafe { f(&mut n) };
+    }
+    println!("gpus:     {n}");
+    for i in 0..n {
+        let mut d = 0;
+        let mut buf = [0 as c_char; 256];
+        let (mut major, mut minor, mut bytes) = (0, 0, 0usize);
+        // SAFETY: valid out-pointers and buffer length throughout.
+        unsafe {
+            if let Some(f) = get {
+                f(&mut d, i);
+            }
+            if let Some(f) = name {
+                f(buf.as_mut_ptr(), 256, d);
+            }
+            if let Some(f) = attr {
+                f(&mut major, 75, d);
+                f(&mut minor, 76, d);
+            }
+            if let Some(f) = mem {
+                f(&mut bytes, d);
+            }
+        }
+        // SAFETY: cuDeviceGetName NUL-terminates within the buffer (zeroed otherwise).
+        let nm = unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy();
+        println!("          {i}: {nm}, compute capability {major}.{minor}, {} MiB", bytes >> 20);
+    }
+    if n == 0 {
+        problems.count += 1;
+        problems.driver = true;
+        println!("          no GPU visible (check CUDA_VISIBLE_DEVICES and nvidia-smi)");
+    }
+    std::mem::forget(lib);
+}
+
+/// Which libcudart.so.13 the loader would give a program (asked before
+/// ours is loaded here: the loader matches an already-loaded SONAME).
+fn check_loader_path() {
+    // SAFETY: loading a runtime library; only its version is read.
+    match unsafe { libloading::Library::new("libcudart.so.13") } {
+        Ok(lib) => {
+            let ours = sym::<unsafe extern "C" fn() -> c_int>(&lib, "cudartShimFlush").is_some();
+            let path = loaded_path("libcudart.so.13").unwrap_or_else(|| "libcudart.so.13".into());
+            let mut v = 0;
+            if let Some(f) = sym::<CuPInt>(&lib, "cudaRuntimeGetVersion") {
+                // SAFETY: valid out-pointer.
+                unsafe { f(&mut v) };
+            }
+            println!("libcudart.so.13 on the loader path: {path} ({}, runtime {v})", if ours { "cudart-shim" } else { "NVIDIA's" });
+            std::mem::forget(lib);
+        }
+        Err(_) => println!("libcudart.so.13 on the loader path: none (programs linked to it need LD_LIBRARY_PATH or `cudart-shim trace`)"),
+    }
+}
+
+/// The shim library, and the runtime it presents.
+fn check_library(found: Result<PathBuf, library::NotFound>, problems: &mut Problems) {
+    let p = match found {
+        Err(e) => {
+            problems.count += 1;
+            println!("library:  NOT FOUND: {}", e.message);
+            return;
+        }
+        Ok(p) => p,
+    };
+    println!("library:  {}", p.display());
+    // SAFETY: loading our own library; its initializers only read the environment.
+    let lib = match unsafe { libloading::Library::new(&p) } {
+        Err(e) => {
+            problems.count += 1;
+            println!("          cannot load it: {e}");
+            return;
+        }
+        Ok(lib) => lib,
+    };
+    let (mut rv, mut dv, mut n) = (0, 0, 0);
+    let get_name: Option<unsafe extern "C" fn(c_int) -> *const c_char> = sym(&lib, "cudaGetErrorName");
+    // SAFETY: cudaGetErrorName takes any value and returns a static string.
+    let rt_name = |code: c_int| get_name.map_or(std::ptr::null(), |f| unsafe { f(code) });
+    // SAFETY: valid out-pointers.
+    unsafe {
+        if let Some(f) = sym::<CuPInt>(&lib, "cudaRuntimeGetVersion") {
+            f(&mut rv);
+        }
+        if let Some(f) = sym::<CuPInt>(&lib, "cudaDriverGetVersion") {
+            f(&mut dv);
+        }
+    }
+    // SAFETY: valid out-pointer.
+    let r = sym::<CuPInt>(&lib, "cudaGetDeviceCount").map_or(-1, |f| unsafe { f(&mut n) });
+    let result = if r == 0 { format!("{n} device{}", if n == 1 { "" } else { "s" }) } else { error_name(r, Some(&rt_name)) };
+    println!("          runtime {}.{} ({rv}); driver seen through it: {dv}; cudaGetDeviceCount: {result}", rv / 1000, rv % 1000 / 10);
+    if r != 0 {
+        if problems.driver {
+            println!("          (because of the driver problem above)");
+        } else {
+            problems.count += 1;
+            println!("          the runtime cannot use the driver; run with CUDART_SHIM_LOG=debug for the library's reasons");
+        }
+    }
+    std::mem::forget(lib);
+}

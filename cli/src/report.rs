@@ -1,0 +1,352 @@
+//! `cudart-shim report FILE...`: the summary table of saved traces; over
+//! several files (one per rank), each rank's summary and the cross-rank
+//! table (the straggler view); `--merge OUT.json` puts every file on one
+//! timeline.
+
+use clap::Args;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use trace_format::process::Process;
+use trace_format::table::{ErrRow, Row, Summary, grouped};
+
+#[derive(Args)]
+pub struct Options {
+    /// Timelines written by `trace --timeline` (Chrome trace JSON), or
+    /// summary JSON files (CUDART_SHIM_TRACE_SUMMARY_FILE=*.json); one per
+    /// rank for the cross-rank table.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// text (default), csv or json.
+    #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
+    format: String,
+    /// Also write one Perfetto trace holding every timeline given, one
+    /// process per file named `rank N (host, pid)`, timestamps aligned on
+    /// the wall clock each file recorded.
+    #[arg(long, value_name = "OUT.json")]
+    merge: Option<PathBuf>,
+}
+
+/// One file read.
+struct Input {
+    file: PathBuf,
+    process: Option<Process>,
+    summary: Summary,
+    /// The trace events (timelines only).
+    events: Option<Vec<Value>>,
+}
+
+impl Input {
+    /// `rank N` (or `pid P`, or the file) for the cross-rank table.
+    fn short_name(&self) -> String {
+        match &self.process {
+            Some(p) => p.rank.map_or_else(|| format!("pid {}", p.pid), |r| format!("rank {r}")),
+            None => self.file.display().to_string(),
+        }
+    }
+
+    fn label(&self) -> String {
+        self.process.as_ref().map_or_else(|| self.file.display().to_string(), Process::label)
+    }
+}
+
+pub fn run(o: Options) -> ExitCode {
+    let mut inputs = Vec::new();
+    for f in &o.files {
+        match read(f, o.merge.is_some()) {
+            Ok(i) => inputs.push(i),
+            Err(e) => {
+                eprintln!("cudart-shim: {}: {e}", f.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    // Ranks in order, files without a rank after them in the order given.
+    inputs.sort_by_key(|i| i.process.as_ref().and_then(|p| p.rank).unwrap_or(u32::MAX));
+    let text = match (inputs.as_slice(), o.format.as_str()) {
+        ([one], "csv") => one.summary.to_csv(),
+        ([one], "json") => one.summary.to_json(),
+        ([one], _) => one.summary.to_text(),
+        (all, "json") => several_json(all),
+        (all, "csv") => several_csv(all),
+        (all, _) => several_text(all),
+    };
+    print!("{text}");
+    if let Some(out) = &o.merge
+        && let Err(e) = merge(&inputs, out)
+    {
+        eprintln!("cudart-shim: cannot write {}: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
+    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
+    let mut j: Value = serde_json::from_reader(std::io::BufReader::new(f)).map_err(|e| format!("not a complete JSON trace or summary ({e})"))?;
+    if j.get("cuda_api_sum").is_some() {
+        let summary = Summary::from_json(&j)?;
+        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None });
+    }
+    let mut process = Process::from_json(&j["otherData"]["process"]);
+    let events = match j.get_mut("traceEvents") {
+        Some(e) => e.take(),
+        None => j.take(),
+    };
+    let Value::Array(events) = events else { return Err("no traceEvents and no cuda_api_sum: not a cudart-shim trace or summary".into()) };
+    // The last record written (at the last flush) has the latest clock sample.
+    if let Some(p) = events.iter().rev().find(|e| e["ph"] == "M" && e["name"] == "cudart_shim_process").and_then(|e| Process::from_json(&e["args"])) {
+        process = Some(p);
+    }
+    let mut summary = summary_of(&events);
+    summary.process = process.clone();
+    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events) })
+}
+
+/// The summary of a Chrome trace: every complete event of category
+/// `cuda_api`, exact statistics from every duration.
+fn summary_of(events: &[Value]) -> Summary {
+    let mut durs: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    let mut errs: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for e in events {
+        if e["ph"] != "X" || e["cat"] != "cuda_api" {
+            continue;
+        }
+        let name = e["name"].as_str().unwrap_or("?").to_owned();
+        let ns = (e["dur"].as_f64().unwrap_or(0.0) * 1000.0).round() as u64;
+        if let Some(r) = e["args"]["result"].as_str()
+            && r != "cudaSuccess"
+        {
+            *errs.entry((name.clone(), r.to_owned())).or_default() += 1;
+        }
+        durs.entry(name).or_default().push(ns);
+    }
+    let mut s = Summary::default();
+    for (name, mut d) in durs {
+        s.rows.push(Row::from_samples(&name, &mut d));
+    }
+    for ((name, error), calls) in errs {
+        s.errors.push(ErrRow { name, error, calls });
+    }
+    s.sort();
+    s
+}
+
+/// One function across ranks: its total time in each input (0 where it
+/// was not called).
+struct CrossRow<'a> {
+    name: &'a str,
+    totals: Vec<u64>,
+    ranks_calling: usize,
+    min: u64,
+    median: u64,
+    max: u64,
+    slowest: usize,
+}
+
+/// Per function, the per-rank totals: min, median (the lower middle one
+/// for an even count, as in the summaries), max and the rank with the
+/// largest; the functions with the largest max first.
+fn cross_rank(inputs: &[Input]) -> Vec<CrossRow<'_>> {
+    let mut by_name: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+    for (i, input) in inputs.iter().enumerate() {
+        for r in &input.summary.rows {
+            by_name.entry(&r.name).or_insert_with(|| vec![0; inputs.len()])[i] += r.total_ns;
+        }
+    }
+    let mut rows: Vec<CrossRow> = by_name
+        .into_iter()
+        .map(|(name, totals)| {
+            let mut sorted = totals.clone();
+            sorted.sort_unstable();
+            // The first of equal maxima: the lowest rank.
+            let slowest = totals.iter().enumerate().rev().max_by_key(|&(_, t)| *t).map_or(0, |(i, _)| i);
+            CrossRow {
+                name,
+                ranks_calling: totals.iter().filter(|&&t| t > 0).count(),
+                min: sorted[0],
+                median: sorted[(sorted.len() - 1) / 2],
+                max: sorted[sorted.len() - 1],
+                slowest,
+                totals,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.max.cmp(&a.max).then_with(|| a.name.cmp(b.name)));
+    rows
+}
+
+/// max / median of the per-rank totals ("-" when the median is 0).
+fn spread(r: &CrossRow) -> String {
+    if r.median == 0 { "-".into() } else { format!("{:.2}", r.max as f64 / r.median as f64) }
+}
+
+fn several_text(inputs: &[Input]) -> String {
+    let mut s = String::new();
+    for i in inputs {
+        let _ = writeln!(s, "\n== {} ({})", i.label(), i.file.display());
+        let mut summary = i.summary.clone();
+        summary.process = None;
+        s.push_str(&summary.to_text());
+    }
+    let rows = cross_rank(inputs);
+    let head = ["Min Total (ns)", "Med Total (ns)", "Max Total (ns)", "Max/Med", "Ranks", "Slowest", "Name"];
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|r| {
+            [
+                grouped(r.min),
+                grouped(r.median),
+                grouped(r.max),
+                spread(r),
+                format!("{}/{}", r.ranks_calling, inputs.len()),
+                inputs[r.slowest].short_name(),
+                r.name.to_owned(),
+            ]
+        })
+        .collect();
+    let mut w: Vec<usize> = head.iter().map(|h| h.len()).collect();
+    for c in &cells {
+        for (k, v) in c.iter().enumerate() {
+            w[k] = w[k].max(v.len());
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\n ** Across {} ranks: per-rank total time of each function (Slowest: the rank with the largest total; Ranks: how many called it):\n",
+        inputs.len()
+    );
+    let mut line = |row: &[String]| {
+        for (k, v) in row.iter().enumerate() {
+            match k {
+                5 | 6 => {
+                    let _ = write!(s, " {v:<w$} ", w = w[k]);
+                }
+                _ => {
+                    let _ = write!(s, " {v:>w$} ", w = w[k]);
+                }
+            }
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+    };
+    line(&head.map(str::to_owned));
+    line(&std::array::from_fn::<String, 7, _>(|k| "-".repeat(w[k])));
+    for c in &cells {
+        line(c);
+    }
+    s
+}
+
+fn several_csv(inputs: &[Input]) -> String {
+    let mut s = String::new();
+    for i in inputs {
+        let _ = writeln!(s, "# {} ({})", i.label(), i.file.display());
+        let mut summary = i.summary.clone();
+        summary.process = None;
+        s.push_str(&summary.to_csv());
+        s.push('\n');
+    }
+    s.push_str("# across ranks\n\"Min Total (ns)\",\"Med Total (ns)\",\"Max Total (ns)\",\"Ranks\",\"Slowest\",\"Name\"\n");
+    for r in cross_rank(inputs) {
+        let _ = writeln!(s, "{},{},{},{},{},{}", r.min, r.median, r.max, r.ranks_calling, inputs[r.slowest].short_name(), r.name);
+    }
+    s
+}
+
+fn several_json(inputs: &[Input]) -> String {
+    let ranks: Vec<Value> = inputs
+        .iter()
+        .map(|i| {
+            let summary: Value = serde_json::from_str(&i.summary.to_json()).unwrap_or(Value::Null);
+            json!({"file": i.file.display().to_string(), "name": i.label(), "summary": summary})
+        })
+        .collect();
+    let cross: Vec<Value> = cross_rank(inputs)
+        .iter()
+        .map(|r| {
+            json!({
+                "Name": r.name,
+                "Min Total (ns)": r.min,
+                "Med Total (ns)": r.median,
+                "Max Total (ns)": r.max,
+                "Ranks": r.ranks_calling,
+                "Slowest": inputs[r.slowest].short_name(),
+                "Totals (ns)": r.totals,
+            })
+        })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&json!({"ranks": ranks, "across_ranks": cross})).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// One Chrome trace of every input: each its own process (named by its
+/// label, pids made unique), timestamps moved onto one wall-clock axis
+/// whose zero is the earliest file's trace start.
+fn merge(inputs: &[Input], out: &Path) -> std::io::Result<()> {
+    let base = inputs.iter().filter_map(|i| i.process.as_ref()?.zero_wall_ns()).min().unwrap_or(0);
+    let mut used = std::collections::HashSet::new();
+    let mut events: Vec<Value> = Vec::new();
+    let mut sources = Vec::new();
+    for (n, i) in inputs.iter().enumerate() {
+        let Some(list) = &i.events else {
+            eprintln!("cudart-shim: {} is a summary, not a timeline: not in the merged trace", i.file.display());
+            continue;
+        };
+        let own = i.process.as_ref().map(|p| p.pid as u64);
+        let mut pid = own.unwrap_or(n as u64 + 1);
+        while !used.insert(pid) {
+            pid += 1_000_000;
+        }
+        let align = |us: f64| -> f64 {
+            match &i.process {
+                Some(p) => p.wall_after(us * 1000.0, base).map_or(us, |ns| ns / 1000.0),
+                None => us,
+            }
+        };
+        if i.process.as_ref().is_none_or(|p| p.clock.is_empty()) {
+            eprintln!("cudart-shim: {} records no clock sample: its timestamps are not aligned", i.file.display());
+        }
+        events.push(json!({"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": i.label()}}));
+        events.push(json!({"name": "process_sort_index", "ph": "M", "pid": pid, "tid": 0, "args": {"sort_index": n}}));
+        for e in list {
+            if e["ph"] == "M" && (e["name"] == "process_name" || e["name"] == "cudart_shim_process") {
+                continue;
+            }
+            let mut e = e.clone();
+            e["pid"] = pid.into();
+            if let Some(ts) = e["ts"].as_f64() {
+                // Microseconds with nanosecond decimals, as the library writes.
+                e["ts"] = json!((align(ts) * 1000.0).round() / 1000.0);
+            }
+            events.push(e);
+        }
+        sources.push(json!({"file": i.file.display().to_string(), "pid": pid, "process": i.process.as_ref().map(Process::to_json)}));
+    }
+    let doc = json!({
+        "displayTimeUnit": "ns",
+        "otherData": {
+            "producer": "cudart-shim report --merge",
+            "version": env!("CARGO_PKG_VERSION"),
+            "alignment": "each file's trace clock mapped to the wall clock by the samples it recorded at start and at its last flush; across hosts as accurate as the hosts' clock synchronisation",
+            "time_zero_wall_ns": base.to_string(),
+            "inputs": sources,
+        },
+        "traceEvents": events,
+    });
+    let f = std::fs::File::create(out)?;
+    let mut w = std::io::BufWriter::new(f);
+    serde_json::to_writer(&mut w, &doc)?;
+    use std::io::Write;
+    w.write_all(b"\n")?;
+    w.flush()?;
+    eprintln!(
+        "cudart-shim: merged {} timelines into {} (one process per file; timestamps aligned on the recorded wall clock, as accurate as the hosts' clock sync)",
+        sources.len(),
+        out.display()
+    );
+    Ok(())
+}
