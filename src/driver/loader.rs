@@ -42,7 +42,9 @@ pub fn driver() -> Result<&'static Driver, &'static LoadError> {
 }
 
 fn open() -> Result<Driver, LoadError> {
-    let path = crate::config::env_var("CUDART_SHIM_DRIVER").unwrap_or_else(|| "libcuda.so.1".to_owned());
+    let path = interposer()
+        .or_else(|| crate::config::env_var("CUDART_SHIM_DRIVER"))
+        .unwrap_or_else(|| "libcuda.so.1".to_owned());
     // SAFETY: loading the driver runs its initializers; that is what the CUDA
     // runtime does too.
     let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| {
@@ -60,6 +62,28 @@ fn open() -> Result<Driver, LoadError> {
         })?;
     log::debug!("loaded CUDA driver from {path}");
     Ok(Driver { _lib: lib, get_proc_address: gpa, path })
+}
+
+/// With tracing on and driver-API tracing not switched off, the driver
+/// interposer built beside this library (`driver/libcuda.so.1` in its
+/// folder), so that the driver calls our runtime makes are traced, nested
+/// under the runtime call that made them. The interposer finds the real
+/// driver (`CUDART_SHIM_DRIVER` first) and hands our trace machinery
+/// every call.
+fn interposer() -> Option<String> {
+    let c = crate::config::trace_config();
+    if !c.any() || !c.driver {
+        return None;
+    }
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: an address inside this library; info is an out-struct.
+    if unsafe { libc::dladdr(interposer as *const c_void, &mut info) } == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: the loader's C string.
+    let me = std::fs::canonicalize(unsafe { CStr::from_ptr(info.dli_fname) }.to_str().ok()?).ok()?;
+    let p = me.parent()?.join("driver/libcuda.so.1");
+    p.exists().then(|| p.to_string_lossy().into_owned())
 }
 
 impl Driver {
