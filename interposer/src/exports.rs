@@ -52,6 +52,11 @@ macro_rules! untyped_exports {
                 );
             }
         )*
+
+        /// Our untyped export for each index of `api::UNTYPED`.
+        pub fn untyped_wrappers() -> Vec<*mut c_void> {
+            vec![$($name as *mut c_void),*]
+        }
     };
 }
 crate::driver_untyped_list!(untyped_exports);

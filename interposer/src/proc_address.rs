@@ -27,9 +27,16 @@ pub fn build_map() {
             .collect();
         v.push((REAL[ID_cuGetProcAddress as usize].load(Acquire) as usize, ID_cuGetProcAddress, cuGetProcAddress as *const () as usize));
         v.push((REAL[ID_cuGetProcAddress_v2 as usize].load(Acquire) as usize, ID_cuGetProcAddress_v2, cuGetProcAddress_v2 as *const () as usize));
+        // Untyped exports map to their jumps: not traced, but ours (id
+        // past the typed ones, never preferred over a typed name).
+        for (i, ours) in crate::exports::untyped_wrappers().into_iter().enumerate() {
+            v.push((crate::REAL_UNTYPED[i].load(Acquire) as usize, u32::MAX, ours as usize));
+        }
         // Several names with one real address (a driver answering every
         // version of a name with one function, as the fake driver does):
         // the newest version's export, whose signature that function has.
+        // Our stubs are never handed out by a driver.
+        v.retain(|e| !crate::real::is_stub(e.0));
         v.sort_unstable_by_key(|&(real, id, _)| (real, std::cmp::Reverse(version(id))));
         v.dedup_by_key(|e| e.0);
         v.into_iter().map(|(real, _, ours)| (real, ours)).collect()
@@ -48,6 +55,9 @@ pub fn base_name(name: &str) -> &str {
 
 /// The version number of function `id`'s name (`_v3` -> 3; none: 1).
 fn version(id: u32) -> u32 {
+    if id as usize >= crate::api::FNS.len() {
+        return 0;
+    }
     // SAFETY: the generated list's static strings.
     let name = unsafe { crate::api::FNS[id as usize].name.get() };
     let n = name.strip_suffix("_ptds").or_else(|| name.strip_suffix("_ptsz")).unwrap_or(name);

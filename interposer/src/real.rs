@@ -36,6 +36,31 @@ pub extern "C" fn no_driver() -> CUresult {
     NO_DRIVER
 }
 
+/// `cuDriverGetVersion` with no driver: success and version 0, what
+/// `cudaDriverGetVersion` documents for "no driver installed"; NVIDIA's
+/// static runtime then reports `cudaErrorInsufficientDriver`, as it does
+/// when there is no libcuda.so.1 at all.
+unsafe extern "C" fn driver_version_none(v: *mut std::ffi::c_int) -> CUresult {
+    if v.is_null() {
+        return crate::CUDA_ERROR_INVALID_VALUE;
+    }
+    // SAFETY: the caller's out-pointer, checked non-NULL.
+    unsafe { *v = 0 };
+    0
+}
+
+/// With no driver, the few answers that differ from [`no_driver`].
+fn no_driver_answers() {
+    if let Some(id) = api::FNS.iter().position(|f| unsafe { f.name.get() } == "cuDriverGetVersion") {
+        REAL[id].store(driver_version_none as *mut c_void, Release);
+    }
+}
+
+/// Whether `p` is one of the stubs above or below (not a driver function).
+pub fn is_stub(p: usize) -> bool {
+    [no_driver as *const () as usize, not_in_driver as *const () as usize, driver_version_none as *const () as usize].contains(&p)
+}
+
 /// The stub behind a function the loaded driver does not export.
 extern "C" fn not_in_driver() -> CUresult {
     CUDA_ERROR_NOT_FOUND
@@ -175,6 +200,7 @@ pub fn load() {
         resolve(h);
         return;
     }
+    no_driver_answers();
     if tried.is_empty() {
         tried.push("no libcuda.so.1 in the loader cache".into());
     }
