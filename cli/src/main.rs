@@ -8,6 +8,8 @@ use std::ffi::{c_char, c_int};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+mod api_layers;
+
 /// The summary table, shared with the library (one implementation).
 #[path = "../../src/trace/table.rs"]
 #[allow(dead_code)]
@@ -44,9 +46,8 @@ enum Cmd {
         /// Comma-separated globs of function names to trace; -glob excludes.
         #[arg(long, value_name = "GLOBS")]
         filter: Option<String>,
-        /// Also trace driver entry points from cudaGetDriverEntryPoint*.
-        #[arg(long)]
-        driver: bool,
+        #[command(flatten)]
+        layers: api_layers::ApiLayers,
         /// Summary only: time 1 call in N of each function (every call is
         /// still counted; CUDART_SHIM_TRACE_SAMPLE).
         #[arg(long, value_name = "N")]
@@ -75,8 +76,8 @@ enum Cmd {
 
 fn main() -> ExitCode {
     match Cli::parse().cmd {
-        Cmd::Trace { summary, no_summary, calls, calls_file, timeline, filter, driver, sample, library, program } => {
-            trace(summary || !no_summary, calls, calls_file, timeline, filter, driver, sample, library, &program)
+        Cmd::Trace { summary, no_summary, calls, calls_file, timeline, filter, layers, sample, library, program } => {
+            trace(summary || !no_summary, calls, calls_file, timeline, filter, layers, sample, library, &program)
         }
         Cmd::Report { file, format } => report(&file, &format),
         Cmd::Doctor { library } => doctor(library),
@@ -116,7 +117,7 @@ fn trace(
     calls_file: Option<String>,
     timeline: Option<String>,
     filter: Option<String>,
-    driver: bool,
+    layers: api_layers::ApiLayers,
     sample: Option<u32>,
     library: Option<PathBuf>,
     program: &[String],
@@ -167,9 +168,7 @@ fn trace(
     if let Some(f) = filter {
         cmd.env("CUDART_SHIM_TRACE_FILTER", f);
     }
-    if driver {
-        cmd.env("CUDART_SHIM_TRACE_DRIVER", "1");
-    }
+    layers.apply(&mut cmd, &lib);
     if let Some(n) = sample {
         cmd.env("CUDART_SHIM_TRACE_SAMPLE", n.to_string());
     }

@@ -103,6 +103,14 @@ fn register(site: &'static CallSite) -> Option<u32> {
         FULL => return None,
         v => return Some(v - 1),
     }
+    // An API layer switched off (CUDART_SHIM_TRACE_RUNTIME=0 or _DRIVER=0):
+    // its calls are not traced at all, not even as nesting (the driver
+    // calls of an untraced runtime call are then the program's own).
+    let c = crate::config::trace_config();
+    if !(if site.driver { c.driver } else { c.runtime }) {
+        site.id.store(FULL, Release);
+        return None;
+    }
     let id = NSITES.load(Relaxed);
     if id as usize >= MAX_SITES {
         site.id.store(FULL, Release);
@@ -112,9 +120,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     let cname = CString::new(site.name).unwrap_or_default().into_raw();
     C_NAMES[id as usize].store(cname, Relaxed);
     SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
-    let c = crate::config::trace_config();
-    let layer_on = if site.driver { c.driver } else { c.runtime };
-    site.included.store(layer_on && c.includes(site.name), Relaxed);
+    site.included.store(c.includes(site.name), Relaxed);
     NSITES.store(id + 1, Release);
     site.id.store(id + 1, Release);
     Some(id)
