@@ -49,16 +49,43 @@ unsafe extern "C" fn driver_version_none(v: *mut std::ffi::c_int) -> CUresult {
     0
 }
 
+/// `cuGetErrorName` / `cuGetErrorString` with no driver: the result's name
+/// from cuda.h (the driver's own descriptions are not in the header), so a
+/// program can still say what went wrong.
+unsafe extern "C" fn error_name_none(error: CUresult, out: *mut *const std::ffi::c_char) -> CUresult {
+    static NAMES: std::sync::OnceLock<Vec<(i64, CString)>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        // SAFETY: the generated list's static strings.
+        api::E_CUresult.iter().map(|n| (n.value, CString::new(unsafe { n.name.get() }).unwrap_or_default())).collect()
+    });
+    match (out.is_null(), names.iter().find(|n| n.0 == error as i64)) {
+        (false, Some((_, name))) => {
+            // SAFETY: the caller's out-pointer, checked non-NULL.
+            unsafe { *out = name.as_ptr() };
+            0
+        }
+        _ => crate::CUDA_ERROR_INVALID_VALUE,
+    }
+}
+
 /// With no driver, the few answers that differ from [`no_driver`].
 fn no_driver_answers() {
-    if let Some(id) = api::FNS.iter().position(|f| unsafe { f.name.get() } == "cuDriverGetVersion") {
-        REAL[id].store(driver_version_none as *mut c_void, Release);
+    for (name, f) in [
+        ("cuDriverGetVersion", driver_version_none as *mut c_void),
+        ("cuGetErrorName", error_name_none as *mut c_void),
+        ("cuGetErrorString", error_name_none as *mut c_void),
+    ] {
+        // SAFETY: the generated list's static strings.
+        if let Some(id) = api::FNS.iter().position(|f| unsafe { f.name.get() } == name) {
+            REAL[id].store(f, Release);
+        }
     }
 }
 
 /// Whether `p` is one of the stubs above or below (not a driver function).
 pub fn is_stub(p: usize) -> bool {
-    [no_driver as *const () as usize, not_in_driver as *const () as usize, driver_version_none as *const () as usize].contains(&p)
+    [no_driver as *const () as usize, not_in_driver as *const () as usize, driver_version_none as *const () as usize, error_name_none as *const () as usize]
+        .contains(&p)
 }
 
 /// The stub behind a function the loaded driver does not export.

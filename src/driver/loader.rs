@@ -64,12 +64,13 @@ fn open() -> Result<Driver, LoadError> {
     Ok(Driver { _lib: lib, get_proc_address: gpa, path })
 }
 
-/// With tracing on and driver-API tracing not switched off, the driver
-/// interposer built beside this library (`driver/libcuda.so.1` in its
-/// folder), so that the driver calls our runtime makes are traced, nested
-/// under the runtime call that made them. The interposer finds the real
-/// driver (`CUDART_SHIM_DRIVER` first) and hands our trace machinery
-/// every call.
+/// The driver interposer built beside this library (`driver/libcuda.so.1`
+/// in its folder), when tracing is on, driver-API tracing is not switched
+/// off and the interposer is the first `libcuda.so.1` on `LD_LIBRARY_PATH`
+/// (as `cudart-shim trace` and the README's environment route set it up).
+/// Then it is loaded even when `CUDART_SHIM_DRIVER` names a driver (the
+/// interposer loads that one), so the driver calls our runtime makes are
+/// traced, nested under the runtime call that made them.
 fn interposer() -> Option<String> {
     let c = crate::config::trace_config();
     if !c.any() || !c.driver {
@@ -82,8 +83,10 @@ fn interposer() -> Option<String> {
     }
     // SAFETY: the loader's C string.
     let me = std::fs::canonicalize(unsafe { CStr::from_ptr(info.dli_fname) }.to_str().ok()?).ok()?;
-    let p = me.parent()?.join("driver/libcuda.so.1");
-    p.exists().then(|| p.to_string_lossy().into_owned())
+    let ours = std::fs::canonicalize(me.parent()?.join("driver/libcuda.so.1")).ok()?;
+    let path = crate::config::env_var("LD_LIBRARY_PATH")?;
+    let first = path.split(':').filter(|d| !d.is_empty()).map(|d| std::path::Path::new(d).join("libcuda.so.1")).find(|p| p.exists())?;
+    (std::fs::canonicalize(&first).ok()? == ours).then(|| ours.to_string_lossy().into_owned())
 }
 
 impl Driver {
