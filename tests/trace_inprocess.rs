@@ -8,7 +8,6 @@ use common::*;
 use cudart_shim::api::device::*;
 use cudart_shim::trace;
 use cudart_shim::types::*;
-use std::ffi::c_int;
 
 fn env(vars: &[(&str, &str)]) {
     use_fake_driver(&[]);
