@@ -3,9 +3,12 @@
 //! Search order (the first library that loads wins):
 //! 1. `CUDART_SHIM_DRIVER`: a path (ignored by setuid programs, like every
 //!    variable of cudart-shim);
-//! 2. the dynamic loader's cache (`/etc/ld.so.cache`, what `ldconfig -p`
+//! 2. the folders of `LD_LIBRARY_PATH` (where the loader would have found
+//!    the driver had this library not been first; also ignored by setuid
+//!    programs);
+//! 3. the dynamic loader's cache (`/etc/ld.so.cache`, what `ldconfig -p`
 //!    prints): every x86-64 `libcuda.so.1` it lists;
-//! 3. the usual driver folders: the distributions' library folders, the
+//! 4. the usual driver folders: the distributions' library folders, the
 //!    NVIDIA container toolkit's mount (`/usr/local/nvidia/lib64`) and WSL's
 //!    (`/usr/lib/wsl/lib`).
 //!
@@ -146,6 +149,11 @@ fn candidates() -> Vec<(String, &'static str)> {
     if let Some(p) = env("CUDART_SHIM_DRIVER") {
         v.push((p, "CUDART_SHIM_DRIVER"));
     }
+    // Where the dynamic loader would have looked for libcuda.so.1 had we not
+    // been first (this folder itself is skipped below, by file identity).
+    for d in env("LD_LIBRARY_PATH").iter().flat_map(|v| v.split(':').filter(|d| !d.is_empty()).map(str::to_owned).collect::<Vec<_>>()) {
+        v.push((format!("{d}/libcuda.so.1"), "LD_LIBRARY_PATH"));
+    }
     for p in ld_cache("libcuda.so.1") {
         v.push((p, "loader cache"));
     }
@@ -201,7 +209,7 @@ pub fn load() {
     for (path, from) in candidates() {
         let Ok(c) = CString::new(path.clone()) else { continue };
         let Some(id) = file_id(&c) else {
-            if from != "usual folder" {
+            if from != "usual folder" && from != "LD_LIBRARY_PATH" {
                 tried.push(format!("{path} ({from}: no such file)"));
             }
             continue;
@@ -232,7 +240,7 @@ pub fn load() {
         tried.push("no libcuda.so.1 in the loader cache".into());
     }
     eprintln!(
-        "[cudart-shim] warning: driver interposer: the real CUDA driver (libcuda.so.1) was not found; searched: CUDART_SHIM_DRIVER{}, the loader cache, {}; tried: {}. Every driver call answers CUDA_ERROR_STUB_LIBRARY (34). Install the NVIDIA driver or set CUDART_SHIM_DRIVER to its path.",
+        "[cudart-shim] warning: driver interposer: the real CUDA driver (libcuda.so.1) was not found; searched: CUDART_SHIM_DRIVER and LD_LIBRARY_PATH{}, the loader cache, {}; tried: {}. Every driver call answers CUDA_ERROR_STUB_LIBRARY (34). Install the NVIDIA driver or set CUDART_SHIM_DRIVER to its path.",
         if secure() { " (ignored: setuid program)" } else { "" },
         FOLDERS.join(", "),
         tried.join("; ")
