@@ -121,8 +121,11 @@ static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untr
 ///
 /// # Safety
 /// `api` is NULL or follows [`super::driver_abi`].
+///
+/// cbindgen:ignore
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudart_shim_driver_hooks(api: *const Api) -> *const Hooks {
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn cudartShimInternalDriverHooks(api: *const Api) -> *const Hooks {
     let r = catch_unwind(|| {
         // SAFETY: NULL or a valid Api, per the contract.
         let Some(a) = (unsafe { api.as_ref() }) else { return std::ptr::null() };

@@ -20,8 +20,8 @@ use std::sync::atomic::AtomicU32;
 pub const ABI_VERSION: u32 = 1;
 
 /// The exported function of `libcudart_shim.so` that hands out [`Hooks`].
-pub const HOOKS_SYMBOL: &[u8] = b"cudart_shim_driver_hooks\0";
-/// `cudart_shim_driver_hooks(api)`: the hooks, or NULL when driver-API
+pub const HOOKS_SYMBOL: &[u8] = b"cudartShimInternalDriverHooks\0";
+/// `cudartShimInternalDriverHooks(api)`: the hooks, or NULL when driver-API
 /// tracing is switched off (`CUDART_SHIM_TRACE_DRIVER=0`) or `api` is of
 /// another ABI version.
 pub type HooksFn = unsafe extern "C" fn(api: *const Api) -> *const Hooks;
