@@ -125,3 +125,27 @@ pub unsafe extern "C" fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut 
     }
     traced(ID_cuGetProcAddress, &[symbol.word(), pfn.word(), cudaVersion.word(), flags.word()], call)
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base_names() {
+        assert_eq!(super::base_name("cuMemcpyHtoD_v2_ptds"), "cuMemcpyHtoD");
+        assert_eq!(super::base_name("cuMemcpyHtoDAsync_v2_ptsz"), "cuMemcpyHtoDAsync");
+        assert_eq!(super::base_name("cuCtxCreate_v4"), "cuCtxCreate");
+        assert_eq!(super::base_name("cuLaunchKernel_ptsz"), "cuLaunchKernel");
+        assert_eq!(super::base_name("cuInit"), "cuInit");
+        // "_v" not followed by digits only is part of the name.
+        assert_eq!(super::base_name("cuMemAdvise_vX"), "cuMemAdvise_vX");
+    }
+
+    #[test]
+    fn every_typed_function_has_an_export_and_a_descriptor() {
+        let w = crate::exports::wrappers();
+        // All but the two written by hand.
+        assert_eq!(w.len() + 2, crate::api::FNS.len());
+        assert!(w.iter().all(|(id, p)| (*id as usize) < crate::api::FNS.len() && !p.is_null()));
+        assert_eq!(crate::exports::untyped_wrappers().len(), crate::api::UNTYPED.len());
+    }
+}
+

@@ -289,6 +289,52 @@ fn resolve(h: *mut c_void) {
 
 #[cfg(test)]
 mod tests {
+    /// A cache in glibc's format with the given (flags, key, value) entries.
+    fn cache(entries: &[(i32, &str, &str)]) -> Vec<u8> {
+        let mut strings = Vec::new();
+        let header = 48 + 24 * entries.len();
+        let mut table = Vec::new();
+        for (flags, k, v) in entries {
+            let key = header + strings.len();
+            strings.extend_from_slice(k.as_bytes());
+            strings.push(0);
+            let value = header + strings.len();
+            strings.extend_from_slice(v.as_bytes());
+            strings.push(0);
+            table.extend_from_slice(&flags.to_ne_bytes());
+            table.extend_from_slice(&(key as u32).to_ne_bytes());
+            table.extend_from_slice(&(value as u32).to_ne_bytes());
+            table.extend_from_slice(&[0u8; 12]);
+        }
+        let mut f = b"glibc-ld.so.cache1.1".to_vec();
+        f.extend_from_slice(&(entries.len() as u32).to_ne_bytes());
+        f.extend_from_slice(&(strings.len() as u32).to_ne_bytes());
+        f.extend_from_slice(&[0u8; 20]);
+        assert_eq!(f.len(), 48);
+        f.extend(table);
+        f.extend(strings);
+        f
+    }
+
+    #[test]
+    fn ld_cache_entries_for_the_name_and_x86_64() {
+        let c = cache(&[
+            (0x0303, "libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+            (0x0003, "libcuda.so.1", "/usr/lib/i386-linux-gnu/libcuda.so.1"),
+            (0x0303, "libcudart.so.13", "/opt/cuda/libcudart.so.13"),
+            (0x0303, "libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1"),
+        ]);
+        assert_eq!(
+            super::parse_ld_cache(&c, "libcuda.so.1"),
+            ["/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1"]
+        );
+        // Truncated or foreign data: nothing, never a panic.
+        for n in 0..c.len() {
+            let _ = super::parse_ld_cache(&c[..n], "libcuda.so.1");
+        }
+        assert!(super::parse_ld_cache(b"ld.so-1.7.0 old format only", "libcuda.so.1").is_empty());
+    }
+
     #[test]
     fn ld_cache_of_this_machine_parses() {
         // libc is in every cache; an x86-64 path ending in its name.

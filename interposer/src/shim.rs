@@ -53,8 +53,21 @@ fn hooks_fn() -> Option<HooksFn> {
             return None;
         }
     }
+    pin(f);
     // SAFETY: the symbol has this type (src/trace/driver_abi.rs).
     Some(unsafe { std::mem::transmute::<*mut c_void, HooksFn>(f) })
+}
+
+/// Keep the library holding `addr` loaded for good: we keep pointers into
+/// it (its switch word, its hooks), and a program may dlclose the copy it
+/// loaded itself (our runtime as its libcudart.so.13).
+fn pin(addr: *mut c_void) {
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: an address inside a loaded library; info is an out-struct.
+    if unsafe { libc::dladdr(addr, &mut info) } != 0 && !info.dli_fname.is_null() {
+        // SAFETY: the loader's own C string; NOLOAD only takes a reference.
+        unsafe { libc::dlopen(info.dli_fname, libc::RTLD_NOW | libc::RTLD_NOLOAD | libc::RTLD_NODELETE) };
+    }
 }
 
 /// Connect to the trace machinery, if there is one to connect to.

@@ -176,8 +176,9 @@ fn capture(f: &'static Func, words: &[u64], c: &mut CallArgs) {
     }
 }
 
-/// Entry points handed out untraced (newer than the interposer's list):
-/// one row per name, counted once.
+/// Entry points handed out untraced (a function newer than the
+/// interposer's list, or one it exports untyped): one row per name, counted
+/// once.
 unsafe extern "C" fn untraced(name: *const u8, len: usize) {
     let _ = catch_unwind(|| {
         // SAFETY: per the ABI.
@@ -187,7 +188,7 @@ unsafe extern "C" fn untraced(name: *const u8, len: usize) {
         if seen.contains(&name) {
             return;
         }
-        let site: &'static CallSite = Box::leak(Box::new(CallSite::new(leak(&format!("{name} [entry point not traced: newer than the list]")))));
+        let site: &'static CallSite = Box::leak(Box::new(CallSite::new(leak(&format!("{name} [entry point not traced: not in the interposer's list]")))));
         seen.push(name);
         drop(seen);
         traced(site, &|_: &mut CallArgs| {}, || (), |_| crate::types::cudaSuccess);

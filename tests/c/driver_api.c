@@ -57,6 +57,11 @@ int main(int argc, char **argv) {
     CUcontext cur = NULL;
     CK(((CUresult(*)(CUcontext *))pfn)(&cur));
     printf("cuCtxGetCurrent via cuGetProcAddress: %s\n", cur == ctx ? "same context" : "other context");
+    /* An entry point the interposer has no signature for (cuda.h does not
+     * declare it): handed out as the driver gave it, untraced. */
+    void *prof = NULL;
+    if (cuGetProcAddress("cuProfilerStart", &prof, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &qr) == CUDA_SUCCESS && prof)
+        printf("cuProfilerStart = %d\n", (int)((CUresult(*)(void))prof)());
     CK(cuMemFree(d));
     CK(cuDevicePrimaryCtxRelease(dev));
     printf("host[0]=%d host[100]=%d\n", host[0], host[100]);
