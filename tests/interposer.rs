@@ -358,3 +358,54 @@ fn environment_route_without_the_cli() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("same context"));
     assert!(std::fs::read_to_string(&f).map_or(true, |s| calls_of(&s, "cuStreamQuery").is_none()));
 }
+
+#[test]
+fn setuid_program_ignores_the_variables() {
+    // As tests/security.rs does for the runtime: a setuid-root copy of the
+    // driver-API program, run by `nobody` (AT_SECURE=1), linked (rpath) to a
+    // copy of the interposer; CUDART_SHIM_DRIVER names the fake driver.
+    let dir = std::env::temp_dir().join(format!("cudart-shim-ip-setuid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::copy(std::fs::canonicalize(interposer()).unwrap(), dir.join("libcuda.so.1")).unwrap();
+    std::fs::copy(fake_driver(), dir.join("libfake_cuda.so")).unwrap();
+    let exe = dir.join("driver_api");
+    let o = Command::new("cc")
+        .arg("-I")
+        .arg(cuda_include())
+        .arg(repo_root().join("tests/c/driver_api.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", dir.display()))
+        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        .arg("-l:libcuda.so.1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in ["libcuda.so.1", "libfake_cuda.so"] {
+        std::fs::set_permissions(dir.join(f), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let run_as = |setuid: bool| {
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(if setuid { 0o4755 } else { 0o755 })).unwrap();
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&exe)
+            .env("CUDART_SHIM_DRIVER", dir.join("libfake_cuda.so"))
+            .output()
+            .expect("setpriv (util-linux) is needed")
+    };
+    assert!(unsafe { libc::geteuid() } == 0, "this test needs root to make a setuid-root program");
+    let plain = run_as(false);
+    assert_eq!(plain.status.code(), Some(0), "{}", String::from_utf8_lossy(&plain.stderr));
+    assert!(String::from_utf8_lossy(&plain.stdout).contains("same context"));
+    let setuid = run_as(true);
+    let (out, err) = text(&setuid);
+    if real_driver_present() {
+        return assert!(!err.contains("CUDART_SHIM_DRIVER: no such file"), "{err}");
+    }
+    assert_eq!(setuid.status.code(), Some(3), "{out}\n{err}");
+    assert_eq!(out, "cuInit = 34 (CUDA_ERROR_STUB_LIBRARY)\n");
+    assert!(err.contains("CUDART_SHIM_DRIVER and LD_LIBRARY_PATH (ignored: setuid program)"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
