@@ -291,6 +291,14 @@ fn runtime_driver_calls_nest_and_are_not_counted_as_the_programs_own() {
         "{r} not inside a cudaSetDevice"
     );
 
+    // `cudart-shim report` of the timeline counts what the summary counts.
+    let o = Command::new(target_dir().join("cudart-shim")).arg("report").arg(&tl).output().unwrap();
+    let (rep, e) = text(&o);
+    assert!(o.status.success(), "{e}");
+    assert!(rows(&rep).iter().all(|r| r.starts_with("cuda")), "nested driver calls in the report:\n{rep}");
+    assert_eq!(calls_of(&rep, "cudaSetDevice"), Some(3), "{rep}");
+    assert!(!rep.contains("CUDA_SUCCESS"), "{rep}");
+
     // With the runtime layer off, the same driver calls are the program's own.
     let o = cli().args(["trace", "--no-runtime-api", "--"]).arg(&exe).arg("basic").output().unwrap();
     let (_, err) = text(&o);

@@ -63,3 +63,18 @@ impl ApiLayers {
         cmd.env("LD_LIBRARY_PATH", path);
     }
 }
+
+/// Whether a timeline call event counts in a summary made from the
+/// timeline, as in the live summary: a driver call made inside a runtime
+/// call (depth above 0) is not the program's own.
+pub fn counts_as_own(event: &serde_json::Value) -> bool {
+    let name = event["name"].as_str().unwrap_or("");
+    let driver = name.starts_with("cu") && !name.starts_with("cuda");
+    !(driver && event["args"]["depth"].as_u64().unwrap_or(0) > 0)
+}
+
+/// Whether a result name is a success (runtime or driver).
+pub fn is_success(result: &str) -> bool {
+    result == "cudaSuccess" || result == "CUDA_SUCCESS"
+}
+

@@ -21,8 +21,8 @@
 //!   A second copy of the machinery in this library would have needed a
 //!   second summary, a second timeline file and a way to nest across them.
 //! - **The real driver by absolute path** ([`real`]): `CUDART_SHIM_DRIVER`,
-//!   the dynamic loader's cache, then the usual driver folders; never this
-//!   library itself. None found: every call answers as a driver-less
+//!   the folders of `LD_LIBRARY_PATH`, the dynamic loader's cache, then the
+//!   usual driver folders; never this library itself nor another copy. None found: every call answers as a driver-less
 //!   installation makes NVIDIA's runtime answer, with one warning listing
 //!   what was searched.
 //! - **Every export of the real driver.** The 634 functions of cuda.h
