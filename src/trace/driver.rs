@@ -158,8 +158,9 @@ unsafe extern "C" fn call(id: u32, args: *const u64, run: RunFn, ctx: *mut c_voi
         r
     };
     let Some(f) = REGISTRY.get().and_then(|r| r.fns.get(id as usize)) else { return go() };
-    // SAFETY: one word per parameter (the interposer's contract).
-    let words = unsafe { std::slice::from_raw_parts(args, f.args.len()) };
+    // SAFETY: one word per parameter (the interposer's contract); NULL
+    // shows no argument.
+    let words: &[u64] = if args.is_null() { &[] } else { unsafe { std::slice::from_raw_parts(args, f.args.len()) } };
     let r = catch_unwind(AssertUnwindSafe(|| {
         traced(&f.site, &|c: &mut CallArgs| capture(f, words, c), go, |r| cudaError_t(*r))
     }));
