@@ -423,3 +423,11 @@ fn setuid_program_ignores_the_variables() {
     assert!(err.contains("CUDART_SHIM_DRIVER and LD_LIBRARY_PATH (ignored: setuid program)"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn doctor_names_the_interposer() {
+    let o = cli().arg("doctor").output().unwrap();
+    let (out, _) = text(&o);
+    assert!(out.contains(&format!("driver interposer: {}", interposer().display())), "{out}");
+}
+

@@ -78,3 +78,17 @@ pub fn is_success(result: &str) -> bool {
     result == "cudaSuccess" || result == "CUDA_SUCCESS"
 }
 
+/// `cudart-shim doctor`: whether the driver interposer beside `lib` was built.
+pub fn doctor(lib: &Path) {
+    match interposer_dir(lib) {
+        Some(d) => println!(
+            "          driver interposer: {} (`trace` puts this folder first on LD_LIBRARY_PATH to trace driver API calls)",
+            d.join("libcuda.so.1").display()
+        ),
+        None => println!(
+            "          driver interposer: not built ({}): driver API calls are not traced; build it: cargo build --release -p cudart-shim-driver",
+            lib.parent().unwrap_or(Path::new(".")).join("driver/libcuda.so.1").display()
+        ),
+    }
+}
+

@@ -422,6 +422,7 @@ fn doctor(library: Option<PathBuf>) -> ExitCode {
         }
         Ok(p) => {
             println!("library:  {}", p.display());
+            api_layers::doctor(&p);
             // SAFETY: tracing off: this process only asks for versions.
             unsafe { std::env::remove_var("CUDART_SHIM_TRACE") };
             match unsafe { libloading::Library::new(&p) } {
