@@ -239,6 +239,10 @@ pub fn load() {
     if tried.is_empty() {
         tried.push("no libcuda.so.1 in the loader cache".into());
     }
+    // CUDART_SHIM_LOG=off or error silences warnings, as in the runtime.
+    if env("CUDART_SHIM_LOG").is_some_and(|v| matches!(v.trim(), "off" | "error")) {
+        return;
+    }
     eprintln!(
         "[cudart-shim] warning: driver interposer: the real CUDA driver (libcuda.so.1) was not found; searched: CUDART_SHIM_DRIVER and LD_LIBRARY_PATH{}, the loader cache, {}; tried: {}. Every driver call answers CUDA_ERROR_STUB_LIBRARY (34). Install the NVIDIA driver or set CUDART_SHIM_DRIVER to its path.",
         if secure() { " (ignored: setuid program)" } else { "" },
