@@ -72,7 +72,7 @@ fn driver_api_program(test: &str) -> PathBuf {
         .arg("-o")
         .arg(&out)
         .arg(format!("-L{}", interposer().parent().unwrap().display()))
-        .arg("-l:libcuda.so.1")
+        .arg("-lcuda")
         .output()
         .unwrap();
     assert!(o.status.success(), "cc driver_api.c: {}", String::from_utf8_lossy(&o.stderr));
@@ -131,6 +131,9 @@ fn exports_every_symbol_of_the_real_driver() {
     for n in ["cuMemAlloc", "cuMemAlloc_v2", "cuMemcpyHtoD_v2_ptds", "cuMemcpyHtoDAsync_v2_ptsz", "cuCtxCreate_v4", "cuGetProcAddress_v2", "cuGLGetDevices_v2"] {
         assert!(ours.contains(n), "{n} not exported");
     }
+    // The link-time name too (cc -lcuda, programs that dlopen libcuda.so).
+    let dev = interposer().with_file_name("libcuda.so");
+    assert_eq!(std::fs::canonicalize(&dev).unwrap(), std::fs::canonicalize(interposer()).unwrap());
     let d = Command::new("readelf").arg("-d").arg(interposer()).output().unwrap();
     let d = String::from_utf8_lossy(&d.stdout);
     assert!(d.contains("Library soname: [libcuda.so.1]"), "{d}");
