@@ -434,3 +434,14 @@ fn doctor_names_the_interposer() {
     assert!(out.contains(&format!("driver interposer: {}", interposer().display())), "{out}");
 }
 
+
+#[test]
+fn generated_driver_list_is_current() {
+    // interposer/src/generated/api.rs is what scripts/gen-driver-api.py
+    // makes from the pinned wheel's cuda.h and the driver 580 export list.
+    require_cuda();
+    let o = Command::new("python3").arg(repo_root().join("scripts/gen-driver-api.py")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let committed = std::fs::read_to_string(repo_root().join("interposer/src/generated/api.rs")).unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout) == committed, "interposer/src/generated/api.rs is stale: run scripts/gen-driver-api.py > interposer/src/generated/api.rs");
+}
