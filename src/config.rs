@@ -70,9 +70,13 @@ pub struct TraceConfig {
     pub summary: bool,
     pub calls: bool,
     pub timeline: bool,
-    /// `CUDART_SHIM_TRACE_DRIVER=1`: wrap driver entry points handed out by
-    /// `cudaGetDriverEntryPoint*` in traced forwarders.
+    /// Driver API calls are traced (`CUDART_SHIM_TRACE_DRIVER`, default
+    /// on; `0` turns it off): the driver interposer reports them, and our
+    /// runtime loads its driver through the interposer when it finds one.
     pub driver: bool,
+    /// Runtime API calls are traced (`CUDART_SHIM_TRACE_RUNTIME`, default
+    /// on; `0` turns it off).
+    pub runtime: bool,
     /// Include (`true`) / exclude (`false`) globs, in the order given.
     pub filter: Vec<(bool, String)>,
     /// Expanded destinations; None = the default (stderr for summary and
@@ -195,7 +199,7 @@ pub fn process_identity(get: impl Fn(&str) -> Option<String>, pid: u32) -> trace
 /// rest still applies).
 pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (TraceConfig, Vec<String>) {
     let rank = &rank(&get);
-    let mut c = TraceConfig::default();
+    let mut c = TraceConfig { driver: true, runtime: true, ..TraceConfig::default() };
     let mut warnings = Vec::new();
     if let Some(v) = get("CUDART_SHIM_TRACE") {
         let v = v.trim();
@@ -222,11 +226,11 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
             )),
         }
     }
-    if let Some(v) = get("CUDART_SHIM_TRACE_DRIVER") {
-        match v.trim() {
-            "1" | "on" | "true" | "yes" => c.driver = true,
-            "" | "0" | "off" | "false" | "no" => {}
-            o => warnings.push(format!("CUDART_SHIM_TRACE_DRIVER: ignoring {o:?}; accepted: 1 or 0")),
+    for (var, on) in [("CUDART_SHIM_TRACE_DRIVER", &mut c.driver), ("CUDART_SHIM_TRACE_RUNTIME", &mut c.runtime)] {
+        match get(var).as_deref().map(str::trim) {
+            None | Some("" | "1" | "on" | "true" | "yes") => {}
+            Some("0" | "off" | "false" | "no") => *on = false,
+            Some(o) => warnings.push(format!("{var}: ignoring {o:?}; accepted: 1 (the default) or 0")),
         }
     }
     if let Some(v) = get("CUDART_SHIM_TRACE_FILTER") {
@@ -291,8 +295,8 @@ pub fn trace_config() -> &'static TraceConfig {
             log::warn!("{w}");
         }
         log::debug!(
-            "tracing: summary={} calls={} timeline={} driver={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
-            c.summary, c.calls, c.timeline, c.driver, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file
+            "tracing: summary={} calls={} timeline={} driver={} runtime={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
+            c.summary, c.calls, c.timeline, c.driver, c.runtime, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file
         );
         c
     })
@@ -319,6 +323,7 @@ pub mod fuzzing {
         "CUDART_SHIM_LOG",
         "CUDART_SHIM_POOL",
         "CUDART_SHIM_TRACE_SAMPLE",
+        "CUDART_SHIM_TRACE_RUNTIME",
     ];
     const FILES: &[&str] =
         &["CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SUMMARY_FILE", "CUDART_SHIM_TRACE_CALLS_FILE", "CUDART_SHIM_TRACE_TIMELINE_FILE"];
@@ -481,9 +486,15 @@ mod tests {
             let (c, w) = parse(&[("CUDART_SHIM_TRACE_SAMPLE", bad)]);
             assert!(c.sample == 1 && w[0].contains("CUDART_SHIM_TRACE_SAMPLE"), "{bad}");
         }
+        let c = parse(&[]).0;
+        assert!(c.driver && c.runtime, "both API layers are traced by default");
+        assert!(!parse(&[("CUDART_SHIM_TRACE_DRIVER", "0")]).0.driver);
+        assert!(!parse(&[("CUDART_SHIM_TRACE_RUNTIME", "off")]).0.runtime);
         assert!(parse(&[("CUDART_SHIM_TRACE_DRIVER", "1")]).0.driver);
         let (c, w) = parse(&[("CUDART_SHIM_TRACE_DRIVER", "maybe")]);
-        assert!(!c.driver && w[0].contains("CUDART_SHIM_TRACE_DRIVER"));
+        assert!(c.driver && w[0].contains("CUDART_SHIM_TRACE_DRIVER"));
+        let (c, w) = parse(&[("CUDART_SHIM_TRACE_RUNTIME", "maybe")]);
+        assert!(c.runtime && w[0].contains("CUDART_SHIM_TRACE_RUNTIME"));
     }
 
     /// Every file of the committed corpus of the configuration fuzz target

@@ -1,12 +1,13 @@
 //! Tracing entry points used by other areas, in process over the fake
-//! driver: traced driver forwarders and the device-memory counter.
+//! driver: the device-memory counter. (Driver entry points handed out by
+//! `cudaGetDriverEntryPoint*` are traced by the driver interposer:
+//! tests/interposer.rs.)
 
 mod common;
 use common::*;
 use cudart_shim::api::device::*;
 use cudart_shim::trace;
 use cudart_shim::types::*;
-use std::ffi::c_int;
 
 fn env(vars: &[(&str, &str)]) {
     use_fake_driver(&[]);
@@ -14,53 +15,6 @@ fn env(vars: &[(&str, &str)]) {
         // SAFETY: one process per test (nextest), before any CUDA call.
         unsafe { std::env::set_var(k, v) };
     }
-}
-
-#[test]
-fn driver_entry_points_become_traced_forwarders() {
-    let f = scratch("driver_fwd").join("sum.json");
-    env(&[("CUDART_SHIM_TRACE", "summary"), ("CUDART_SHIM_TRACE_DRIVER", "1"), ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap())]);
-    let mut n = 0;
-    assert_eq!(unsafe { cudaGetDeviceCount(&mut n) }, cudaSuccess);
-    let real = fake::proc("cuDeviceGetAttribute");
-    let w = trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", real);
-    assert_ne!(w, real);
-    assert_eq!(trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", real), w, "one forwarder per entry point");
-    assert_eq!(trace::wrap_driver_entry_point(c"cuNoSuchThing", real), real);
-    assert!(trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", std::ptr::null_mut()).is_null());
-    type Attr = unsafe extern "C" fn(*mut c_int, c_int, c_int) -> c_int;
-    let g: Attr = unsafe { std::mem::transmute(w) };
-    let before = fake::calls("cuDeviceGetAttribute");
-    let mut v = 0;
-    assert_eq!(unsafe { g(&mut v, 10, 0) }, 0); // CU_DEVICE_ATTRIBUTE_WARP_SIZE
-    assert_eq!(v, 32);
-    assert_eq!(unsafe { g(&mut v, 10, 99) }, 101); // CUDA_ERROR_INVALID_DEVICE
-    assert_eq!(fake::calls("cuDeviceGetAttribute"), before + 2);
-    let s = trace::summary();
-    let row = s.rows.iter().find(|r| r.name == "cuDeviceGetAttribute").expect("driver function in the summary");
-    assert_eq!(row.calls, 2);
-    assert!(s.errors.iter().any(|e| e.name == "cuDeviceGetAttribute" && e.error == "cudaErrorInvalidDevice" && e.calls == 1));
-    // A forwarder for more than 6 arguments passes the stack arguments too:
-    // a stand-in with cuLaunchKernel's shape checks what arrives.
-    assert!(trace::driver::KNOWN.iter().any(|(n, a)| *n == "cuLaunchKernel" && *a == 11));
-    type Launch = unsafe extern "C" fn(usize, u32, u32, u32, u32, u32, u32, u32, usize, usize, usize) -> c_int;
-    unsafe extern "C" fn fake_launch(f: usize, gx: u32, gy: u32, gz: u32, bx: u32, by: u32, bz: u32, shm: u32, s: usize, p: usize, e: usize) -> c_int {
-        if (f, gx, gy, gz, bx, by, bz, shm, s, p, e) == (0xf00d, 1, 2, 3, 4, 5, 6, 7, 0x5, 0x1234, 0) { 0 } else { 1 }
-    }
-    let w = trace::wrap_driver_entry_point(c"cuLaunchKernel", fake_launch as Launch as *mut std::ffi::c_void);
-    assert_ne!(w, fake_launch as Launch as *mut std::ffi::c_void);
-    let l: Launch = unsafe { std::mem::transmute(w) };
-    assert_eq!(unsafe { l(0xf00d, 1, 2, 3, 4, 5, 6, 7, 0x5, 0x1234, 0) }, 0);
-    assert_eq!(unsafe { l(0xf00d, 1, 2, 3, 4, 5, 6, 7, 0x5, 0x1234, 9) }, 1);
-    let s = trace::summary();
-    assert_eq!(s.rows.iter().find(|r| r.name == "cuLaunchKernel").map(|r| r.calls), Some(2));
-}
-
-#[test]
-fn driver_entry_points_untouched_without_the_variable() {
-    env(&[("CUDART_SHIM_TRACE", "summary")]);
-    let real = fake::proc("cuDeviceGetAttribute");
-    assert_eq!(trace::wrap_driver_entry_point(c"cuDeviceGetAttribute", real), real);
 }
 
 #[test]

@@ -244,6 +244,7 @@ fn check_library(found: Result<PathBuf, library::NotFound>, problems: &mut Probl
         Ok(p) => p,
     };
     println!("library:  {}", p.display());
+    crate::api_layers::doctor(&p);
     // SAFETY: loading our own library; its initializers only read the environment.
     let lib = match unsafe { libloading::Library::new(&p) } {
         Err(e) => {

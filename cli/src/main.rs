@@ -5,6 +5,7 @@
 //! One module per subcommand; this file holds the command line and
 //! dispatches.
 
+mod api_layers;
 mod doctor;
 mod library;
 mod report;

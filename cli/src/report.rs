@@ -111,13 +111,13 @@ fn summary_of(events: &[Value]) -> Summary {
     let mut durs: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     let mut errs: BTreeMap<(String, String), u64> = BTreeMap::new();
     for e in events {
-        if e["ph"] != "X" || e["cat"] != "cuda_api" {
+        if e["ph"] != "X" || e["cat"] != "cuda_api" || !crate::api_layers::counts_as_own(e) {
             continue;
         }
         let name = e["name"].as_str().unwrap_or("?").to_owned();
         let ns = (e["dur"].as_f64().unwrap_or(0.0) * 1000.0).round() as u64;
         if let Some(r) = e["args"]["result"].as_str()
-            && r != "cudaSuccess"
+            && !crate::api_layers::is_success(r)
         {
             *errs.entry((name.clone(), r.to_owned())).or_default() += 1;
         }

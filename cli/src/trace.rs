@@ -38,9 +38,8 @@ pub struct Options {
     /// Comma-separated globs of function names to trace; -glob excludes.
     #[arg(long, value_name = "GLOBS")]
     filter: Option<String>,
-    /// Also trace driver entry points from cudaGetDriverEntryPoint*.
-    #[arg(long)]
-    driver: bool,
+    #[command(flatten)]
+    layers: crate::api_layers::ApiLayers,
     /// Summary only: time 1 call in N (1 to 1000000) of each function
     /// (every call is still counted; CUDART_SHIM_TRACE_SAMPLE).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -90,7 +89,6 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_TRACE_CALLS_FILE", o.calls_file),
         ("CUDART_SHIM_TRACE_TIMELINE_FILE", o.timeline),
         ("CUDART_SHIM_TRACE_FILTER", o.filter),
-        ("CUDART_SHIM_TRACE_DRIVER", o.driver.then(|| "1".to_owned())),
         ("CUDART_SHIM_TRACE_SAMPLE", o.sample.map(|n| n.to_string())),
     ];
     for (k, v) in vars {
@@ -98,6 +96,7 @@ pub fn run(o: Options) -> ExitCode {
             cmd.env(k, v);
         }
     }
+    o.layers.apply(&mut cmd, &lib);
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {

@@ -42,7 +42,9 @@ pub fn driver() -> Result<&'static Driver, &'static LoadError> {
 }
 
 fn open() -> Result<Driver, LoadError> {
-    let path = crate::config::env_var("CUDART_SHIM_DRIVER").unwrap_or_else(|| "libcuda.so.1".to_owned());
+    let path = interposer()
+        .or_else(|| crate::config::env_var("CUDART_SHIM_DRIVER"))
+        .unwrap_or_else(|| "libcuda.so.1".to_owned());
     // SAFETY: loading the driver runs its initializers; that is what the CUDA
     // runtime does too.
     let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| {
@@ -60,6 +62,31 @@ fn open() -> Result<Driver, LoadError> {
         })?;
     log::debug!("loaded CUDA driver from {path}");
     Ok(Driver { _lib: lib, get_proc_address: gpa, path })
+}
+
+/// The driver interposer built beside this library (`driver/libcuda.so.1`
+/// in its folder), when tracing is on, driver-API tracing is not switched
+/// off and the interposer is the first `libcuda.so.1` on `LD_LIBRARY_PATH`
+/// (as `cudart-shim trace` and the README's environment route set it up).
+/// Then it is loaded even when `CUDART_SHIM_DRIVER` names a driver (the
+/// interposer loads that one), so the driver calls our runtime makes are
+/// traced, nested under the runtime call that made them.
+fn interposer() -> Option<String> {
+    let c = crate::config::trace_config();
+    if !c.any() || !c.driver {
+        return None;
+    }
+    let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+    // SAFETY: an address inside this library; info is an out-struct.
+    if unsafe { libc::dladdr(interposer as *const c_void, &mut info) } == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: the loader's C string.
+    let me = std::fs::canonicalize(unsafe { CStr::from_ptr(info.dli_fname) }.to_str().ok()?).ok()?;
+    let ours = std::fs::canonicalize(me.parent()?.join("driver/libcuda.so.1")).ok()?;
+    let path = crate::config::env_var("LD_LIBRARY_PATH")?;
+    let first = path.split(':').filter(|d| !d.is_empty()).map(|d| std::path::Path::new(d).join("libcuda.so.1")).find(|p| p.exists())?;
+    (std::fs::canonicalize(&first).ok()? == ours).then(|| ours.to_string_lossy().into_owned())
 }
 
 impl Driver {

@@ -30,8 +30,8 @@ pub fn get(
     // SAFETY: optional out-parameter.
     let status = unsafe { status.as_mut() };
     if r.0 == 0 && !p.is_null() {
-        // With CUDART_SHIM_TRACE_DRIVER=1 a traced forwarder; else `p`.
-        *out = crate::trace::wrap_driver_entry_point(name, p);
+        // Traced when the driver is the interposer (src/trace/driver.rs).
+        *out = p;
         if let Some(st) = status {
             *st = cudaDriverEntryPointSuccess;
         }

@@ -28,6 +28,8 @@
 pub mod args;
 pub mod clock;
 pub mod driver;
+/// cbindgen:ignore
+pub mod driver_abi;
 mod output;
 pub mod stats;
 pub mod subscribe;
@@ -35,7 +37,6 @@ pub use trace_format::table;
 pub mod timeline;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
-pub use driver::wrap_driver_entry_point;
 pub use output::set_device_lister;
 
 use crate::types::cudaError_t;
@@ -57,13 +58,22 @@ pub struct CallSite {
     id: AtomicU32,
     /// Whether `CUDART_SHIM_TRACE_FILTER` lets it into the outputs.
     included: AtomicBool,
+    /// A driver API function (reported by the driver interposer): its
+    /// result is a `CUresult`, and a call made inside a runtime call is not
+    /// counted as the program's own (see [`driver`]).
+    driver: bool,
 }
 
 const FULL: u32 = u32::MAX;
 
 impl CallSite {
     pub const fn new(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true) }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false }
+    }
+
+    /// The site of a driver API function.
+    pub const fn driver_api(name: &'static str) -> Self {
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true }
     }
 
     #[inline]
@@ -94,6 +104,14 @@ fn register(site: &'static CallSite) -> Option<u32> {
         FULL => return None,
         v => return Some(v - 1),
     }
+    // An API layer switched off (CUDART_SHIM_TRACE_RUNTIME=0 or _DRIVER=0):
+    // its calls are not traced at all, not even as nesting (the driver
+    // calls of an untraced runtime call are then the program's own).
+    let c = crate::config::trace_config();
+    if !(if site.driver { c.driver } else { c.runtime }) {
+        site.id.store(FULL, Release);
+        return None;
+    }
     let id = NSITES.load(Relaxed);
     if id as usize >= MAX_SITES {
         site.id.store(FULL, Release);
@@ -103,7 +121,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     let cname = CString::new(site.name).unwrap_or_default().into_raw();
     C_NAMES[id as usize].store(cname, Relaxed);
     SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
-    site.included.store(crate::config::trace_config().includes(site.name), Relaxed);
+    site.included.store(c.includes(site.name), Relaxed);
     NSITES.store(id + 1, Release);
     site.id.store(id + 1, Release);
     Some(id)
@@ -116,9 +134,25 @@ pub fn site_name(id: u32) -> &'static str {
     if p.is_null() { "?" } else { unsafe { (*p).name } }
 }
 
+/// The result `code` of a call of function `id`, by name: a `CUresult`
+/// for a driver function, else a `cudaError_t`.
+pub fn status_name(id: u32, code: i32, out: &mut String) {
+    if is_driver(id) {
+        driver::result_name(code, out);
+    } else {
+        args::result_name(code, out);
+    }
+}
+
 /// Name of function `id` as a C string (NULL when unknown).
 pub fn site_c_name(id: u32) -> *const c_char {
     C_NAMES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire))
+}
+
+fn is_driver(id: u32) -> bool {
+    let p = SITES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire));
+    // SAFETY: registered sites are statics.
+    !p.is_null() && unsafe { (*p).driver }
 }
 
 pub fn site_count() -> u32 {
@@ -402,22 +436,30 @@ pub fn traced<R>(
     let flags = FLAGS.load(Relaxed);
     let st = state();
     // Statistics only (summary, counters: the modes meant to stay on): one
-    // record lookup and no nesting depth to keep; a call left out by
-    // sampling is counted without reading the clock (on some hosts one read
-    // costs 20+ ns).
+    // record lookup and the nesting depth (a driver call inside a runtime
+    // call is not the program's own); a call left out by sampling is
+    // counted without reading the clock (on some hosts one read costs 20+ ns).
     if let (Some(s), 0) = (st, flags & (CALLS | TIMELINE | SUBSCRIBERS)) {
-        if !site.included.load(Relaxed) {
-            return run();
-        }
-        let rec = s.site_stats(id);
-        if !rec.time_next() {
+        let depth = s.depth.load(Relaxed);
+        if !site.included.load(Relaxed) || (site.driver && depth > 0) {
+            s.depth.store(depth + 1, Relaxed);
             let r = run();
-            rec.add_untimed(status_of(&r).0);
+            s.depth.store(depth, Relaxed);
             return r;
         }
-        let t0 = clock::ticks();
-        let r = run();
-        rec.add(clock::elapsed(t0), status_of(&r).0);
+        let rec = s.site_stats(id);
+        s.depth.store(depth + 1, Relaxed);
+        let r = if !rec.time_next() {
+            let r = run();
+            rec.add_untimed(status_of(&r).0);
+            r
+        } else {
+            let t0 = clock::ticks();
+            let r = run();
+            rec.add(clock::elapsed(t0), status_of(&r).0);
+            r
+        };
+        s.depth.store(depth, Relaxed);
         return r;
     }
     let depth = st.map_or(0, |s| {
@@ -453,7 +495,8 @@ pub fn traced<R>(
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
-    if flags & (SUMMARY | COUNT) != 0 {
+    // A driver call inside a runtime call is not the program's own.
+    if flags & (SUMMARY | COUNT) != 0 && !(depth > 0 && is_driver(id)) {
         s.site_stats(id).add(dt, status.0);
     }
     if flags & (CALLS | TIMELINE) != 0 {
@@ -491,7 +534,7 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
         line.push('(');
         args.write_line(line);
         line.push_str(") = ");
-        args::result_name(status.0, line);
+        status_name(id, status.0, line);
         let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
         output::write_all(fd, line.as_bytes());
     };
@@ -595,7 +638,7 @@ pub fn summary() -> table::Summary {
             if code == -1 {
                 error.push_str("(other errors)");
             } else {
-                args::result_name(code, &mut error);
+                status_name(id, code, &mut error);
             }
             sum.errors.push(table::ErrRow { name: name.clone(), error, calls: n });
         }

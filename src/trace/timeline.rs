@@ -464,7 +464,7 @@ impl Writer {
             b.push_str(",\"dur\":");
             push_us(b, clock::to_ns(e.dt));
             b.push_str(",\"args\":{\"result\":\"");
-            super::args::result_name(e.result, b);
+            super::status_name(e.site, e.result, b);
             b.push_str("\",\"depth\":");
             push_int(b, e.depth);
             write_kept(&c.args[e.args.0 as usize..e.args.1 as usize], c.text, b);

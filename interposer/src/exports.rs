@@ -1,0 +1,62 @@
+//! The exports: one typed function per entry of the generated list, one
+//! untyped jump per other export of the real driver.
+
+use crate::{traced, tracing, CUresult, Word, REAL, REAL_UNTYPED};
+#[allow(unused_imports)]
+use crate::{CUipcHandle, CUmemLocation};
+#[allow(unused_imports)]
+use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Each typed export: with tracing off, a call through the real pointer
+/// (compiled to a tail jump); with tracing on, the same call reported
+/// through [`traced`] with its arguments as words.
+macro_rules! typed_exports {
+    ($( $id:literal $name:ident ( $($a:ident : $t:ty),* ); )*) => {
+        $(
+            #[unsafe(no_mangle)]
+            pub unsafe extern "C" fn $name($($a: $t),*) -> CUresult {
+                type F = unsafe extern "C" fn($($t),*) -> CUresult;
+                // SAFETY: REAL[id] holds the real driver's function of this
+                // name (same signature, from the same header) or a stub that
+                // ignores its arguments.
+                let f: F = unsafe { std::mem::transmute::<*mut c_void, F>(REAL[$id].load(Relaxed)) };
+                if !tracing() {
+                    return unsafe { f($($a),*) };
+                }
+                traced($id, &[$(Word::word($a)),*], move || unsafe { f($($a),*) })
+            }
+        )*
+
+        /// Our export for each typed function id (for `cuGetProcAddress`).
+        pub fn wrappers() -> Vec<(u32, *mut c_void)> {
+            vec![$(($id, $name as *mut c_void)),*]
+        }
+    };
+}
+crate::driver_api_list!(typed_exports);
+
+/// Each untyped export: a jump through the real pointer, with the caller's
+/// registers and stack untouched, so any signature works (these have none in
+/// cuda.h: OpenGL, EGL, VDPAU, profiler and debugger entry points).
+macro_rules! untyped_exports {
+    ($( $i:literal $name:ident )*) => {
+        $(
+            #[unsafe(no_mangle)]
+            #[unsafe(naked)]
+            pub unsafe extern "C" fn $name() {
+                std::arch::naked_asm!(
+                    "jmp qword ptr [rip + {table} + {off}]",
+                    table = sym REAL_UNTYPED,
+                    off = const $i * 8,
+                );
+            }
+        )*
+
+        /// Our untyped export for each index of `api::UNTYPED`.
+        pub fn untyped_wrappers() -> Vec<*mut c_void> {
+            vec![$($name as *mut c_void),*]
+        }
+    };
+}
+crate::driver_untyped_list!(untyped_exports);

@@ -1,0 +1,182 @@
+//! cudart-shim's driver API interposer: a `libcuda.so.1` that forwards every
+//! call to the real CUDA driver and reports it to cudart-shim's trace
+//! machinery.
+//!
+//! Why: most CUDA programs never call our runtime. nvcc links NVIDIA's
+//! runtime statically by default; CuPy, cuda-python, Triton, cuBLAS, cuDNN
+//! and NCCL call the driver directly. All of them load the driver with
+//! `dlopen("libcuda.so.1")`, so a folder holding this library first on
+//! `LD_LIBRARY_PATH` (`target/<profile>/driver/`, made by build.rs) puts us
+//! in front of every driver call.
+//!
+//! Design:
+//! - **Thin.** The trace machinery (counting, timing, the call log, the
+//!   timeline, the summary, the environment variables) lives once, in
+//!   `libcudart_shim.so`. This library finds it ([`shim`]: already loaded in
+//!   the process, else from the file beside this one) and reports through the
+//!   small C ABI of `src/trace/driver_abi.rs`. One machinery per process:
+//!   when the program also uses our runtime, driver calls made inside a
+//!   runtime call nest under it on the timeline and are not counted as the
+//!   program's own (the trace machinery decides that from its call depth).
+//!   A second copy of the machinery in this library would have needed a
+//!   second summary, a second timeline file and a way to nest across them.
+//! - **The real driver by absolute path** ([`real`]): `CUDART_SHIM_DRIVER`,
+//!   the folders of `LD_LIBRARY_PATH`, the dynamic loader's cache, then the
+//!   usual driver folders; never this library itself nor another copy. None found: every call answers as a driver-less
+//!   installation makes NVIDIA's runtime answer, with one warning listing
+//!   what was searched.
+//! - **Every export of the real driver.** The 634 functions of cuda.h
+//!   (every version: `_v2`, `_ptds`, `_ptsz`) are typed exports generated
+//!   from one list (`src/generated/api.rs`, by `scripts/gen-driver-api.py`); the
+//!   48 other exports of driver 580 (OpenGL, EGL, VDPAU, profiler, debugger
+//!   entry points) are untyped jumps to the real function.
+//! - **Entry points handed out** by `cuGetProcAddress[_v2]` are mapped to
+//!   our export of the same real address ([`proc_address`]); an address we
+//!   do not know (a driver newer than the list) goes out untraced and is
+//!   counted once under a name that says so. `cuGetExportTable` passes
+//!   through: its private tables are not wrapped.
+//! - **Cost.** With tracing off an export is one load of the real pointer,
+//!   two loads and a compare for the switch, and a tail call.
+
+#![allow(non_snake_case)]
+#![allow(clippy::missing_safety_doc)]
+
+#[path = "../../src/trace/driver_abi.rs"]
+#[allow(dead_code)]
+pub mod desc;
+mod generated {
+    pub mod api;
+}
+mod exports;
+mod proc_address;
+mod real;
+mod shim;
+
+pub use generated::api;
+
+use desc::RunFn;
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering::*};
+
+pub type CUresult = c_int;
+pub const CUDA_SUCCESS: CUresult = 0;
+pub const CUDA_ERROR_INVALID_VALUE: CUresult = 1;
+/// What every call answers when no real driver was found. See
+/// [`real::no_driver`].
+pub const CUDA_ERROR_NO_DRIVER: CUresult = real::NO_DRIVER;
+/// A function the loaded driver does not export (an older driver).
+pub const CUDA_ERROR_NOT_FOUND: CUresult = 500;
+
+/// Number of typed functions.
+pub const NFNS: usize = api::FNS.len();
+
+/// Real entry point of each typed function, by id. Until the constructor
+/// has run, and for good when no driver was found, each holds
+/// [`real::no_driver`].
+pub static REAL: [AtomicPtr<c_void>; NFNS] = [const { AtomicPtr::new(real::no_driver as *mut c_void) }; NFNS];
+
+/// Real entry point of each untyped export, by index in [`api::UNTYPED`].
+pub static REAL_UNTYPED: [AtomicPtr<c_void>; api::UNTYPED.len()] =
+    [const { AtomicPtr::new(real::no_driver as *mut c_void) }; api::UNTYPED.len()];
+
+static OFF_WORD: AtomicU32 = AtomicU32::new(desc::OFF);
+/// The trace machinery's switch word (ours, always off, until one is found).
+static SWITCH: AtomicPtr<AtomicU32> = AtomicPtr::new(&OFF_WORD as *const AtomicU32 as *mut AtomicU32);
+/// The trace machinery's hooks (NULL: none).
+static HOOKS: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Whether calls are traced now: two relaxed loads and a compare.
+#[inline(always)]
+pub fn tracing() -> bool {
+    // SAFETY: SWITCH points at a static of ours or of libcudart_shim.so,
+    // which is never unloaded once we hold it (see `shim`).
+    unsafe { (*SWITCH.load(Relaxed)).load(Relaxed) > desc::OFF }
+}
+
+/// An argument as the word the trace machinery receives.
+pub trait Word {
+    fn word(self) -> u64;
+}
+macro_rules! word_unsigned { ($($t:ty),*) => { $(impl Word for $t { #[inline(always)] fn word(self) -> u64 { self as u64 } })* } }
+macro_rules! word_signed { ($($t:ty),*) => { $(impl Word for $t { #[inline(always)] fn word(self) -> u64 { self as i64 as u64 } })* } }
+word_unsigned!(u8, u16, u32, u64, usize);
+word_signed!(i8, i16, i32);
+impl Word for f32 {
+    #[inline(always)]
+    fn word(self) -> u64 {
+        self.to_bits() as u64
+    }
+}
+impl<T> Word for *mut T {
+    #[inline(always)]
+    fn word(self) -> u64 {
+        self as u64
+    }
+}
+impl<T> Word for *const T {
+    #[inline(always)]
+    fn word(self) -> u64 {
+        self as u64
+    }
+}
+
+/// `CUmemLocation`, passed by value (8 bytes: an enum and an int).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CUmemLocation {
+    pub type_: c_int,
+    pub id: c_int,
+}
+impl Word for CUmemLocation {
+    fn word(self) -> u64 {
+        (self.type_ as u32 as u64) | ((self.id as u32 as u64) << 32)
+    }
+}
+
+/// `CUipcMemHandle` / `CUipcEventHandle`, passed by value (64 bytes).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CUipcHandle {
+    pub reserved: [u8; 64],
+}
+impl Word for CUipcHandle {
+    fn word(self) -> u64 {
+        0
+    }
+}
+
+/// Report one call of function `id` to the trace machinery, which runs it.
+#[inline(never)]
+pub fn traced<F: FnOnce() -> CUresult>(id: u32, args: &[u64], run: F) -> CUresult {
+    let h = HOOKS.load(Acquire);
+    if h.is_null() {
+        return run();
+    }
+    let mut run = Some(run);
+    // SAFETY: ctx is `run` below, alive for the whole hook call.
+    unsafe extern "C" fn trampoline<F: FnOnce() -> CUresult>(ctx: *mut c_void) -> c_int {
+        let run = unsafe { &mut *(ctx as *mut Option<F>) };
+        // The hook runs the call once; a second run would be its bug, and
+        // answers an error instead of calling the driver twice.
+        run.take().map_or(999, |f| f())
+    }
+    let f: RunFn = trampoline::<F>;
+    // SAFETY: hooks from a matching ABI version (checked in `shim`).
+    let r = unsafe { ((*h).call)(id, args.as_ptr(), f, &mut run as *mut Option<F> as *mut c_void) };
+    match run.take() {
+        // The hook returned without running the call: run it untraced.
+        Some(f) => f(),
+        None => r,
+    }
+}
+
+/// Initialization, when the library is loaded: find the real driver, fill
+/// the tables, find the trace machinery.
+extern "C" fn init() {
+    real::load();
+    shim::connect();
+}
+
+#[used]
+#[unsafe(link_section = ".init_array")]
+static INIT: extern "C" fn() = init;
