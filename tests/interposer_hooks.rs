@@ -68,7 +68,8 @@ fn calls_are_counted_and_decoded_with_driver_result_names() {
     assert_eq!(row.calls, 2);
     assert!(s.errors.iter().any(|e| e.name == "cuTestGetAttribute" && e.error == "CUDA_ERROR_INVALID_DEVICE" && e.calls == 1), "{:?}", s.errors);
     let log = std::fs::read_to_string(&f).unwrap();
-    let first = log.lines().next().unwrap();
+    // The file starts with the process record (a `#` line).
+    let first = log.lines().find(|l| !l.starts_with('#')).unwrap();
     assert!(first.contains(&format!("cuTestGetAttribute(pi={p:#x}->32, attrib=CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev=0) = CUDA_SUCCESS (")), "{log}");
     // A failed call's out-parameter is not read; a negative int stays negative.
     assert!(log.contains(&format!("(pi={p:#x}, attrib=CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev=-1) = CUDA_ERROR_INVALID_DEVICE")), "{log}");
