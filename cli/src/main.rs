@@ -12,6 +12,11 @@ use std::process::{Command, ExitCode};
 #[path = "../../src/trace/table.rs"]
 #[allow(dead_code)]
 mod table;
+/// The GPU tables, shared with the library.
+#[path = "../../src/trace/gpu_table.rs"]
+#[allow(dead_code)]
+mod gpu_table;
+mod gpu_report;
 
 #[derive(Parser)]
 #[command(name = "cudart-shim", version, about = "cudart-shim: an open CUDA runtime; trace CUDA programs")]
@@ -47,6 +52,10 @@ enum Cmd {
         /// Also trace driver entry points from cudaGetDriverEntryPoint*.
         #[arg(long)]
         driver: bool,
+        /// GPU activity from CUPTI: the GPU kernel and memory tables with the
+        /// summary, GPU tracks on the timeline.
+        #[arg(long)]
+        gpu: bool,
         /// Summary only: time 1 call in N of each function (every call is
         /// still counted; CUDART_SHIM_TRACE_SAMPLE).
         #[arg(long, value_name = "N")]
@@ -75,8 +84,8 @@ enum Cmd {
 
 fn main() -> ExitCode {
     match Cli::parse().cmd {
-        Cmd::Trace { summary, no_summary, calls, calls_file, timeline, filter, driver, sample, library, program } => {
-            trace(summary || !no_summary, calls, calls_file, timeline, filter, driver, sample, library, &program)
+        Cmd::Trace { summary, no_summary, calls, calls_file, timeline, filter, driver, gpu, sample, library, program } => {
+            trace(summary || !no_summary, calls, calls_file, timeline, filter, driver, gpu, sample, library, &program)
         }
         Cmd::Report { file, format } => report(&file, &format),
         Cmd::Doctor { library } => doctor(library),
@@ -117,6 +126,7 @@ fn trace(
     timeline: Option<String>,
     filter: Option<String>,
     driver: bool,
+    gpu: bool,
     sample: Option<u32>,
     library: Option<PathBuf>,
     program: &[String],
@@ -138,6 +148,9 @@ fn trace(
     }
     if timeline.is_some() {
         modes.push("timeline");
+    }
+    if gpu {
+        modes.push("gpu");
     }
     // Summaries go to a private folder, one JSON per process, printed after
     // the program ends (torchrun and friends start several processes).
@@ -211,6 +224,7 @@ fn print_summaries(dir: &Path) {
                     eprintln!("\ncudart-shim: process {pid}");
                 }
                 eprint!("{}", s.to_text());
+                gpu_report::eprint_from_summary(f);
             }
             Err(e) => eprintln!("cudart-shim: cannot read {}: {e}", f.display()),
         }
@@ -288,14 +302,9 @@ fn report(file: &Path, format: &str) -> ExitCode {
         s.errors.push(table::ErrRow { name, error, calls });
     }
     s.sort();
-    let text = match format {
-        "csv" => s.to_csv(),
-        "json" => s.to_json(),
-        "text" => s.to_text(),
-        o => {
-            eprintln!("cudart-shim: unknown format {o:?}; accepted: text, csv, json");
-            return ExitCode::from(2);
-        }
+    let Some(text) = gpu_report::render(&s, gpu_report::from_events(events).as_ref(), format) else {
+        eprintln!("cudart-shim: unknown format {format:?}; accepted: text, csv, json");
+        return ExitCode::from(2);
     };
     print!("{text}");
     ExitCode::SUCCESS

@@ -11,7 +11,8 @@
 //! captured graph.
 //!
 //! Launch links (timeline on only): around each traced call that can start
-//! GPU work (`cudaLaunch*`, `cudaMemcpy*`, `cudaMemset*`, `cudaGraphLaunch`
+//! GPU work (`cudaLaunch*` and nvcc's `__cudaLaunchKernel`, `cudaMemcpy*`,
+//! `cudaMemset*`, `cudaGraphLaunch`
 //! and the driver's `cuLaunch*`, `cuMemcpy*`, `cuMemset*`, `cuGraphLaunch`
 //! when traced) the calling thread pushes an external correlation id
 //! (`cuptiActivityPushExternalCorrelationId`, as PyTorch's profiler does,
@@ -143,8 +144,9 @@ fn measure_offset(c: &cupti::Cupti) {
 
 /// Remember whether function `id` (`name`) can start GPU work.
 pub fn classify(id: u32, name: &str) {
-    const PREFIXES: [&str; 8] = ["cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch", "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch"];
-    let launch = PREFIXES.iter().any(|p| name.starts_with(p)) && name != "cudaLaunchHostFunc" && name != "cuLaunchHostFunc";
+    const PREFIXES: [&str; 9] =
+        ["cudaLaunch", "__cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch", "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch"];
+    let launch = PREFIXES.iter().any(|p| name.starts_with(p)) && !name.contains("HostFunc");
     if let Some(s) = LAUNCH_SITES.get(id as usize) {
         s.store(launch, Relaxed);
     }

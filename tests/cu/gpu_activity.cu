@@ -1,0 +1,61 @@
+// GPU activity (CUDART_SHIM_TRACE=gpu) over the fake driver and fake CUPTI
+// (tests/gpu_activity.rs), and on a GPU (scripts/gpu-activity).
+//   gpu_activity basic      : a known set of kernels, copies and a memset
+//   gpu_activity load T N   : T threads, each N launches on its own stream
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+#include <cuda_runtime.h>
+
+#define CK(call)                                                                 \
+    do {                                                                         \
+        cudaError_t e_ = (call);                                                 \
+        if (e_ != cudaSuccess) {                                                 \
+            printf("FAIL %s:%d %s -> %s\n", __FILE__, __LINE__, #call,           \
+                   cudaGetErrorName(e_));                                        \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+template <typename T> __global__ void fill(T *p, T v) { p[blockIdx.x * blockDim.x + threadIdx.x] = v; }
+__global__ void empty() {}
+
+static void basic() {
+    float *d = nullptr;
+    CK(cudaMalloc(&d, 1 << 20));
+    static char host[8192];
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    for (int i = 0; i < 3; i++) fill<float><<<2, 64>>>(d, 1.0f);
+    for (int i = 0; i < 2; i++) empty<<<1, 1, 0, s>>>();
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(d, host, 4096, cudaMemcpyHostToDevice));
+    for (int i = 0; i < 2; i++) CK(cudaMemcpy(host, d, 1024, cudaMemcpyDeviceToHost));
+    CK(cudaMemsetAsync(d, 0, 2000, s));
+    CK(cudaDeviceSynchronize());
+    CK(cudaStreamDestroy(s));
+    CK(cudaFree(d));
+    printf("basic done\n");
+}
+
+static void load(int threads, int n) {
+    std::vector<std::thread> ts;
+    for (int t = 0; t < threads; t++)
+        ts.emplace_back([n] {
+            cudaStream_t s;
+            CK(cudaStreamCreate(&s));
+            for (int i = 0; i < n; i++) empty<<<1, 1, 0, s>>>();
+            CK(cudaStreamSynchronize(s));
+            CK(cudaStreamDestroy(s));
+        });
+    for (auto &t : ts) t.join();
+    printf("load done %d\n", threads * n);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "load")) load(argc > 2 ? atoi(argv[2]) : 4, argc > 3 ? atoi(argv[3]) : 1000);
+    else basic();
+    return 0;
+}
