@@ -2,7 +2,12 @@
 // (tests/gpu_activity.rs), and on a GPU (scripts/gpu-activity).
 //   gpu_activity basic      : a known set of kernels, copies and a memset
 //   gpu_activity load T N   : T threads, each N launches on its own stream
+//   gpu_activity bench B N  : B batches of N empty-kernel launches; prints the
+//                             median host time per launch (the launch loop
+//                             alone, the queue drained between batches)
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -54,8 +59,28 @@ static void load(int threads, int n) {
     printf("load done %d\n", threads * n);
 }
 
+static double now_ns() {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static void bench(int batches, int n) {
+    std::vector<double> per;
+    for (int b = 0; b < batches; b++) {
+        double t0 = now_ns();
+        for (int i = 0; i < n; i++) empty<<<1, 1>>>();
+        double t1 = now_ns();
+        CK(cudaDeviceSynchronize());
+        if (b > 0) per.push_back((t1 - t0) / n);  // the first warms up
+    }
+    std::sort(per.begin(), per.end());
+    printf("launch_ns %.1f\n", per[per.size() / 2]);
+}
+
 int main(int argc, char **argv) {
-    if (argc > 1 && !strcmp(argv[1], "load")) load(argc > 2 ? atoi(argv[2]) : 4, argc > 3 ? atoi(argv[3]) : 1000);
+    if (argc > 1 && !strcmp(argv[1], "bench")) bench(argc > 2 ? atoi(argv[2]) : 50, argc > 3 ? atoi(argv[3]) : 256);
+    else if (argc > 1 && !strcmp(argv[1], "load")) load(argc > 2 ? atoi(argv[2]) : 4, argc > 3 ? atoi(argv[3]) : 1000);
     else basic();
     return 0;
 }
