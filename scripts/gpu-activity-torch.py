@@ -10,8 +10,10 @@ usage: gpu-activity-torch.py MODE STEPS [KERNELS_JSON]
               copy and memset it recorded, summed by name, to KERNELS_JSON
 Prints `STEP wall_us=<median> cpu_us=<median>` over STEPS steps after 5
 warm-up steps, each step ended by a device synchronize.
+GA_SIZE=small (default: batch 128, width 2048, bound by the host's launch
+rate) or large (batch 1024, width 4096, bound by the GPU).
 """
-import json, statistics, sys, time
+import json, os, statistics, sys, time
 
 import torch
 import torch.nn.functional as F
@@ -23,15 +25,16 @@ if mode == "prof":
     prof = profile(activities=[ProfilerActivity.CUDA])
     prof.__enter__()
 
+batch, width = (1024, 4096) if os.environ.get("GA_SIZE") == "large" else (128, 2048)
 torch.manual_seed(0)
 model = torch.nn.Sequential(
-    torch.nn.Linear(1024, 2048), torch.nn.GELU(), torch.nn.LayerNorm(2048),
-    torch.nn.Linear(2048, 2048), torch.nn.GELU(), torch.nn.Dropout(0.1),
-    torch.nn.Linear(2048, 1000),
+    torch.nn.Linear(1024, width), torch.nn.GELU(), torch.nn.LayerNorm(width),
+    torch.nn.Linear(width, width), torch.nn.GELU(), torch.nn.Dropout(0.1),
+    torch.nn.Linear(width, 1000),
 ).cuda()
 opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
-x = torch.randn(128, 1024, device="cuda")
-y = torch.randint(0, 1000, (128,), device="cuda")
+x = torch.randn(batch, 1024, device="cuda")
+y = torch.randint(0, 1000, (batch,), device="cuda")
 
 
 def step():

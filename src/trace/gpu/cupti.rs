@@ -38,6 +38,8 @@ pub struct Cupti {
     pub register_timestamp: Option<unsafe extern "C" fn(Timestamp) -> CuptiResult>,
     pub get_timestamp: unsafe extern "C" fn(*mut u64) -> CuptiResult,
     pub enable: unsafe extern "C" fn(u32) -> CuptiResult,
+    /// `cuptiActivityEnableDriverApi` (CUPTI 12.x on).
+    pub enable_driver_api: Option<unsafe extern "C" fn(u32, u8) -> CuptiResult>,
     pub next_record: unsafe extern "C" fn(*mut u8, usize, *mut *mut u8) -> CuptiResult,
     pub flush_all: unsafe extern "C" fn(u32) -> CuptiResult,
     pub dropped: unsafe extern "C" fn(*mut c_void, u32, *mut usize) -> CuptiResult,
@@ -141,11 +143,14 @@ fn bind(lib: libloading::Library, path: String) -> Result<Cupti, String> {
     }
     // SAFETY: as above.
     let register_timestamp = unsafe { lib.get(b"cuptiActivityRegisterTimestampCallback") }.ok().map(|s| *s);
+    // SAFETY: as above.
+    let enable_driver_api = unsafe { lib.get(b"cuptiActivityEnableDriverApi") }.ok().map(|s| *s);
     Ok(Cupti {
         register_callbacks: sym!("cuptiActivityRegisterCallbacks"),
         register_timestamp,
         get_timestamp: sym!("cuptiGetTimestamp"),
         enable: sym!("cuptiActivityEnable"),
+        enable_driver_api,
         next_record: sym!("cuptiActivityGetNextRecord"),
         flush_all: sym!("cuptiActivityFlushAll"),
         dropped: sym!("cuptiActivityGetNumDroppedRecords"),

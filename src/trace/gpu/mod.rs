@@ -18,7 +18,11 @@
 //! (`cuptiActivityPushExternalCorrelationId`, as PyTorch's profiler does,
 //! with kind CUSTOM2 where PyTorch uses CUSTOM0 and CUSTOM1) and pops it
 //! after. CUPTI then writes an external-correlation record tying that id to
-//! the correlation id of the driver call the GPU work came from; the same
+//! the correlation id of the driver call the GPU work came from (it writes
+//! one only ahead of an API record, so API records are switched on for the
+//! driver's launch, copy and memset calls alone: `cuptiActivityEnableDriverApi`
+//! with [`record::LAUNCH_DRIVER_APIS`]; measured on an H100, without them no
+//! external-correlation record came at all); the same
 //! id is the timeline event's flow id, so Perfetto draws an arrow from the
 //! call to its kernel. Either launching layer can push (the runtime
 //! exports, or a driver-API interposer): the innermost id wins. Two CUPTI
@@ -107,8 +111,16 @@ fn try_start(link: bool) -> Result<String, String> {
             ok((c.enable)(kind), &format!("cuptiActivityEnable({kind})"))?;
         }
         if link {
-            ok((c.enable)(r::KIND_EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)")?;
-            LINK.store(true, Relaxed);
+            match c.enable_driver_api {
+                Some(f) => {
+                    ok((c.enable)(r::KIND_EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)")?;
+                    for &cbid in r::LAUNCH_DRIVER_APIS {
+                        f(cbid, 1);
+                    }
+                    LINK.store(true, Relaxed);
+                }
+                None => log::warn!("GPU activity: this CUPTI has no cuptiActivityEnableDriverApi; no launch arrows on the timeline"),
+            }
         }
         // Runs before CUPTI's own exit handlers (registered earlier, run
         // later), while CUPTI can still flush.
@@ -502,8 +514,9 @@ fn slice(pid: u32, tid: u32, ts: u64, dur: u64, a: &Activity, ext: u64, kernels:
 }
 
 /// A kernel's name as Nsight and PyTorch show it: demangled by the C++
-/// runtime's `__cxa_demangle` when the process has one (the same text as
-/// theirs), else by the `cpp_demangle` crate; as is when not mangled.
+/// runtime's `__cxa_demangle` (the same text as theirs; measured on an
+/// H100, the `cpp_demangle` crate writes `(unsigned int)32` where they
+/// write `32u`), else by that crate; as is when not mangled.
 fn demangle(raw: &str) -> String {
     if !raw.starts_with("_Z") {
         return raw.to_owned();
@@ -511,9 +524,18 @@ fn demangle(raw: &str) -> String {
     type Demangle = unsafe extern "C" fn(*const std::ffi::c_char, *mut std::ffi::c_char, *mut usize, *mut i32) -> *mut std::ffi::c_char;
     static CXA: OnceLock<Option<Demangle>> = OnceLock::new();
     let cxa = CXA.get_or_init(|| {
-        // SAFETY: looking a symbol up; its type is the Itanium C++ ABI's.
-        let p = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__cxa_demangle".as_ptr()) };
-        (!p.is_null()).then(|| unsafe { std::mem::transmute::<*mut libc::c_void, Demangle>(p) })
+        // libstdc++ as the process has it (PyTorch loads it privately, so
+        // it is not in the global scope), else loaded privately here.
+        // SAFETY: loading the C++ runtime and looking a symbol up; its type
+        // is the Itanium C++ ABI's. The handle is kept.
+        unsafe {
+            let mut h = libc::dlopen(c"libstdc++.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+            if h.is_null() {
+                h = libc::dlopen(c"libstdc++.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+            }
+            let p = if h.is_null() { std::ptr::null_mut() } else { libc::dlsym(h, c"__cxa_demangle".as_ptr()) };
+            (!p.is_null()).then(|| std::mem::transmute::<*mut libc::c_void, Demangle>(p))
+        }
     });
     if let (Some(f), Ok(c)) = (cxa, std::ffi::CString::new(raw)) {
         let mut status = 0;

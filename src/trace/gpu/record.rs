@@ -19,6 +19,7 @@
 pub const KIND_MEMCPY: u32 = 1;
 pub const KIND_MEMSET: u32 = 2;
 pub const KIND_KERNEL: u32 = 3;
+pub const KIND_DRIVER: u32 = 4;
 pub const KIND_CONCURRENT_KERNEL: u32 = 10;
 pub const KIND_MEMCPY2: u32 = 22;
 pub const KIND_EXTERNAL_CORRELATION: u32 = 39;
@@ -91,6 +92,25 @@ pub mod memset {
     pub const GRAPH: usize = 72;
 }
 
+/// `CUpti_ActivityAPI` (kind DRIVER): read by nobody here; its size lets
+/// the fake CUPTI lay one out.
+pub mod api {
+    pub const SIZE: usize = 40;
+}
+
+/// The callback ids (`cupti_driver_cbid.h`, CUDA 13.0) of the driver calls
+/// that start GPU work: every `cuLaunch*`, `cuGraphLaunch*`, `cuMemcpy*`
+/// and `cuMemset*` (HostFunc excepted). CUPTI writes an external
+/// correlation record only before an API record, so these API records are
+/// switched on (`cuptiActivityEnableDriverApi`), and no other.
+pub const LAUNCH_DRIVER_APIS: &[u32] = &[
+    43, 45, 47, 49, 51, 53, 54, 55, 56, 57, 58, 60, 62, 64, 66, 67, 68, 69, 71, 73, 75, 77, 79, 81, 115, 116, 117, 216, 218, 220,
+    222, 224, 226, 248, 249, 250, 251, 252, 253, 254, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290,
+    291, 292, 293, 305, 306, 307, 318, 319, 320, 321, 397, 398, 399, 400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411,
+    412, 413, 414, 415, 416, 418, 419, 420, 421, 422, 423, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 442, 477, 478, 480,
+    514, 515, 652, 653, 776, 777, 778, 779, 796, 797, 798, 799,
+];
+
 /// `CUpti_ActivityExternalCorrelation`.
 pub mod external {
     pub const SIZE: usize = 24;
@@ -108,6 +128,7 @@ pub fn size_of_kind(kind: u32) -> Option<usize> {
         KIND_MEMCPY2 => peer::SIZE,
         KIND_MEMSET => memset::SIZE,
         KIND_EXTERNAL_CORRELATION => external::SIZE,
+        KIND_DRIVER => api::SIZE,
         _ => return None,
     })
 }

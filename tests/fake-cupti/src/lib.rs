@@ -82,6 +82,9 @@ static ENABLED: AtomicU64 = AtomicU64::new(0);
 static TIMESTAMP: Mutex<Option<Timestamp>> = Mutex::new(None);
 static NEXT_CORRELATION: AtomicU32 = AtomicU32::new(1);
 static CONNECTED: AtomicBool = AtomicBool::new(false);
+/// Driver API records are on for some call (`cuptiActivityEnableDriverApi`):
+/// as with CUPTI, external correlation records come only ahead of API records.
+static API_RECORDS: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     static EXTERNAL: RefCell<Vec<(u32, u64)>> = const { RefCell::new(Vec::new()) };
@@ -188,7 +191,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
         return;
     }
     let corr = NEXT_CORRELATION.fetch_add(1, Relaxed);
-    if enabled(r::KIND_EXTERNAL_CORRELATION) {
+    if enabled(r::KIND_EXTERNAL_CORRELATION) && API_RECORDS.load(Relaxed) {
         // One record per external kind pushed: its innermost id.
         let tops: Vec<(u32, u64)> = EXTERNAL.with(|e| {
             let e = e.borrow();
@@ -208,6 +211,12 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, r::external::CORRELATION, &corr.to_ne_bytes());
             emit(&rec);
         }
+    }
+    if API_RECORDS.load(Relaxed) {
+        // The driver call's API record (a kind the client skips).
+        let mut rec = [0u8; r::api::SIZE];
+        r::put(&mut rec, 0, &r::KIND_DRIVER.to_ne_bytes());
+        emit(&rec);
     }
     let stream = {
         let mut g = state();
@@ -336,6 +345,14 @@ pub unsafe extern "C" fn cuptiActivityEnable(kind: u32) -> c_int {
     }
     ENABLED.fetch_or(1 << kind, Relaxed);
     connect();
+    SUCCESS
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuptiActivityEnableDriverApi(_cbid: u32, enable: u8) -> c_int {
+    if enable != 0 {
+        API_RECORDS.store(true, Relaxed);
+    }
     SUCCESS
 }
 
