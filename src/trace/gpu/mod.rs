@@ -513,10 +513,10 @@ fn slice(pid: u32, tid: u32, ts: u64, dur: u64, a: &Activity, ext: u64, kernels:
     s
 }
 
-/// A kernel's name as Nsight and PyTorch show it: demangled by the C++
-/// runtime's `__cxa_demangle` (the same text as theirs; measured on an
-/// H100, the `cpp_demangle` crate writes `(unsigned int)32` where they
-/// write `32u`), else by that crate; as is when not mangled.
+/// A kernel's name as PyTorch's profiler shows it: demangled by the C++
+/// runtime's `__cxa_demangle` (PyTorch's demangler; measured on an H100,
+/// the `cpp_demangle` crate writes `(unsigned int)32` where PyTorch's
+/// profiler writes `32u`), else by that crate; as is when not mangled.
 fn demangle(raw: &str) -> String {
     if !raw.starts_with("_Z") {
         return raw.to_owned();
