@@ -99,6 +99,10 @@ fn try_start(link: bool) -> Result<String, String> {
         return Err(why);
     }
     let c = CUPTI.get_or_init(|| c);
+    // Find the demangler now, on the calling thread: never first inside
+    // CUPTI's buffer callback (a dlopen there could wait on a thread that
+    // is flushing CUPTI).
+    demangle("_Z1fv");
     let ok = |r: cupti::CuptiResult, what: &str| if r == cupti::SUCCESS { Ok(()) } else { Err(format!("{what} failed ({})", c.error(r))) };
     // SAFETY: plain extern "C" functions that stay mapped (see `at_exit`).
     unsafe {
@@ -359,7 +363,10 @@ fn decode(rec: &[u8], names: &mut dyn FnMut(&[u8]) -> usize) -> Option<Activity>
 /// timeline on, write them to it.
 fn take(records: &[&[u8]]) {
     let mut guard = super::lock(&STORE);
-    let st = guard.get_or_insert_with(|| Store { links: vec![Link::default(); LINK_RING], ..Default::default() });
+    // The ring only with launch links on (external correlation records
+    // come only then, and slices look it up only then).
+    let ring = if LINK.load(Relaxed) { LINK_RING } else { 0 };
+    let st = guard.get_or_insert_with(|| Store { links: vec![Link::default(); ring], ..Default::default() });
     let mut out: Vec<String> = Vec::new();
     let timeline = LINK.load(Relaxed);
     let pid = std::process::id();
@@ -370,7 +377,7 @@ fn take(records: &[&[u8]]) {
         }
         let corr = r::u32_at(rec, r::external::CORRELATION);
         let ext = r::u64_at(rec, r::external::EXTERNAL_ID);
-        let slot = &mut st.links[corr as usize % LINK_RING];
+        let Some(slot) = st.links.get_mut(corr as usize % LINK_RING) else { continue };
         if slot.correlation != corr {
             *slot = Link { correlation: corr, ..Default::default() };
         }
@@ -423,16 +430,18 @@ fn take(records: &[&[u8]]) {
             ));
             out.push(format!("{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}"));
         }
-        let slot = &mut st.links[a.correlation as usize % LINK_RING];
-        if slot.correlation != a.correlation {
-            *slot = Link { correlation: a.correlation, ..Default::default() };
-        }
-        let ext = slot.external;
-        if slot.slice.is_none() {
-            slot.slice = Some((ts, tid));
+        let mut ext = 0;
+        if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING) {
+            if slot.correlation != a.correlation {
+                *slot = Link { correlation: a.correlation, ..Default::default() };
+            }
+            ext = slot.external;
+            if slot.slice.is_none() {
+                slot.slice = Some((ts, tid));
+            }
         }
         out.push(slice(pid, tid, ts, dur, &a, ext, &st.kernels));
-        if ext != 0 && !slot.drawn {
+        if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING).filter(|s| ext != 0 && !s.drawn) {
             slot.drawn = true;
             out.push(flow_end(pid, tid, ts, ext));
         }
