@@ -362,6 +362,14 @@ fn decode(rec: &[u8], names: &mut dyn FnMut(&[u8]) -> usize) -> Option<Activity>
 /// Take one buffer's records: add them to the tables and, with the
 /// timeline on, write them to it.
 fn take(records: &[&[u8]]) {
+    let out = take_events(records);
+    if !out.is_empty() {
+        super::timeline::write_objects(&out);
+    }
+}
+
+/// [`take`]'s work: the timeline events (JSON objects) of the records.
+fn take_events(records: &[&[u8]]) -> Vec<String> {
     let mut guard = super::lock(&STORE);
     // The ring only with launch links on (external correlation records
     // come only then, and slices look it up only then).
@@ -446,10 +454,7 @@ fn take(records: &[&[u8]]) {
             out.push(flow_end(pid, tid, ts, ext));
         }
     }
-    drop(guard);
-    if !out.is_empty() {
-        super::timeline::write_objects(&out);
-    }
+    out
 }
 
 /// The timeline thread id of a device's stream: above every real thread
@@ -619,4 +624,63 @@ pub fn notes() -> String {
         let _ = writeln!(s, "\n {i} GPU activities had not finished when the records were taken (work still running at exit?); left out.");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(corr: u32, start: u64, name: &'static std::ffi::CStr) -> Vec<u8> {
+        use r::kernel as k;
+        let mut rec = vec![0u8; k::SIZE];
+        r::put(&mut rec, 0, &r::KIND_CONCURRENT_KERNEL.to_ne_bytes());
+        r::put(&mut rec, k::START, &(start + BASE_NS).to_ne_bytes());
+        r::put(&mut rec, k::END, &(start + BASE_NS + 500).to_ne_bytes());
+        r::put(&mut rec, k::STREAM, &7u32.to_ne_bytes());
+        r::put(&mut rec, k::CORRELATION, &corr.to_ne_bytes());
+        r::put(&mut rec, k::NAME, &(name.as_ptr() as u64).to_ne_bytes());
+        rec
+    }
+
+    fn external(corr: u32, id: u64) -> Vec<u8> {
+        let mut rec = vec![0u8; r::external::SIZE];
+        r::put(&mut rec, 0, &r::KIND_EXTERNAL_CORRELATION.to_ne_bytes());
+        r::put(&mut rec, r::external::EXTERNAL_KIND, &r::EXTERNAL_KIND.to_ne_bytes());
+        r::put(&mut rec, r::external::EXTERNAL_ID, &id.to_ne_bytes());
+        r::put(&mut rec, r::external::CORRELATION, &corr.to_ne_bytes());
+        rec
+    }
+
+    fn flows(out: &[String]) -> Vec<(u64, f64)> {
+        out.iter()
+            .map(|o| serde_json::from_str::<serde_json::Value>(o).unwrap())
+            .filter(|v| v["ph"] == "f")
+            .map(|v| (v["id"].as_u64().unwrap(), v["ts"].as_f64().unwrap()))
+            .collect()
+    }
+
+    /// CUPTI may hand a launch's external id over after its kernel (a
+    /// later buffer), and a graph launch has many kernels of one
+    /// correlation id: one arrow each time, to the first slice.
+    #[test]
+    fn one_arrow_per_launch_whichever_record_comes_first() {
+        LINK.store(true, Relaxed);
+        // External id first, then the kernel: the arrow comes with the slice.
+        let out = take_events(&[&external(900, 77), &kernel(900, 5_000, c"_Z1kv")]);
+        assert_eq!(flows(&out), [(77, 5.0)]);
+        let k: serde_json::Value = serde_json::from_str(out.iter().find(|o| o.contains("gpu_kernel")).unwrap()).unwrap();
+        assert_eq!((k["name"].as_str(), k["args"]["launch"].as_u64()), (Some("k()"), Some(77)));
+        // The kernel first (no arrow yet), its external id in the next buffer.
+        let out = take_events(&[&kernel(901, 8_000, c"_Z1kv")]);
+        assert!(flows(&out).is_empty());
+        assert_eq!(flows(&take_events(&[&external(901, 78)])), [(78, 8.0)]);
+        // A graph launch: three nodes of one launch, one arrow, to the first.
+        let out = take_events(&[&external(902, 79), &kernel(902, 9_000, c"_Z1kv"), &kernel(902, 9_600, c"_Z1kv")]);
+        let more = take_events(&[&kernel(902, 10_200, c"_Z1kv")]);
+        assert_eq!(flows(&out), [(79, 9.0)]);
+        assert!(flows(&more).is_empty());
+        // Every duration is in the table, under the demangled name.
+        let row = summary().kernels.into_iter().find(|r| r.name == "k()").unwrap();
+        assert_eq!((row.calls, row.total_ns), (5, 2500));
+    }
 }
