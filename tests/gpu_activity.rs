@@ -276,3 +276,18 @@ fn without_cupti_the_program_runs_on() {
 fn cupti_held_by_another_profiler_is_left_alone() {
     check_gpu_off(&[("FAKE_CUPTI_HELD", "1")], "another profiler holds CUPTI");
 }
+
+#[test]
+fn the_command_prints_the_gpu_tables_with_trace_gpu() {
+    let (_, exe) = program("gpu_cli_trace");
+    let cli = target_dir().join("cudart-shim");
+    let mut env = fake_env(&[]);
+    env.push(("CUDART_SHIM_CUPTI".into(), fake_cupti().display().to_string()));
+    let out = run(&cli, &["trace", "--gpu", "--", exe.to_str().unwrap()], &env);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let api = err.find("cuda_api_sum").unwrap_or_else(|| panic!("{err}"));
+    let kern = err.find("cuda_gpu_kern_sum").unwrap_or_else(|| panic!("{err}"));
+    assert!(api < kern, "API table first:\n{err}");
+    assert!(err.contains("void fill<float>(float*, float)") && err.contains("cuda_gpu_mem_size_sum"), "{err}");
+}
