@@ -690,7 +690,8 @@ fn write_summary(api: bool) {
         }
     };
     if o.summary_in_calls {
-        output::write_all(o.calls.fd(), render(o.calls.path()).as_bytes());
+        let text = if g.is_some() { render(o.calls.path()) } else { s.render_for(o.calls.path()) };
+        output::write_all(o.calls.fd(), text.as_bytes());
         return;
     }
     match o.summary.path() {
