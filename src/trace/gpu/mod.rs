@@ -64,7 +64,10 @@ const BUFFER_BYTES: usize = 4 << 20;
 static CUPTI: OnceLock<cupti::Cupti> = OnceLock::new();
 /// Records are collected (CUPTI is on and ours).
 static ON: AtomicBool = AtomicBool::new(false);
-/// Traced launch calls push external correlation ids (timeline on).
+/// GPU slices go to the timeline (timeline on).
+static TRACKS: AtomicBool = AtomicBool::new(false);
+/// Traced launch calls push external correlation ids (timeline on, and a
+/// CUPTI that can write the records that link them).
 static LINK: AtomicBool = AtomicBool::new(false);
 /// CUPTI timestamp minus this = nanoseconds on the trace's axis.
 static OFFSET: AtomicU64 = AtomicU64::new(BASE_NS);
@@ -78,10 +81,10 @@ pub fn on() -> bool {
     ON.load(Relaxed)
 }
 
-/// Load CUPTI and start collecting. `link`: the timeline is on (GPU
+/// Load CUPTI and start collecting. `timeline`: the timeline is on (GPU
 /// slices are written to it and launches are linked). Says once why not.
-pub fn start(link: bool) -> bool {
-    match try_start(link) {
+pub fn start(timeline: bool) -> bool {
+    match try_start(timeline) {
         Ok(path) => {
             log::debug!("GPU activity: CUPTI {path}");
             true
@@ -93,7 +96,7 @@ pub fn start(link: bool) -> bool {
     }
 }
 
-fn try_start(link: bool) -> Result<String, String> {
+fn try_start(timeline: bool) -> Result<String, String> {
     let c = cupti::load()?;
     if let Some(why) = c.held_by() {
         return Err(why);
@@ -114,7 +117,8 @@ fn try_start(link: bool) -> Result<String, String> {
         for kind in [r::KIND_CONCURRENT_KERNEL, r::KIND_MEMCPY, r::KIND_MEMCPY2, r::KIND_MEMSET] {
             ok((c.enable)(kind), &format!("cuptiActivityEnable({kind})"))?;
         }
-        if link {
+        if timeline {
+            TRACKS.store(true, Relaxed);
             match c.enable_driver_api {
                 Some(f) => {
                     ok((c.enable)(r::KIND_EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)")?;
@@ -376,7 +380,7 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
     let ring = if LINK.load(Relaxed) { LINK_RING } else { 0 };
     let st = guard.get_or_insert_with(|| Store { links: vec![Link::default(); ring], ..Default::default() });
     let mut out: Vec<String> = Vec::new();
-    let timeline = LINK.load(Relaxed);
+    let timeline = TRACKS.load(Relaxed);
     let pid = std::process::id();
     // External ids first: they may sit behind the slices they link in a buffer.
     for rec in records.iter().filter(|x| r::u32_at(x, 0) == r::KIND_EXTERNAL_CORRELATION) {
@@ -585,6 +589,7 @@ extern "C" fn at_exit() {
 /// A forked child reports nothing (its parent does).
 pub fn disable_in_child() {
     ON.store(false, Relaxed);
+    TRACKS.store(false, Relaxed);
     LINK.store(false, Relaxed);
 }
 
@@ -664,6 +669,7 @@ mod tests {
     /// correlation id: one arrow each time, to the first slice.
     #[test]
     fn one_arrow_per_launch_whichever_record_comes_first() {
+        TRACKS.store(true, Relaxed);
         LINK.store(true, Relaxed);
         // External id first, then the kernel: the arrow comes with the slice.
         let out = take_events(&[&external(900, 77), &kernel(900, 5_000, c"_Z1kv")]);
