@@ -291,3 +291,12 @@ fn the_command_prints_the_gpu_tables_with_trace_gpu() {
     assert!(api < kern, "API table first:\n{err}");
     assert!(err.contains("void fill<float>(float*, float)") && err.contains("cuda_gpu_mem_size_sum"), "{err}");
 }
+
+#[test]
+fn a_forked_child_prints_no_gpu_tables() {
+    // The child inherits the parent's records: only the parent reports them.
+    let (_, exe) = program("gpu_fork");
+    let out = run_gpu(&exe, &["fork"], &[("CUDART_SHIM_TRACE", "gpu")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("cuda_gpu_kern_sum").count(), 1, "{err}");
+}

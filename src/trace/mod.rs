@@ -210,7 +210,7 @@ fn configure() -> bool {
         if c.gpu {
             gpu::start(flags & TIMELINE != 0);
         }
-        if flags != CONFIGURED {
+        if flags != CONFIGURED || gpu::on() {
             // SAFETY: registering a plain extern "C" function.
             unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
         }

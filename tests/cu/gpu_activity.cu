@@ -1,6 +1,7 @@
 // GPU activity (CUDART_SHIM_TRACE=gpu) over the fake driver and fake CUPTI
 // (tests/gpu_activity.rs), and on a GPU (scripts/gpu-activity).
 //   gpu_activity basic      : a known set of kernels, copies and a memset
+//   gpu_activity fork       : basic, then a forked child that exits at once
 //   gpu_activity load T N   : T threads, each N launches on its own stream
 //   gpu_activity bench B N  : B batches of N empty-kernel launches; prints the
 //                             median host time per launch (the launch loop
@@ -11,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -82,5 +85,11 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "bench")) bench(argc > 2 ? atoi(argv[2]) : 50, argc > 3 ? atoi(argv[3]) : 256);
     else if (argc > 1 && !strcmp(argv[1], "load")) load(argc > 2 ? atoi(argv[2]) : 4, argc > 3 ? atoi(argv[3]) : 1000);
     else basic();
+    if (argc > 1 && !strcmp(argv[1], "fork")) {
+        pid_t c = fork();
+        if (c == 0) exit(0);
+        int st = 0;
+        waitpid(c, &st, 0);
+    }
     return 0;
 }
