@@ -70,6 +70,9 @@ pub struct TraceConfig {
     pub summary: bool,
     pub calls: bool,
     pub timeline: bool,
+    /// `gpu`: GPU activity from CUPTI (tables with the summary's, slices
+    /// on the timeline).
+    pub gpu: bool,
     /// Driver API calls are traced (`CUDART_SHIM_TRACE_DRIVER`, default
     /// on; `0` turns it off): the driver interposer reports them, and our
     /// runtime loads its driver through the interposer when it finds one.
@@ -209,9 +212,10 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
                     "1" | "summary" => c.summary = true,
                     "calls" => c.calls = true,
                     "timeline" => c.timeline = true,
+                    "gpu" => c.gpu = true,
                     "all" => (c.summary, c.calls, c.timeline) = (true, true, true),
                     _ => warnings.push(format!(
-                        "CUDART_SHIM_TRACE: ignoring {m:?}; accepted: a comma list of summary, calls, timeline (or 1 = summary, 0 = off)"
+                        "CUDART_SHIM_TRACE: ignoring {m:?}; accepted: a comma list of summary, calls, timeline, gpu (or 1 = summary, 0 = off)"
                     )),
                 }
             }
@@ -264,7 +268,7 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         if c.timeline {
             c.timeline_file = Some(f);
         } else {
-            c.summary_file = c.summary.then(|| f.clone());
+            c.summary_file = (c.summary || c.gpu).then(|| f.clone());
             c.calls_file = c.calls.then_some(f);
         }
     }
@@ -295,8 +299,8 @@ pub fn trace_config() -> &'static TraceConfig {
             log::warn!("{w}");
         }
         log::debug!(
-            "tracing: summary={} calls={} timeline={} driver={} runtime={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
-            c.summary, c.calls, c.timeline, c.driver, c.runtime, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file
+            "tracing: summary={} calls={} timeline={} gpu={} driver={} runtime={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
+            c.summary, c.calls, c.timeline, c.gpu, c.driver, c.runtime, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file
         );
         c
     })
@@ -453,6 +457,16 @@ mod tests {
         assert_eq!(c.timeline_file.as_deref(), Some("cudart-shim-42.json"));
         assert_eq!(w.len(), 1);
         assert!(w[0].contains("CUDART_SHIM_TRACE") && w[0].contains("summary, calls, timeline"));
+    }
+
+    #[test]
+    fn gpu_mode_combines_and_takes_the_summary_file() {
+        let c = parse(&[("CUDART_SHIM_TRACE", "summary,GPU")]).0;
+        assert!(c.summary && c.gpu && !c.timeline);
+        let c = parse(&[("CUDART_SHIM_TRACE", "gpu"), ("CUDART_SHIM_TRACE_FILE", "/tmp/g.json")]).0;
+        assert!(c.gpu && !c.summary);
+        assert_eq!(c.summary_file.as_deref(), Some("/tmp/g.json"));
+        assert!(!parse(&[("CUDART_SHIM_TRACE", "all")]).0.gpu, "all stays summary, calls, timeline");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod api_layers;
 mod doctor;
+mod gpu_report;
 mod library;
 mod report;
 mod trace;

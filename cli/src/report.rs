@@ -36,6 +36,8 @@ struct Input {
     summary: Summary,
     /// The trace events (timelines only).
     events: Option<Vec<Value>>,
+    /// The GPU activity tables (`gpu` traces only).
+    gpu: Option<trace_format::gpu_table::GpuSummary>,
 }
 
 impl Input {
@@ -66,9 +68,13 @@ pub fn run(o: Options) -> ExitCode {
     // Ranks in order, files without a rank after them in the order given.
     inputs.sort_by_key(|i| i.process.as_ref().and_then(|p| p.rank).unwrap_or(u32::MAX));
     let text = match (inputs.as_slice(), o.format.as_str()) {
-        ([one], "csv") => one.summary.to_csv(),
-        ([one], "json") => one.summary.to_json(),
-        ([one], _) => one.summary.to_text(),
+        ([one], format) => match crate::gpu_report::render(&one.summary, one.gpu.as_ref(), format) {
+            Some(text) => text,
+            None => {
+                eprintln!("cudart-shim: unknown format {format:?}; accepted: text, csv, json");
+                return ExitCode::from(2);
+            }
+        },
         (all, "json") => several_json(all),
         (all, "csv") => several_csv(all),
         (all, _) => several_text(all),
@@ -88,7 +94,8 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
     let mut j: Value = serde_json::from_reader(std::io::BufReader::new(f)).map_err(|e| format!("not a complete JSON trace or summary ({e})"))?;
     if j.get("cuda_api_sum").is_some() {
         let summary = Summary::from_json(&j)?;
-        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None });
+        let gpu = trace_format::gpu_table::GpuSummary::from_json(&j);
+        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None, gpu });
     }
     let mut process = Process::from_json(&j["otherData"]["process"]);
     let events = match j.get_mut("traceEvents") {
@@ -102,7 +109,8 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
     }
     let mut summary = summary_of(&events);
     summary.process = process.clone();
-    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events) })
+    let gpu = crate::gpu_report::from_events(&events);
+    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events), gpu })
 }
 
 /// The summary of a Chrome trace: every complete event of category
@@ -190,6 +198,9 @@ fn several_text(inputs: &[Input]) -> String {
         let mut summary = i.summary.clone();
         summary.process = None;
         s.push_str(&summary.to_text());
+        if let Some(g) = &i.gpu {
+            s.push_str(&g.to_text());
+        }
     }
     let rows = cross_rank(inputs);
     let head = ["Min Total (ns)", "Med Total (ns)", "Max Total (ns)", "Max/Med", "Ranks", "Slowest", "Name"];

@@ -40,6 +40,10 @@ pub struct Options {
     filter: Option<String>,
     #[command(flatten)]
     layers: crate::api_layers::ApiLayers,
+    /// GPU activity from CUPTI: the GPU kernel and memory tables with the
+    /// summary, GPU tracks on the timeline.
+    #[arg(long)]
+    gpu: bool,
     /// Summary only: time 1 call in N (1 to 1000000) of each function
     /// (every call is still counted; CUDART_SHIM_TRACE_SAMPLE).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -64,7 +68,7 @@ pub fn run(o: Options) -> ExitCode {
     };
     let summary = o.summary || !o.no_summary;
     let calls = o.calls || o.calls_file.is_some();
-    let modes: Vec<&str> = [(summary, "summary"), (calls, "calls"), (o.timeline.is_some(), "timeline")]
+    let modes: Vec<&str> = [(summary, "summary"), (calls, "calls"), (o.timeline.is_some(), "timeline"), (o.gpu, "gpu")]
         .into_iter()
         .filter_map(|(on, m)| on.then_some(m))
         .collect();
@@ -194,7 +198,7 @@ fn print_summaries(dir: &Path) {
     summaries.sort_by_key(|(_, s)| key(s));
     let several = summaries.len() > 1;
     for (f, mut s) in summaries {
-        if several && s.rows.is_empty() {
+        if several && s.rows.is_empty() && !crate::gpu_report::has_tables(&f) {
             continue;
         }
         let process = s.process.take();
@@ -203,6 +207,7 @@ fn print_summaries(dir: &Path) {
             eprintln!("\ncudart-shim: {name}");
         }
         eprint!("{}", s.to_text());
+        crate::gpu_report::eprint_from_summary(&f);
     }
 }
 

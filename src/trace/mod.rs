@@ -30,10 +30,11 @@ pub mod clock;
 pub mod driver;
 /// cbindgen:ignore
 pub mod driver_abi;
+pub mod gpu;
 mod output;
 pub mod stats;
 pub mod subscribe;
-pub use trace_format::table;
+pub use trace_format::{gpu_table, table};
 pub mod timeline;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
@@ -122,6 +123,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     C_NAMES[id as usize].store(cname, Relaxed);
     SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
     site.included.store(c.includes(site.name), Relaxed);
+    gpu::classify(id, site.name);
     NSITES.store(id + 1, Release);
     site.id.store(id + 1, Release);
     Some(id)
@@ -217,13 +219,13 @@ fn configure() -> bool {
             stats::SAMPLE_EVERY.store(c.sample.max(1), Relaxed);
         }
         let mut flags = CONFIGURED;
-        if c.any() || c.driver {
+        if c.any() || c.driver || c.gpu {
             clock::init();
         }
         let shared = c.calls && c.summary && c.calls_file.is_some() && c.calls_file == c.summary_file;
         let calls = if c.calls { output::Sink::open(c.calls_file.as_deref(), true, "call log") } else { output::Sink::Stderr };
         calls.note_process("call log");
-        let summary = if c.summary && !shared {
+        let summary = if (c.summary || c.gpu) && !shared {
             // Created now (empty) so a bad path is reported at start, rewritten at each flush.
             output::Sink::open(c.summary_file.as_deref(), false, "summary")
         } else {
@@ -239,7 +241,11 @@ fn configure() -> bool {
         if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json")) {
             flags |= TIMELINE;
         }
-        if flags != CONFIGURED {
+        // GPU activity is not a flag: with it alone, calls are not traced.
+        if c.gpu {
+            gpu::start(flags & TIMELINE != 0);
+        }
+        if flags != CONFIGURED || gpu::on() {
             // SAFETY: registering a plain extern "C" function.
             unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
         }
@@ -253,6 +259,7 @@ static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn in_forked_child() {
     timeline::disable_in_child();
+    gpu::disable_in_child();
     stats::EPOCH.fetch_add(1, Relaxed);
     FORKED_CHILD.store(true, Relaxed);
 }
@@ -470,14 +477,18 @@ pub fn traced<R>(
     if flags & SUBSCRIBERS != 0 {
         subscribe::notify(id, depth, args, None);
     }
+    // GPU work this call starts is linked to it (timeline and gpu on).
+    let launch = gpu::begin_launch(id);
     let t0 = clock::ticks();
     let r = run();
     let dt = clock::elapsed(t0);
+    gpu::end_launch(launch);
     let status = status_of(&r);
     if site.included.load(Relaxed) {
+        let ev = (t0, dt, launch as i64);
         match st {
-            Some(s) => record(s, id, flags, depth, t0, dt, status, args),
-            None => with_late_state(|s| record(s, id, flags, depth, t0, dt, status, args)),
+            Some(s) => record(s, id, flags, depth, ev, status, args),
+            None => with_late_state(|s| record(s, id, flags, depth, ev, status, args)),
         }
     }
     if flags & SUBSCRIBERS != 0 {
@@ -494,28 +505,28 @@ pub fn traced<R>(
 /// timeline or subscribers on; statistics alone are kept in [`traced`]).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
+fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, ev: (u64, u64, i64), status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
     // A driver call inside a runtime call is not the program's own.
     if flags & (SUMMARY | COUNT) != 0 && !(depth > 0 && is_driver(id)) {
-        s.site_stats(id).add(dt, status.0);
+        s.site_stats(id).add(ev.1, status.0);
     }
     if flags & (CALLS | TIMELINE) != 0 {
-        record_events(s, id, flags, depth, t0, dt, status, args);
+        record_events(s, id, flags, depth, ev, status, args);
     }
 }
 
 /// The call log line and the timeline event of one call, from one capture
-/// of its arguments.
-#[allow(clippy::too_many_arguments)]
+/// of its arguments. `ev`: start, duration, and the external correlation
+/// id of the GPU work it launched (0: none).
 #[inline(never)]
-fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, t0: u64, dt: u64, status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
+fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, launch): (u64, u64, i64), status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
     let mut captured = CallArgs::new(status.is_success());
     args(&mut captured);
     if flags & CALLS != 0 {
         call_line(s, id, depth, dt, status, &captured);
     }
     if flags & TIMELINE != 0 {
-        timeline::push(&s.lane, timeline::Event::new(id, depth, timeline::KIND_CALL, status.0, t0, dt, 0), &captured);
+        timeline::push(&s.lane, timeline::Event::new(id, depth, timeline::KIND_CALL, status.0, t0, dt, launch), &captured);
     }
 }
 
@@ -658,16 +669,18 @@ pub fn flush() {
 
 fn flush_impl(last: bool) {
     let flags = FLAGS.load(Relaxed);
-    if flags <= CONFIGURED {
+    if flags <= CONFIGURED && !gpu::on() {
         return;
     }
     let Some(_g) = FLUSHING.try_lock_for(std::time::Duration::from_secs(if last { 5 } else { 60 })) else { return };
+    // Before the timeline closes: GPU slices are written to it.
+    gpu::flush();
     if flags & TIMELINE != 0 {
         let lanes: Vec<&timeline::Lane> = all_states().into_iter().map(|s| &s.lane).collect();
         timeline::flush(&lanes, last);
     }
-    if flags & SUMMARY != 0 {
-        write_summary();
+    if flags & SUMMARY != 0 || gpu::on() {
+        write_summary(flags & SUMMARY != 0);
     }
     if flags & CALLS != 0
         && let Some(o) = OUTPUTS.get()
@@ -693,28 +706,52 @@ fn summary_text(s: &table::Summary) -> String {
     t
 }
 
-fn write_summary() {
+/// Write the API summary (`api`) and the GPU tables (GPU activity on) to
+/// the summary's destination, in the format its name asks for.
+fn write_summary(api: bool) {
     let Some(o) = OUTPUTS.get() else { return };
-    let mut s = summary();
+    let mut s = if api { summary() } else { table::Summary::default() };
     if o.summary.path().is_some() || o.summary_in_calls {
         s.process = Some(output::process_record());
     }
+    let g = gpu::on().then(gpu::summary);
     // No empty tables on stderr, and a forked child that made no call
     // (a worker process) leaves its parent's summary file alone.
-    if s.rows.is_empty() && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {
+    let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty());
+    if empty && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {
         return;
     }
+    let render = |path: Option<&str>| -> String {
+        let Some(g) = &g else { return if path.is_some_and(|p| p.ends_with(".csv") || p.ends_with(".json")) { s.render_for(path) } else { summary_text(&s) } };
+        match path {
+            Some(p) if p.ends_with(".json") => {
+                let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
+                if let Some(m) = j.as_object_mut() {
+                    m.extend(g.json_members());
+                }
+                serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
+            }
+            Some(p) if p.ends_with(".csv") => {
+                let api = if s.rows.is_empty() { String::new() } else { s.to_csv() + "\n" };
+                api + &g.to_csv()
+            }
+            _ => {
+                let api = if api { summary_text(&s) } else { String::new() };
+                api + &g.to_text() + &gpu::notes()
+            }
+        }
+    };
     if o.summary_in_calls {
-        output::write_all(o.calls.fd(), s.render_for(o.calls.path()).as_bytes());
+        let text = if g.is_some() { render(o.calls.path()) } else { s.render_for(o.calls.path()) };
+        output::write_all(o.calls.fd(), text.as_bytes());
         return;
     }
     match o.summary.path() {
-        None => output::write_all(2, summary_text(&s).as_bytes()),
+        None => output::write_all(2, render(None).as_bytes()),
         Some(p) => match output::create(p, false) {
             Ok(f) => {
                 use std::os::fd::AsRawFd;
-                let text = if p.ends_with(".csv") || p.ends_with(".json") { s.render_for(Some(p)) } else { summary_text(&s) };
-                output::write_all(f.as_raw_fd(), text.as_bytes());
+                output::write_all(f.as_raw_fd(), render(Some(p)).as_bytes());
             }
             Err(e) => log::warn!("cannot write the summary to {p:?} ({e})"),
         },
@@ -723,7 +760,7 @@ fn write_summary() {
 
 /// The final flush (see the module note). Runs once.
 extern "C" fn at_exit() {
-    if EXITED.swap(1, AcqRel) == 0 && FLAGS.load(Relaxed) > CONFIGURED {
+    if EXITED.swap(1, AcqRel) == 0 && (FLAGS.load(Relaxed) > CONFIGURED || gpu::on()) {
         let _ = std::panic::catch_unwind(|| flush_impl(true));
     }
     // This also runs when the library is unloaded (dlclose): no thread may

@@ -457,6 +457,15 @@ impl Writer {
                 b.push_str("}}");
                 continue;
             }
+            if e.value != 0 {
+                // The start of the arrow to the GPU work this call launched
+                // (its end: super::gpu).
+                b.push_str("{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"s\",\"id\":");
+                push_int(b, e.value);
+                b.push_str(&call_mid[call_mid.find(",\"pid").unwrap_or(0)..]);
+                push_us(b, clock::since_start_ns(e.t0) as u64);
+                b.push_str("},\n");
+            }
             b.push_str("{\"name\":\"");
             b.push_str(super::site_name(e.site));
             b.push_str(&call_mid);
@@ -494,6 +503,28 @@ impl Writer {
     fn close_json(&mut self) {
         let _ = self.file.write_all(TRAILER).and_then(|_| self.file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
     }
+}
+
+/// Write events formatted elsewhere (GPU activity: super::gpu), each a
+/// complete JSON object. Dropped (and counted) once the trace is closed.
+pub fn write_objects(objects: &[String]) {
+    let mut guard = super::lock(&WRITER);
+    let Some(w) = guard.as_mut() else { return };
+    if FINISHED.load(Relaxed) {
+        DROPPED.fetch_add(objects.len() as u64, Relaxed);
+        return;
+    }
+    w.buf.clear();
+    for o in objects {
+        w.sep();
+        w.buf.push_str(o);
+    }
+    w.events += objects.len() as u64;
+    w.bytes += w.buf.len() as u64;
+    if let Err(e) = w.file.write_all(w.buf.as_bytes()) {
+        log::warn!("timeline {}: write failed ({e})", w.path);
+    }
+    w.close_json();
 }
 
 /// Nanoseconds written as microseconds with three decimals.

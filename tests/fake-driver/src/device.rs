@@ -111,6 +111,7 @@ pub unsafe extern "C" fn cuInit(flags: c_uint) -> CUresult {
         return NO_DEVICE;
     }
     INITIALIZED.store(true, Ordering::Release);
+    crate::activity::connect();
     SUCCESS
 }
 

@@ -28,6 +28,7 @@ pub mod capture;
 pub mod graph;
 pub mod module;
 pub mod misc;
+pub mod activity;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 

@@ -76,6 +76,11 @@ fn find(addr: usize) -> Option<(usize, Alloc)> {
     (addr < base + a.size.max(1)).then_some((base, *a))
 }
 
+/// Whether `addr` is device memory (for the activity records' copy kinds).
+pub(crate) fn on_device(addr: usize) -> bool {
+    find(addr).is_some_and(|(_, a)| a.kind == Kind::Device)
+}
+
 /// The allocation containing all of `[addr, addr + len)`.
 fn find_range(addr: usize, len: usize) -> Option<(usize, Alloc)> {
     let (base, a) = find(addr)?;
@@ -713,6 +718,7 @@ fn run(plan: &Plan) {
 /// Synchronous work waits for everything queued before it (the legacy
 /// stream's rule), then runs on the caller's thread.
 fn submit(plan: Plan, stream: Option<*mut c_void>) {
+    crate::activity::copy(&plan, stream.map_or(0, |s| s as usize));
     match stream {
         None => {
             crate::stream::synchronize_all();
@@ -1207,6 +1213,7 @@ fn plan_set(dst: u64, pitch: usize, w: usize, h: usize) -> Result<Vec<usize>, CU
 }
 
 fn set(rows: Vec<usize>, w: usize, v: u8, stream: Option<*mut c_void>) {
+    crate::activity::memset((rows.len() * w) as u64, v, stream.map_or(0, |s| s as usize));
     let work = move || {
         for &r in &rows {
             // SAFETY: checked against the registry by plan_set.

@@ -851,6 +851,7 @@ pub(crate) fn launch(
         return INVALID_VALUE;
     }
     let l = Launch { kind, name: k.name.to_string_lossy().into_owned(), grid, block, shared, stream: stream as usize, args, attrs };
+    crate::activity::kernel(&l.name, grid, block, shared, stream as usize);
     crate::stream::enqueue_repeatable(stream, crate::capture::KIND_KERNEL, move || record(l.clone()));
     SUCCESS
 }

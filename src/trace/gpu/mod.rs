@@ -1,0 +1,692 @@
+//! GPU activity (`CUDART_SHIM_TRACE=gpu`): what the GPU did, from NVIDIA's
+//! CUPTI Activity API.
+//!
+//! CUPTI records the device-side start and end of every kernel, copy and
+//! memset, whoever launched it (our runtime, cuBLAS, cuDNN, Triton through
+//! the driver) and inside graph launches, one record per graph node (the
+//! documented choice: per node, as Nsight Systems shows them). Records
+//! arrive in buffers we hand to CUPTI (`buffer_requested`) and get back
+//! full on CUPTI's own thread (`buffer_completed`); nothing is added
+//! around launches, so no launch is slowed, serialized or changed in a
+//! captured graph.
+//!
+//! Launch links (timeline on only): around each traced call that can start
+//! GPU work (`cudaLaunch*` and nvcc's `__cudaLaunchKernel`, `cudaMemcpy*`,
+//! `cudaMemset*`, `cudaGraphLaunch`
+//! and the driver's `cuLaunch*`, `cuMemcpy*`, `cuMemset*`, `cuGraphLaunch`
+//! when traced) the calling thread pushes an external correlation id
+//! (`cuptiActivityPushExternalCorrelationId`, as PyTorch's profiler does,
+//! with kind CUSTOM2 where PyTorch uses CUSTOM0 and CUSTOM1) and pops it
+//! after. CUPTI then writes an external-correlation record tying that id to
+//! the correlation id of the driver call the GPU work came from (it writes
+//! one only ahead of an API record, so API records are switched on for the
+//! driver's launch, copy and memset calls alone: `cuptiActivityEnableDriverApi`
+//! with [`record::LAUNCH_DRIVER_APIS`]; measured on an H100, without them no
+//! external-correlation record came at all); the same
+//! id is the timeline event's flow id, so Perfetto draws an arrow from the
+//! call to its kernel. Either launching layer can push (the runtime
+//! exports, or a driver-API interposer): the innermost id wins. Two CUPTI
+//! calls per launch; the API-record kinds (RUNTIME, DRIVER), which would
+//! also link library launches, cost a record per API call and are off.
+//!
+//! Clock: CUPTI takes its CPU timestamps from our callback
+//! (`cuptiActivityRegisterTimestampCallback`), which returns the trace's
+//! own clock ([`super::clock`]) plus [`BASE_NS`]; CUPTI converts GPU
+//! timestamps to it by linear interpolation between its CPU/GPU clock
+//! samples. So GPU slices sit on the host calls' time axis with CUPTI's own
+//! accuracy (measured: docs/PERFORMANCE.md, "GPU activity"). A CUPTI
+//! without that callback: the offset between its clock and ours is taken
+//! once at start (drift over a run not corrected).
+//!
+//! CUPTI absent, or held by another profiler (a CUPTI subscriber exists, or
+//! Nsight's injection is set): one warning line, no GPU rows, the program
+//! runs on untouched.
+
+pub mod cupti;
+pub mod record;
+
+use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
+use super::table::Row;
+use super::timeline::escape_into;
+use record as r;
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
+
+/// Added to the trace clock in the timestamps we give CUPTI, so none is
+/// near zero (CUPTI writes 0 for "no timestamp").
+pub const BASE_NS: u64 = 1_000_000_000;
+/// Each buffer handed to CUPTI.
+const BUFFER_BYTES: usize = 4 << 20;
+
+static CUPTI: OnceLock<cupti::Cupti> = OnceLock::new();
+/// Records are collected (CUPTI is on and ours).
+static ON: AtomicBool = AtomicBool::new(false);
+/// GPU slices go to the timeline (timeline on).
+static TRACKS: AtomicBool = AtomicBool::new(false);
+/// Traced launch calls push external correlation ids (timeline on, and a
+/// CUPTI that can write the records that link them).
+static LINK: AtomicBool = AtomicBool::new(false);
+/// CUPTI timestamp minus this = nanoseconds on the trace's axis.
+static OFFSET: AtomicU64 = AtomicU64::new(BASE_NS);
+/// Functions whose calls can start GPU work, by call-site id.
+static LAUNCH_SITES: [AtomicBool; super::MAX_SITES] = [const { AtomicBool::new(false) }; super::MAX_SITES];
+static DROPPED: AtomicU64 = AtomicU64::new(0);
+static INCOMPLETE: AtomicU64 = AtomicU64::new(0);
+
+/// Whether GPU records are being collected.
+pub fn on() -> bool {
+    ON.load(Relaxed)
+}
+
+/// Load CUPTI and start collecting. `timeline`: the timeline is on (GPU
+/// slices are written to it and launches are linked). Says once why not.
+pub fn start(timeline: bool) -> bool {
+    match try_start(timeline) {
+        Ok(path) => {
+            log::debug!("GPU activity: CUPTI {path}");
+            true
+        }
+        Err(why) => {
+            log::warn!("GPU activity is off: {why}; the program runs on without GPU rows");
+            false
+        }
+    }
+}
+
+fn try_start(timeline: bool) -> Result<String, String> {
+    let c = cupti::load()?;
+    if let Some(why) = c.held_by() {
+        return Err(why);
+    }
+    let c = CUPTI.get_or_init(|| c);
+    // Find the demangler now, on the calling thread: never first inside
+    // CUPTI's buffer callback (a dlopen there could wait on a thread that
+    // is flushing CUPTI).
+    demangle("_Z1fv");
+    let ok = |r: cupti::CuptiResult, what: &str| if r == cupti::SUCCESS { Ok(()) } else { Err(format!("{what} failed ({})", c.error(r))) };
+    // SAFETY: plain extern "C" functions that stay mapped (see `at_exit`).
+    unsafe {
+        match c.register_timestamp {
+            Some(f) if f(timestamp) == cupti::SUCCESS => {}
+            _ => measure_offset(c),
+        }
+        ok((c.register_callbacks)(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks")?;
+        for kind in [r::KIND_CONCURRENT_KERNEL, r::KIND_MEMCPY, r::KIND_MEMCPY2, r::KIND_MEMSET] {
+            ok((c.enable)(kind), &format!("cuptiActivityEnable({kind})"))?;
+        }
+        if timeline {
+            TRACKS.store(true, Relaxed);
+            match c.enable_driver_api {
+                Some(f) => {
+                    ok((c.enable)(r::KIND_EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)")?;
+                    for &cbid in r::LAUNCH_DRIVER_APIS {
+                        f(cbid, 1);
+                    }
+                    LINK.store(true, Relaxed);
+                }
+                None => log::warn!("GPU activity: this CUPTI has no cuptiActivityEnableDriverApi; no launch arrows on the timeline"),
+            }
+        }
+        // Runs before CUPTI's own exit handlers (registered earlier, run
+        // later), while CUPTI can still flush.
+        libc::atexit(at_exit);
+    }
+    ON.store(true, Relaxed);
+    Ok(c.path.clone())
+}
+
+/// CUPTI's clock for the trace's: `now_ns + BASE_NS`.
+unsafe extern "C" fn timestamp() -> u64 {
+    super::clock::since_start_ns(super::clock::ticks()) as u64 + BASE_NS
+}
+
+/// Without the timestamp callback: CUPTI's clock minus ours, from the
+/// closest of a few paired reads.
+fn measure_offset(c: &cupti::Cupti) {
+    let mut best = (u64::MAX, 0u64);
+    for _ in 0..16 {
+        let t0 = super::clock::ticks();
+        let mut ts = 0u64;
+        // SAFETY: ts is writable.
+        unsafe { (c.get_timestamp)(&mut ts) };
+        let t1 = super::clock::ticks();
+        let mid = (super::clock::since_start_ns(t0) + super::clock::since_start_ns(t1)) / 2.0;
+        if t1 - t0 < best.0 {
+            best = (t1 - t0, ts.saturating_sub(mid as u64));
+        }
+    }
+    OFFSET.store(best.1, Relaxed);
+    log::debug!("GPU activity: CUPTI has no timestamp callback; clock offset {} ns measured once", best.1);
+}
+
+/// Remember whether function `id` (`name`) can start GPU work.
+pub fn classify(id: u32, name: &str) {
+    const PREFIXES: [&str; 9] =
+        ["cudaLaunch", "__cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch", "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch"];
+    let launch = PREFIXES.iter().any(|p| name.starts_with(p)) && !name.contains("HostFunc");
+    if let Some(s) = LAUNCH_SITES.get(id as usize) {
+        s.store(launch, Relaxed);
+    }
+}
+
+/// Ids for external correlation: each thread takes a block of 2^31 (ids
+/// stay below 2^53, exact in JavaScript's numbers, for trace viewers).
+static THREAD_BLOCKS: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    static NEXT_ID: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Before traced call `id` runs: with launch links on and a call that can
+/// start GPU work, push a new external correlation id and return it (else 0).
+#[inline]
+pub fn begin_launch(id: u32) -> u64 {
+    if !LINK.load(Relaxed) || !LAUNCH_SITES.get(id as usize).is_some_and(|s| s.load(Relaxed)) {
+        return 0;
+    }
+    let Some(c) = CUPTI.get() else { return 0 };
+    let ext = NEXT_ID
+        .try_with(|n| {
+            let mut v = n.get();
+            if v & 0x7fff_ffff == 0 {
+                v = (THREAD_BLOCKS.fetch_add(1, Relaxed) & 0x3f_ffff) << 31;
+            }
+            v += 1;
+            n.set(v);
+            v
+        })
+        .unwrap_or(0);
+    // SAFETY: CUPTI's function; no pointer argument.
+    if ext == 0 || unsafe { (c.push_external)(r::EXTERNAL_KIND, ext) } != cupti::SUCCESS {
+        return 0;
+    }
+    ext
+}
+
+/// After the call: pop what [`begin_launch`] pushed.
+#[inline]
+pub fn end_launch(ext: u64) {
+    if ext != 0
+        && let Some(c) = CUPTI.get()
+    {
+        let mut last = 0u64;
+        // SAFETY: last is writable.
+        unsafe { (c.pop_external)(r::EXTERNAL_KIND, &mut last) };
+    }
+}
+
+// ---- buffers ------------------------------------------------------------
+
+/// Buffers back from CUPTI, for reuse (a few).
+static POOL: Mutex<Vec<Box<[u64]>>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn buffer_requested(buf: *mut *mut u8, size: *mut usize, max_records: *mut usize) {
+    let _ = std::panic::catch_unwind(|| {
+        // 8-byte aligned, as CUPTI requires.
+        let b = super::lock(&POOL).pop().unwrap_or_else(|| vec![0u64; BUFFER_BYTES / 8].into_boxed_slice());
+        // SAFETY: CUPTI passes writable out-pointers.
+        unsafe {
+            *size = b.len() * 8;
+            *max_records = 0;
+            *buf = Box::into_raw(b).cast::<u8>();
+        }
+    });
+}
+
+unsafe extern "C" fn buffer_completed(_ctx: *mut std::ffi::c_void, _stream: u32, buf: *mut u8, size: usize, valid: usize) {
+    if buf.is_null() {
+        return;
+    }
+    let _ = std::panic::catch_unwind(|| {
+        if let Some(c) = CUPTI.get() {
+            let mut records = Vec::new();
+            let mut rec: *mut u8 = std::ptr::null_mut();
+            // SAFETY: CUPTI walks its own buffer; each record it returns is
+            // at least as long as our layout of its kind (see record.rs).
+            while unsafe { (c.next_record)(buf, valid, &mut rec) } == cupti::SUCCESS && !rec.is_null() {
+                let kind = unsafe { (rec as *const u32).read_unaligned() };
+                if let Some(n) = r::size_of_kind(kind) {
+                    records.push(unsafe { std::slice::from_raw_parts(rec as *const u8, n) });
+                }
+            }
+            take(&records);
+            let mut n = 0usize;
+            // SAFETY: n is writable; NULL context and stream 0: every record.
+            if unsafe { (c.dropped)(std::ptr::null_mut(), 0, &mut n) } == cupti::SUCCESS {
+                DROPPED.fetch_add(n as u64, Relaxed);
+            }
+        }
+        // SAFETY: `buf` came from `buffer_requested` (a boxed [u64] of this size).
+        let b = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(buf.cast::<u64>(), size / 8)) };
+        let mut pool = super::lock(&POOL);
+        if pool.len() < 8 {
+            pool.push(b);
+        }
+    });
+}
+
+// ---- records ------------------------------------------------------------
+
+/// One GPU activity, decoded.
+struct Activity {
+    start: u64,
+    end: u64,
+    device: u32,
+    stream: u32,
+    correlation: u32,
+    graph: u32,
+    what: What,
+}
+
+enum What {
+    Kernel { name: usize, grid: [i32; 3], block: [i32; 3], registers: u16, static_shared: i32, dynamic_shared: i32 },
+    Copy { op: &'static str, bytes: u64 },
+    Set { bytes: u64, value: u32 },
+}
+
+/// What the records add up to, and the launch links in flight. Touched
+/// only by CUPTI's buffer callbacks and flushes, never by launching threads.
+#[derive(Default)]
+struct Store {
+    /// Raw kernel name -> index in `kernels`.
+    names: HashMap<String, usize>,
+    /// Demangled name and every duration.
+    kernels: Vec<(String, Vec<u64>)>,
+    /// Per operation: durations and bytes.
+    mem: BTreeMap<&'static str, (Vec<u64>, Vec<u64>)>,
+    links: Vec<Link>,
+    tracks: HashSet<(u32, u32)>,
+}
+
+/// A ring slot: by CUPTI correlation id, the external id and the first
+/// GPU slice of that launch, whichever arrives first; the arrow is drawn
+/// once both are known (once per launch: a graph launch's arrow goes to
+/// its first node).
+#[derive(Clone, Copy, Default)]
+struct Link {
+    correlation: u32,
+    external: u64,
+    slice: Option<(u64, u32)>,
+    drawn: bool,
+}
+
+/// Launches in flight are far fewer (CUDA queues about a thousand).
+const LINK_RING: usize = 1 << 16;
+
+static STORE: Mutex<Option<Store>> = Mutex::new(None);
+
+fn decode(rec: &[u8], names: &mut dyn FnMut(&[u8]) -> usize) -> Option<Activity> {
+    let kind = r::u32_at(rec, 0);
+    let common = |start, end, device, stream, corr, graph, what| Activity {
+        start: r::u64_at(rec, start),
+        end: r::u64_at(rec, end),
+        device: r::u32_at(rec, device),
+        stream: r::u32_at(rec, stream),
+        correlation: r::u32_at(rec, corr),
+        graph: r::u32_at(rec, graph),
+        what,
+    };
+    use r::{kernel as k, memcpy as m, memset as s, peer as p};
+    Some(match kind {
+        r::KIND_KERNEL | r::KIND_CONCURRENT_KERNEL => {
+            let p = r::u64_at(rec, k::NAME) as *const std::ffi::c_char;
+            // SAFETY: CUPTI's name of the kernel, a C string it owns for the
+            // life of the record (read before the buffer goes back).
+            let raw = if p.is_null() { &b"?"[..] } else { unsafe { std::ffi::CStr::from_ptr(p) }.to_bytes() };
+            let tri = |o: usize| [r::i32_at(rec, o), r::i32_at(rec, o + 4), r::i32_at(rec, o + 8)];
+            let what = What::Kernel {
+                name: names(raw),
+                grid: tri(k::GRID),
+                block: tri(k::BLOCK),
+                registers: r::u16_at(rec, k::REGISTERS_PER_THREAD),
+                static_shared: r::i32_at(rec, k::STATIC_SHARED),
+                dynamic_shared: r::i32_at(rec, k::DYNAMIC_SHARED),
+            };
+            common(k::START, k::END, k::DEVICE, k::STREAM, k::CORRELATION, k::GRAPH, what)
+        }
+        r::KIND_MEMCPY => {
+            let what = What::Copy { op: copy_operation(r::u8_at(rec, m::COPY_KIND)), bytes: r::u64_at(rec, m::BYTES) };
+            common(m::START, m::END, m::DEVICE, m::STREAM, m::CORRELATION, m::GRAPH, what)
+        }
+        r::KIND_MEMCPY2 => {
+            let what = What::Copy { op: copy_operation(10), bytes: r::u64_at(rec, p::BYTES) };
+            common(p::START, p::END, p::DEVICE, p::STREAM, p::CORRELATION, p::GRAPH, what)
+        }
+        r::KIND_MEMSET => {
+            let what = What::Set { bytes: r::u64_at(rec, s::BYTES), value: r::u32_at(rec, s::VALUE) };
+            common(s::START, s::END, s::DEVICE, s::STREAM, s::CORRELATION, s::GRAPH, what)
+        }
+        _ => return None,
+    })
+}
+
+/// Take one buffer's records: add them to the tables and, with the
+/// timeline on, write them to it.
+fn take(records: &[&[u8]]) {
+    let out = take_events(records);
+    if !out.is_empty() {
+        super::timeline::write_objects(&out);
+    }
+}
+
+/// [`take`]'s work: the timeline events (JSON objects) of the records.
+fn take_events(records: &[&[u8]]) -> Vec<String> {
+    let mut guard = super::lock(&STORE);
+    // The ring only with launch links on (external correlation records
+    // come only then, and slices look it up only then).
+    let ring = if LINK.load(Relaxed) { LINK_RING } else { 0 };
+    let st = guard.get_or_insert_with(|| Store { links: vec![Link::default(); ring], ..Default::default() });
+    let mut out: Vec<String> = Vec::new();
+    let timeline = TRACKS.load(Relaxed);
+    let pid = std::process::id();
+    // External ids first: they may sit behind the slices they link in a buffer.
+    for rec in records.iter().filter(|x| r::u32_at(x, 0) == r::KIND_EXTERNAL_CORRELATION) {
+        if r::u32_at(rec, r::external::EXTERNAL_KIND) != r::EXTERNAL_KIND {
+            continue;
+        }
+        let corr = r::u32_at(rec, r::external::CORRELATION);
+        let ext = r::u64_at(rec, r::external::EXTERNAL_ID);
+        let Some(slot) = st.links.get_mut(corr as usize % LINK_RING) else { continue };
+        if slot.correlation != corr {
+            *slot = Link { correlation: corr, ..Default::default() };
+        }
+        slot.external = ext;
+        if let (Some((ts, tid)), false) = (slot.slice, slot.drawn) {
+            slot.drawn = true;
+            out.push(flow_end(pid, tid, ts, ext));
+        }
+    }
+    let Store { names, kernels, .. } = st;
+    let mut intern = |raw: &[u8]| -> usize {
+        let raw = String::from_utf8_lossy(raw);
+        if let Some(&i) = names.get(raw.as_ref()) {
+            return i;
+        }
+        kernels.push((demangle(&raw), Vec::new()));
+        names.insert(raw.into_owned(), kernels.len() - 1);
+        kernels.len() - 1
+    };
+    let acts: Vec<Activity> = records.iter().filter_map(|x| decode(x, &mut intern)).collect();
+    let offset = OFFSET.load(Relaxed);
+    for a in acts {
+        if a.start == 0 || a.end < a.start {
+            INCOMPLETE.fetch_add(1, Relaxed);
+            continue;
+        }
+        let dur = a.end - a.start;
+        match &a.what {
+            What::Kernel { name, .. } => st.kernels[*name].1.push(dur),
+            What::Copy { op, bytes } => {
+                let e = st.mem.entry(op).or_default();
+                e.0.push(dur);
+                e.1.push(*bytes);
+            }
+            What::Set { bytes, .. } => {
+                let e = st.mem.entry(MEMSET).or_default();
+                e.0.push(dur);
+                e.1.push(*bytes);
+            }
+        }
+        if !timeline {
+            continue;
+        }
+        let ts = a.start.saturating_sub(offset);
+        let tid = track(a.device, a.stream);
+        if st.tracks.insert((a.device, a.stream)) {
+            out.push(format!(
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {} stream {}\"}}}}",
+                a.device, a.stream
+            ));
+            out.push(format!("{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}"));
+        }
+        let mut ext = 0;
+        if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING) {
+            if slot.correlation != a.correlation {
+                *slot = Link { correlation: a.correlation, ..Default::default() };
+            }
+            ext = slot.external;
+            if slot.slice.is_none() {
+                slot.slice = Some((ts, tid));
+            }
+        }
+        out.push(slice(pid, tid, ts, dur, &a, ext, &st.kernels));
+        if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING).filter(|s| ext != 0 && !s.drawn) {
+            slot.drawn = true;
+            out.push(flow_end(pid, tid, ts, ext));
+        }
+    }
+    out
+}
+
+/// The timeline thread id of a device's stream: above every real thread
+/// id, so GPU tracks sort after the host threads.
+fn track(device: u32, stream: u32) -> u32 {
+    (1 << 30) + ((device & 0x3f) << 24) + (stream & 0xff_ffff)
+}
+
+fn push_us(s: &mut String, ns: u64) {
+    let _ = write!(s, "{}.{:03}", ns / 1000, ns % 1000);
+}
+
+fn flow_end(pid: u32, tid: u32, ts: u64, ext: u64) -> String {
+    let mut s = format!("{{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{ext},\"pid\":{pid},\"tid\":{tid},\"ts\":");
+    push_us(&mut s, ts);
+    s.push('}');
+    s
+}
+
+/// The slice of one activity, with its arguments.
+fn slice(pid: u32, tid: u32, ts: u64, dur: u64, a: &Activity, ext: u64, kernels: &[(String, Vec<u64>)]) -> String {
+    let mut s = String::with_capacity(256);
+    s.push_str("{\"name\":\"");
+    let cat = match &a.what {
+        What::Kernel { name, .. } => {
+            escape_into(&kernels[*name].0, &mut s);
+            "gpu_kernel"
+        }
+        What::Copy { op, .. } => {
+            s.push_str(op.trim_matches(['[', ']']));
+            "gpu_memcpy"
+        }
+        What::Set { .. } => {
+            s.push_str("CUDA memset");
+            "gpu_memset"
+        }
+    };
+    let _ = write!(s, "\",\"cat\":\"{cat}\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
+    push_us(&mut s, ts);
+    s.push_str(",\"dur\":");
+    push_us(&mut s, dur);
+    let _ = write!(s, ",\"args\":{{\"device\":{},\"stream\":{},\"correlation\":{}", a.device, a.stream, a.correlation);
+    if ext != 0 {
+        let _ = write!(s, ",\"launch\":{ext}");
+    }
+    if a.graph != 0 {
+        let _ = write!(s, ",\"graph\":{}", a.graph);
+    }
+    let bandwidth = |s: &mut String, bytes: u64| {
+        let _ = write!(s, ",\"bytes\":{bytes},\"bandwidth (GB/s)\":{:.3}", bytes as f64 / dur.max(1) as f64);
+    };
+    match &a.what {
+        What::Kernel { grid, block, registers, static_shared, dynamic_shared, .. } => {
+            let _ = write!(
+                s,
+                ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
+                grid[0], grid[1], grid[2], block[0], block[1], block[2]
+            );
+        }
+        What::Copy { op, bytes } => {
+            let _ = write!(s, ",\"operation\":\"{op}\"");
+            bandwidth(&mut s, *bytes);
+        }
+        What::Set { bytes, value } => {
+            let _ = write!(s, ",\"operation\":\"{MEMSET}\",\"value\":{value}");
+            bandwidth(&mut s, *bytes);
+        }
+    }
+    s.push_str("}}");
+    s
+}
+
+/// A kernel's name as PyTorch's profiler shows it: demangled by the C++
+/// runtime's `__cxa_demangle` (PyTorch's demangler; measured on an H100,
+/// the `cpp_demangle` crate writes `(unsigned int)32` where PyTorch's
+/// profiler writes `32u`), else by that crate; as is when not mangled.
+fn demangle(raw: &str) -> String {
+    if !raw.starts_with("_Z") {
+        return raw.to_owned();
+    }
+    type Demangle = unsafe extern "C" fn(*const std::ffi::c_char, *mut std::ffi::c_char, *mut usize, *mut i32) -> *mut std::ffi::c_char;
+    static CXA: OnceLock<Option<Demangle>> = OnceLock::new();
+    let cxa = CXA.get_or_init(|| {
+        // libstdc++ as the process has it (PyTorch loads it privately, so
+        // it is not in the global scope), else loaded privately here.
+        // SAFETY: loading the C++ runtime and looking a symbol up; its type
+        // is the Itanium C++ ABI's. The handle is kept.
+        unsafe {
+            let mut h = libc::dlopen(c"libstdc++.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+            if h.is_null() {
+                h = libc::dlopen(c"libstdc++.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+            }
+            let p = if h.is_null() { std::ptr::null_mut() } else { libc::dlsym(h, c"__cxa_demangle".as_ptr()) };
+            (!p.is_null()).then(|| std::mem::transmute::<*mut libc::c_void, Demangle>(p))
+        }
+    });
+    if let (Some(f), Ok(c)) = (cxa, std::ffi::CString::new(raw)) {
+        let mut status = 0;
+        // SAFETY: a C string in; NULL buffer: the result is malloc'd, freed here.
+        let out = unsafe { f(c.as_ptr(), std::ptr::null_mut(), std::ptr::null_mut(), &mut status) };
+        if !out.is_null() {
+            let s = unsafe { std::ffi::CStr::from_ptr(out) }.to_string_lossy().into_owned();
+            unsafe { libc::free(out.cast()) };
+            if status == 0 {
+                return s;
+            }
+        }
+    }
+    cpp_demangle::Symbol::new(raw).map(|s| s.to_string()).unwrap_or_else(|_| raw.to_owned())
+}
+
+// ---- flush and tables -----------------------------------------------------
+
+/// Have CUPTI hand over every record it holds, finished buffers and the
+/// current ones (they come back through `buffer_completed` before this
+/// returns).
+pub fn flush() {
+    if let (true, Some(c)) = (ON.load(Relaxed), CUPTI.get()) {
+        // SAFETY: CUPTI's function; no pointer argument.
+        unsafe { (c.flush_all)(cupti::FLUSH_FORCED) };
+    }
+}
+
+extern "C" fn at_exit() {
+    let _ = std::panic::catch_unwind(flush);
+}
+
+/// A forked child reports nothing (its parent does).
+pub fn disable_in_child() {
+    ON.store(false, Relaxed);
+    TRACKS.store(false, Relaxed);
+    LINK.store(false, Relaxed);
+}
+
+/// The GPU tables over every record taken so far.
+pub fn summary() -> GpuSummary {
+    let guard = super::lock(&STORE);
+    let mut g = GpuSummary::default();
+    if let Some(st) = guard.as_ref() {
+        // Kernels with one name from several mangled spellings are one row.
+        let mut by_name: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
+        for (name, d) in &st.kernels {
+            by_name.entry(name).or_default().extend_from_slice(d);
+        }
+        for (name, mut d) in by_name {
+            if !d.is_empty() {
+                g.kernels.push(Row::from_samples(name, &mut d));
+            }
+        }
+        for (op, (d, b)) in &st.mem {
+            g.mem_time.push(Row::from_samples(op, &mut d.clone()));
+            g.mem_size.push(Row::from_samples(op, &mut b.clone()));
+        }
+    }
+    g.sort();
+    g
+}
+
+/// Lines to say under the tables: records CUPTI dropped or left incomplete.
+pub fn notes() -> String {
+    let mut s = String::new();
+    let d = DROPPED.load(Relaxed);
+    if d > 0 {
+        let _ = writeln!(s, "\n CUPTI dropped {d} GPU activity records (its buffers were full); the GPU tables miss them.");
+    }
+    let i = INCOMPLETE.load(Relaxed);
+    if i > 0 {
+        let _ = writeln!(s, "\n {i} GPU activities had not finished when the records were taken (work still running at exit?); left out.");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(corr: u32, start: u64, name: &'static std::ffi::CStr) -> Vec<u8> {
+        use r::kernel as k;
+        let mut rec = vec![0u8; k::SIZE];
+        r::put(&mut rec, 0, &r::KIND_CONCURRENT_KERNEL.to_ne_bytes());
+        r::put(&mut rec, k::START, &(start + BASE_NS).to_ne_bytes());
+        r::put(&mut rec, k::END, &(start + BASE_NS + 500).to_ne_bytes());
+        r::put(&mut rec, k::STREAM, &7u32.to_ne_bytes());
+        r::put(&mut rec, k::CORRELATION, &corr.to_ne_bytes());
+        r::put(&mut rec, k::NAME, &(name.as_ptr() as u64).to_ne_bytes());
+        rec
+    }
+
+    fn external(corr: u32, id: u64) -> Vec<u8> {
+        let mut rec = vec![0u8; r::external::SIZE];
+        r::put(&mut rec, 0, &r::KIND_EXTERNAL_CORRELATION.to_ne_bytes());
+        r::put(&mut rec, r::external::EXTERNAL_KIND, &r::EXTERNAL_KIND.to_ne_bytes());
+        r::put(&mut rec, r::external::EXTERNAL_ID, &id.to_ne_bytes());
+        r::put(&mut rec, r::external::CORRELATION, &corr.to_ne_bytes());
+        rec
+    }
+
+    fn flows(out: &[String]) -> Vec<(u64, f64)> {
+        out.iter()
+            .map(|o| serde_json::from_str::<serde_json::Value>(o).unwrap())
+            .filter(|v| v["ph"] == "f")
+            .map(|v| (v["id"].as_u64().unwrap(), v["ts"].as_f64().unwrap()))
+            .collect()
+    }
+
+    /// CUPTI may hand a launch's external id over after its kernel (a
+    /// later buffer), and a graph launch has many kernels of one
+    /// correlation id: one arrow each time, to the first slice.
+    #[test]
+    fn one_arrow_per_launch_whichever_record_comes_first() {
+        TRACKS.store(true, Relaxed);
+        LINK.store(true, Relaxed);
+        // External id first, then the kernel: the arrow comes with the slice.
+        let out = take_events(&[&external(900, 77), &kernel(900, 5_000, c"_Z1kv")]);
+        assert_eq!(flows(&out), [(77, 5.0)]);
+        let k: serde_json::Value = serde_json::from_str(out.iter().find(|o| o.contains("gpu_kernel")).unwrap()).unwrap();
+        assert_eq!((k["name"].as_str(), k["args"]["launch"].as_u64()), (Some("k()"), Some(77)));
+        // The kernel first (no arrow yet), its external id in the next buffer.
+        let out = take_events(&[&kernel(901, 8_000, c"_Z1kv")]);
+        assert!(flows(&out).is_empty());
+        assert_eq!(flows(&take_events(&[&external(901, 78)])), [(78, 8.0)]);
+        // A graph launch: three nodes of one launch, one arrow, to the first.
+        let out = take_events(&[&external(902, 79), &kernel(902, 9_000, c"_Z1kv"), &kernel(902, 9_600, c"_Z1kv")]);
+        let more = take_events(&[&kernel(902, 10_200, c"_Z1kv")]);
+        assert_eq!(flows(&out), [(79, 9.0)]);
+        assert!(flows(&more).is_empty());
+        // Every duration is in the table, under the demangled name.
+        let row = summary().kernels.into_iter().find(|r| r.name == "k()").unwrap();
+        assert_eq!((row.calls, row.total_ns), (5, 2500));
+    }
+}

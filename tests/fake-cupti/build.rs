@@ -1,0 +1,3 @@
+fn main() {
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libcupti.so.13");
+}
