@@ -1779,6 +1779,41 @@ typedef int cudaGraphicsMapFlags;
  */
 typedef int cudaGraphicsCubeFace;
 
+/**
+ * C: `cudaDevResourceType`.
+ */
+typedef int cudaDevResourceType;
+
+/**
+ * C: `cudaDevWorkqueueConfigScope`.
+ */
+typedef int cudaDevWorkqueueConfigScope;
+
+/**
+ * C: `cudaDevSmResourceGroup_flags`.
+ */
+typedef int cudaDevSmResourceGroup_flags;
+
+/**
+ * C: `cudaDevSmResourceSplitByCount_flags`.
+ */
+typedef int cudaDevSmResourceSplitByCount_flags;
+
+/**
+ * C: `cudaHostTaskSyncMode`.
+ */
+typedef int cudaHostTaskSyncMode;
+
+/**
+ * C: `cudaGraphRecaptureStatus`.
+ */
+typedef int cudaGraphRecaptureStatus;
+
+/**
+ * C: `cudaKernelFunctionType`.
+ */
+typedef int cudaKernelFunctionType;
+
 #define cudaSuccess 0
 
 #define cudaErrorInvalidValue 1
@@ -1798,6 +1833,8 @@ typedef int cudaGraphicsCubeFace;
 #define cudaErrorProfilerAlreadyStopped 8
 
 #define cudaErrorInvalidConfiguration 9
+
+#define cudaErrorVersionTranslation 10
 
 #define cudaErrorInvalidPitchValue 12
 
@@ -1925,6 +1962,8 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaErrorContained 226
 
+#define cudaErrorInsufficientLoaderVersion 227
+
 #define cudaErrorInvalidSource 300
 
 #define cudaErrorFileNotFound 301
@@ -2042,6 +2081,12 @@ typedef int cudaGraphicsCubeFace;
 #define cudaErrorInvalidResourceType 914
 
 #define cudaErrorInvalidResourceConfiguration 915
+
+#define cudaErrorStreamDetached 917
+
+#define cudaErrorGraphRecaptureFailure 918
+
+#define cudaErrorFabricNotReady 919
 
 #define cudaErrorUnknown 999
 
@@ -2331,7 +2376,19 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaDevAttrOnlyPartialHostNativeAtomicSupported 147
 
-#define cudaDevAttrMax 148
+#define cudaDevAttrAtomicReductionSupported 148
+
+#define cudaDevAttrLocalityDomainCount 149
+
+#define cudaDevAttrOversizedSharedMemoryPerBlock 150
+
+#define cudaDevAttrCigStreamsSupported 151
+
+#define cudaDevAttrLocalityDomainMultiprocessorCount 157
+
+#define cudaDevAttrTensorMapLargeTensorMinSize 160
+
+#define cudaDevAttrMax 161
 
 #define cudaLimitStackSize 0
 
@@ -2346,6 +2403,8 @@ typedef int cudaGraphicsCubeFace;
 #define cudaLimitMaxL2FetchGranularity 5
 
 #define cudaLimitPersistingL2CacheSize 6
+
+#define cudaLimitPerBlockMemorySize 10
 
 #define cudaFuncCachePreferNone 0
 
@@ -2511,7 +2570,13 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaGraphNodeTypeConditional 13
 
-#define cudaGraphNodeTypeCount 14
+#define cudaGraphNodeTypeMemcpyBatch 14
+
+#define cudaGraphNodeTypeReserved16 16
+
+#define cudaGraphNodeTypeExternalEngine 17
+
+#define cudaGraphNodeTypeCount 18
 
 #define cudaGraphExecUpdateSuccess 0
 
@@ -2569,6 +2634,8 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaGraphDebugDotFlagsConditionalNodeParams 32768
 
+#define cudaGraphDebugDotFlagsMemcpyBatchNodeParams 65536
+
 #define cudaGraphInstantiateFlagAutoFreeOnLaunch 1
 
 #define cudaGraphInstantiateFlagUpload 2
@@ -2601,6 +2668,8 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaGraphChildGraphOwnershipMove 1
 
+#define cudaGraphChildGraphOwnershipInvalid -1
+
 #define cudaFuncAttributeMaxDynamicSharedMemorySize 8
 
 #define cudaFuncAttributePreferredSharedMemoryCarveout 9
@@ -2617,7 +2686,9 @@ typedef int cudaGraphicsCubeFace;
 
 #define cudaFuncAttributeClusterSchedulingPolicyPreference 15
 
-#define cudaFuncAttributeMax 16
+#define cudaFuncAttributeSharedMemoryMode 16
+
+#define cudaFuncAttributeMax 17
 
 #define cudaJitMaxRegisters 0
 
@@ -2726,6 +2797,34 @@ typedef int cudaGraphicsCubeFace;
 #define cudaChannelFormatKindUnsignedBlockCompressed7SRGB 30
 
 #define cudaChannelFormatKindUnsignedNormalized1010102 31
+
+#define cudaChannelFormatKindUnsigned8Packed422 32
+
+#define cudaChannelFormatKindUnsigned8Packed444 33
+
+#define cudaChannelFormatKindUnsigned8SemiPlanar420 34
+
+#define cudaChannelFormatKindUnsigned16SemiPlanar420 35
+
+#define cudaChannelFormatKindUnsigned8SemiPlanar422 36
+
+#define cudaChannelFormatKindUnsigned16SemiPlanar422 37
+
+#define cudaChannelFormatKindUnsigned8SemiPlanar444 38
+
+#define cudaChannelFormatKindUnsigned16SemiPlanar444 39
+
+#define cudaChannelFormatKindUnsigned8Planar420 40
+
+#define cudaChannelFormatKindUnsigned16Planar420 41
+
+#define cudaChannelFormatKindUnsigned8Planar422 42
+
+#define cudaChannelFormatKindUnsigned16Planar422 43
+
+#define cudaChannelFormatKindUnsigned8Planar444 44
+
+#define cudaChannelFormatKindUnsigned16Planar444 45
 
 #define cudaResourceTypeArray 0
 
@@ -2996,6 +3095,48 @@ typedef int cudaGraphicsCubeFace;
 #define cudaSyncPolicyYield 3
 
 #define cudaSyncPolicyBlockingSync 4
+
+#define cudaDevResourceTypeInvalid 0
+
+#define cudaDevResourceTypeSm 1
+
+#define cudaDevResourceTypeWorkqueueConfig 1000
+
+#define cudaDevResourceTypeWorkqueue 10000
+
+#define cudaDevWorkqueueConfigScopeDeviceCtx 0
+
+#define cudaDevWorkqueueConfigScopeGreenCtxBalanced 1
+
+#define cudaDevSmResourceGroupDefault 0
+
+#define cudaDevSmResourceGroupBackfill 1
+
+#define cudaDevSmResourceGroupLocalityDomainId 2
+
+#define cudaDevSmResourceGroupLocalityDomainSupplementalSms 4
+
+#define cudaDevSmResourceSplitIgnoreSmCoscheduling 1
+
+#define cudaDevSmResourceSplitMaxPotentialClusterSize 2
+
+#define cudaHostTaskBlocking 0
+
+#define cudaHostTaskSpinWait 1
+
+#define cudaGraphRecaptureEligibleForUpdate 0
+
+#define cudaGraphRecaptureIneligibleForUpdate 1
+
+#define cudaGraphRecaptureError 2
+
+#define cudaKernelFunctionTypeUnspecified 0
+
+#define cudaKernelFunctionTypeDeviceEntry 1
+
+#define cudaKernelFunctionTypeKernel 2
+
+#define cudaKernelFunctionTypeFunction 3
 
 #ifdef __cplusplus
 extern "C" {
