@@ -219,6 +219,11 @@
 #define CUDART_SHIM_PHASE_EXIT 1
 
 /**
+ * Opaque; the driver's `CUdevResourceDesc`.
+ */
+typedef struct CUdevResourceDesc_st CUdevResourceDesc_st;
+
+/**
  * Opaque; only ever used behind a pointer.
  */
 typedef struct CUeglStreamConnection_st CUeglStreamConnection_st;
@@ -302,6 +307,13 @@ typedef struct cudaArray cudaArray;
  * Opaque; only ever used behind a pointer.
  */
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
+
+/**
+ * Opaque; only ever used behind a pointer. An execution context is a driver
+ * context (`CUcontext`): the device's primary context, or the context of a
+ * green context (`cuCtxFromGreenCtx`).
+ */
+typedef struct cudaExecutionContext_st cudaExecutionContext_st;
 
 /**
  * Opaque; only ever used behind a pointer.
@@ -829,6 +841,11 @@ typedef struct cudaGraphEdgeData {
 typedef int cudaStreamCaptureStatus;
 
 /**
+ * C: `cudaGraphNodeType`.
+ */
+typedef int cudaGraphNodeType;
+
+/**
  * C: `struct dim3` (the host-side `uint3` with constructors in C++).
  */
 typedef struct dim3 {
@@ -850,7 +867,20 @@ typedef struct cudaKernelNodeParams {
   void **extra;
 } cudaKernelNodeParams;
 
-typedef struct CUgraphExec_st *cudaGraphExec_t;
+/**
+ * C: `struct cudaKernelNodeParamsV2` (same layout as
+ * [`cudaKernelNodeParams`]).
+ */
+typedef struct cudaKernelNodeParams cudaKernelNodeParamsV2;
+
+/**
+ * C: `struct cudaMemcpyNodeParams`.
+ */
+typedef struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+} cudaMemcpyNodeParams;
 
 /**
  * C: `struct cudaMemsetParams`.
@@ -865,12 +895,49 @@ typedef struct cudaMemsetParams {
 } cudaMemsetParams;
 
 /**
+ * C: `struct cudaMemsetParamsV2` (same layout).
+ */
+typedef struct cudaMemsetParams cudaMemsetParamsV2;
+
+/**
  * C: `struct cudaHostNodeParams`.
  */
 typedef struct cudaHostNodeParams {
   cudaHostFn_t fn;
   void *userData;
 } cudaHostNodeParams;
+
+/**
+ * C: `struct cudaHostNodeParamsV2` (same layout).
+ */
+typedef struct cudaHostNodeParams cudaHostNodeParamsV2;
+
+/**
+ * C: `cudaGraphChildGraphNodeOwnership`.
+ */
+typedef int cudaGraphChildGraphNodeOwnership;
+
+/**
+ * C: `struct cudaChildGraphNodeParams`.
+ */
+typedef struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  cudaGraphChildGraphNodeOwnership ownership;
+} cudaChildGraphNodeParams;
+
+/**
+ * C: `struct cudaEventWaitNodeParams`.
+ */
+typedef struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+} cudaEventWaitNodeParams;
+
+/**
+ * C: `struct cudaEventRecordNodeParams`.
+ */
+typedef struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+} cudaEventRecordNodeParams;
 
 typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
 
@@ -926,6 +993,11 @@ typedef struct cudaExternalSemaphoreSignalNodeParams {
 } cudaExternalSemaphoreSignalNodeParams;
 
 /**
+ * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2;
+
+/**
  * `params.keyedMutex` of the wait parameters (anonymous in NVIDIA's header).
  */
 typedef struct cudaExternalSemaphoreWaitKeyedMutex {
@@ -961,6 +1033,11 @@ typedef struct cudaExternalSemaphoreWaitNodeParams {
   const struct cudaExternalSemaphoreWaitParams *paramsArray;
   unsigned int numExtSems;
 } cudaExternalSemaphoreWaitNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams cudaExternalSemaphoreWaitNodeParamsV2;
 
 /**
  * C: `cudaMemAllocationType`.
@@ -1009,75 +1086,6 @@ typedef struct cudaMemAllocNodeParams {
   void *dptr;
 } cudaMemAllocNodeParams;
 
-typedef uint64_t cudaGraphConditionalHandle;
-
-/**
- * C: `cudaGraphNodeType`.
- */
-typedef int cudaGraphNodeType;
-
-/**
- * C: `struct cudaKernelNodeParamsV2` (same layout as
- * [`cudaKernelNodeParams`]).
- */
-typedef struct cudaKernelNodeParams cudaKernelNodeParamsV2;
-
-/**
- * C: `struct cudaMemcpyNodeParams`.
- */
-typedef struct cudaMemcpyNodeParams {
-  int flags;
-  int reserved[3];
-  struct cudaMemcpy3DParms copyParams;
-} cudaMemcpyNodeParams;
-
-/**
- * C: `struct cudaMemsetParamsV2` (same layout).
- */
-typedef struct cudaMemsetParams cudaMemsetParamsV2;
-
-/**
- * C: `struct cudaHostNodeParamsV2` (same layout).
- */
-typedef struct cudaHostNodeParams cudaHostNodeParamsV2;
-
-/**
- * C: `cudaGraphChildGraphNodeOwnership`.
- */
-typedef int cudaGraphChildGraphNodeOwnership;
-
-/**
- * C: `struct cudaChildGraphNodeParams`.
- */
-typedef struct cudaChildGraphNodeParams {
-  cudaGraph_t graph;
-  cudaGraphChildGraphNodeOwnership ownership;
-} cudaChildGraphNodeParams;
-
-/**
- * C: `struct cudaEventWaitNodeParams`.
- */
-typedef struct cudaEventWaitNodeParams {
-  cudaEvent_t event;
-} cudaEventWaitNodeParams;
-
-/**
- * C: `struct cudaEventRecordNodeParams`.
- */
-typedef struct cudaEventRecordNodeParams {
-  cudaEvent_t event;
-} cudaEventRecordNodeParams;
-
-/**
- * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
- */
-typedef struct cudaExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2;
-
-/**
- * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
- */
-typedef struct cudaExternalSemaphoreWaitNodeParams cudaExternalSemaphoreWaitNodeParamsV2;
-
 /**
  * C: `struct cudaMemAllocNodeParamsV2` (same layout).
  */
@@ -1089,6 +1097,8 @@ typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParamsV2;
 typedef struct cudaMemFreeNodeParams {
   void *dptr;
 } cudaMemFreeNodeParams;
+
+typedef uint64_t cudaGraphConditionalHandle;
 
 /**
  * C: `cudaGraphConditionalNodeType`.
@@ -1137,6 +1147,26 @@ typedef struct cudaGraphNodeParams {
 } cudaGraphNodeParams;
 
 /**
+ * C: `cudaGraphRecaptureStatus`.
+ */
+typedef int cudaGraphRecaptureStatus;
+
+/**
+ * C: `cudaGraphRecaptureCallback_t`.
+ */
+typedef cudaError_t (*cudaGraphRecaptureCallback_t)(void *data, cudaGraphNode_t node, const struct cudaGraphNodeParams *originalParams, const struct cudaGraphNodeParams *recaptureParams, cudaGraphRecaptureStatus status);
+
+/**
+ * C: `struct cudaGraphRecaptureCallbackData`.
+ */
+typedef struct cudaGraphRecaptureCallbackData {
+  cudaGraphRecaptureCallback_t callbackFunc;
+  void *userData;
+} cudaGraphRecaptureCallbackData;
+
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/**
  * C: `cudaGraphInstantiateResult`.
  */
 typedef int cudaGraphInstantiateResult;
@@ -1172,6 +1202,8 @@ typedef struct CUuserObject_st *cudaUserObject_t;
  * C: `cudaGraphMemAttributeType`.
  */
 typedef int cudaGraphMemAttributeType;
+
+typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
 
 /**
  * C: `cudaLaunchAttribute` (`struct cudaLaunchAttribute_st`), 72 bytes.
@@ -1725,6 +1757,77 @@ typedef struct cudartShimPoolStats {
 } cudartShimPoolStats;
 
 /**
+ * C: `cudaDevResourceType`.
+ */
+typedef int cudaDevResourceType;
+
+/**
+ * C: `struct cudaDevSmResource`.
+ */
+typedef struct cudaDevSmResource {
+  unsigned int smCount;
+  unsigned int minSmPartitionSize;
+  unsigned int smCoscheduledAlignment;
+  unsigned int flags;
+  unsigned int localityDomainId;
+} cudaDevSmResource;
+
+/**
+ * C: `cudaDevWorkqueueConfigScope`.
+ */
+typedef int cudaDevWorkqueueConfigScope;
+
+/**
+ * C: `struct cudaDevWorkqueueConfigResource`.
+ */
+typedef struct cudaDevWorkqueueConfigResource {
+  int device;
+  unsigned int wqConcurrencyLimit;
+  cudaDevWorkqueueConfigScope sharingScope;
+} cudaDevWorkqueueConfigResource;
+
+/**
+ * C: `struct cudaDevWorkqueueResource`.
+ */
+typedef struct cudaDevWorkqueueResource {
+  uint8_t reserved[RESOURCE_ABI_BYTES];
+} cudaDevWorkqueueResource;
+
+/**
+ * The union inside `cudaDevResource` (anonymous in C).
+ */
+typedef union cudaDevResource_data {
+  struct cudaDevSmResource sm;
+  struct cudaDevWorkqueueConfigResource wqConfig;
+  struct cudaDevWorkqueueResource wq;
+  uint8_t _oversize[RESOURCE_ABI_BYTES];
+} cudaDevResource_data;
+
+/**
+ * C: `cudaDevResource` (`struct cudaDevResource_st`), 144 bytes.
+ */
+typedef struct cudaDevResource {
+  cudaDevResourceType type;
+  uint8_t _internal_padding[92];
+  union cudaDevResource_data data;
+  struct cudaDevResource *nextResource;
+} cudaDevResource;
+
+/**
+ * C: `cudaDevSmResourceGroupParams`.
+ */
+typedef struct cudaDevSmResourceGroupParams {
+  unsigned int smCount;
+  unsigned int coscheduledSmCount;
+  unsigned int preferredCoscheduledSmCount;
+  unsigned int flags;
+  unsigned int localityDomainId;
+  unsigned int reserved[11];
+} cudaDevSmResourceGroupParams;
+
+typedef struct CUdevResourceDesc_st *cudaDevResourceDesc_t;
+
+/**
  * C: `cudaMemcpyFlags`.
  */
 typedef int cudaMemcpyFlags;
@@ -1780,16 +1883,6 @@ typedef int cudaGraphicsMapFlags;
 typedef int cudaGraphicsCubeFace;
 
 /**
- * C: `cudaDevResourceType`.
- */
-typedef int cudaDevResourceType;
-
-/**
- * C: `cudaDevWorkqueueConfigScope`.
- */
-typedef int cudaDevWorkqueueConfigScope;
-
-/**
  * C: `cudaDevSmResourceGroup_flags`.
  */
 typedef int cudaDevSmResourceGroup_flags;
@@ -1803,11 +1896,6 @@ typedef int cudaDevSmResourceSplitByCount_flags;
  * C: `cudaHostTaskSyncMode`.
  */
 typedef int cudaHostTaskSyncMode;
-
-/**
- * C: `cudaGraphRecaptureStatus`.
- */
-typedef int cudaGraphRecaptureStatus;
 
 /**
  * C: `cudaKernelFunctionType`.
@@ -3396,6 +3484,16 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, cudaMemRangeAt
 
 cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count);
 
+cudaError_t cudaMemcpyWithAttributesAsync(void *dst, const void *src, size_t size, struct cudaMemcpyAttributes *attr, cudaStream_t stream);
+
+cudaError_t cudaMemcpyWithAttributesAsync_ptsz(void *dst, const void *src, size_t size, struct cudaMemcpyAttributes *attr, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DWithAttributesAsync_ptsz(struct cudaMemcpy3DBatchOp *op, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t summaryGranularity, size_t samplingGranularity, struct cudaMemLocation *location_out);
+
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
@@ -3466,6 +3564,10 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn_, void *user
 
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn_, void *userData);
 
+cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn_, void *userData, unsigned int syncMode);
+
+cudaError_t cudaLaunchHostFunc_v2_ptsz(cudaStream_t stream, cudaHostFn_t fn_, void *userData, unsigned int syncMode);
+
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
 
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode);
@@ -3491,6 +3593,10 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
 cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGraphNode_t *dependencies, const struct cudaGraphEdgeData *dependencyData, size_t numDependencies, unsigned int flags);
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode);
+
+cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream, cudaStreamCaptureMode mode, cudaGraph_t graph, struct cudaGraphRecaptureCallbackData *callbackData);
+
+cudaError_t cudaStreamBeginRecaptureToGraph_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode, cudaGraph_t graph, struct cudaGraphRecaptureCallbackData *callbackData);
 
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 
@@ -3694,6 +3800,20 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType
 
 cudaError_t cudaDeviceGraphMemTrim(int device);
 
+cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID);
+
+cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *graphID);
+
+cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGraph_t *phGraph);
+
+cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *nodeId);
+
+cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId);
+
+cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+
+cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, cudaExecutionContext_t ctx, unsigned int defaultLaunchValue, unsigned int flags);
+
 cudaError_t cudaLaunchKernel(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
@@ -3723,6 +3843,8 @@ cudaError_t cudaFuncGetName(const char **name, const void *func);
 cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
 
 cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cudaFuncAttribute attr, int value, int device);
+
+cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount);
 
 void **__cudaRegisterFatBinary(void *fatCubin);
 
@@ -4050,6 +4172,44 @@ const char *cudartShimGetFunctionName(uint32_t function_id);
  * `host` is 0, pinned host memory when 1.
  */
 cudaError_t cudartShimGetPoolStats(int device, int host, struct cudartShimPoolStats *stats);
+
+cudaError_t cudaDeviceGetDevResource(int device, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaDevSmResourceSplitByCount(struct cudaDevResource *result, unsigned int *nbGroups, const struct cudaDevResource *input, struct cudaDevResource *remaining, unsigned int flags, unsigned int minCount);
+
+cudaError_t cudaDevSmResourceSplit(struct cudaDevResource *result, unsigned int nbGroups, const struct cudaDevResource *input, struct cudaDevResource *remainder, unsigned int flags, struct cudaDevSmResourceGroupParams *groupParams);
+
+cudaError_t cudaDevResourceGenerateDesc(cudaDevResourceDesc_t *phDesc, struct cudaDevResource *resources, unsigned int nbResources);
+
+cudaError_t cudaGreenCtxCreate(cudaExecutionContext_t *phCtx, cudaDevResourceDesc_t desc, int device, unsigned int flags);
+
+cudaError_t cudaDeviceGetExecutionCtx(cudaExecutionContext_t *ctx, int device);
+
+cudaError_t cudaExecutionCtxDestroy(cudaExecutionContext_t ctx);
+
+cudaError_t cudaExecutionCtxGetDevResource(cudaExecutionContext_t ctx, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaExecutionCtxGetDevice(int *device, cudaExecutionContext_t ctx);
+
+cudaError_t cudaExecutionCtxGetId(cudaExecutionContext_t ctx, unsigned long long *ctxId);
+
+cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream, cudaExecutionContext_t ctx, unsigned int flags, int priority);
+
+cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
+
+cudaError_t cudaExecutionCtxWaitEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
+
+cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx);
+
+cudaError_t cudaStreamGetDevResource(cudaStream_t hStream, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaStreamGetDevResource_ptsz(cudaStream_t hStream, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaSubgridCreate(void);
+
+cudaError_t cudaSubgridWorkerGridCreate(void);
+
+cudaError_t cudaSubgridWorksetCreate(void);
 
 #ifdef __cplusplus
 }  // extern "C"
