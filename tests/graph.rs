@@ -546,7 +546,7 @@ fn generic_add_node_and_set_params() {
         let mut handle = 0;
         ok(cudaGraphConditionalHandleCreate(&mut handle, g, 1, 1));
         let mut cond = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeConditional);
-        cond._u.conditional = cudaConditionalNodeParams { handle, r#type: cudaGraphCondTypeIf, size: 1, phGraph_out: null_mut() };
+        cond._u.conditional = cudaConditionalNodeParams { handle, r#type: cudaGraphCondTypeIf, size: 1, phGraph_out: null_mut(), ctx: null_mut() };
         let mut condn = null_mut();
         ok(cudaGraphAddNode(&mut condn, g, &cn, null(), 1, &mut cond));
         let body = *cond._u.conditional.phGraph_out;

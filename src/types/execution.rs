@@ -57,24 +57,43 @@ pub struct cudaDevWorkqueueResource {
     pub reserved: [u8; RESOURCE_ABI_BYTES],
 }
 
-/// The union inside `cudaDevResource` (anonymous in C).
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub union cudaDevResource_data {
-    pub sm: cudaDevSmResource,
-    pub wqConfig: cudaDevWorkqueueConfigResource,
-    pub wq: cudaDevWorkqueueResource,
-    pub _oversize: [u8; RESOURCE_ABI_BYTES],
-}
-
 /// C: `cudaDevResource` (`struct cudaDevResource_st`), 144 bytes.
+///
+/// NVIDIA's has an anonymous union at offset 96 (`sm`, `wqConfig`, `wq`,
+/// 40 bytes). C has no anonymous members from cbindgen, so ours names the
+/// member every program reads, `sm`, and keeps the union's other 20 bytes
+/// as padding: `res.sm.smCount` compiles and reads the same bytes with both
+/// headers. The workqueue views of those bytes are
+/// [`cudaDevResource::wq_config`] and [`cudaDevResource::wq`] in Rust.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct cudaDevResource {
     pub r#type: cudaDevResourceType,
     pub _internal_padding: [u8; 92],
-    pub data: cudaDevResource_data,
+    pub sm: cudaDevSmResource,
+    pub _union_rest: [u8; RESOURCE_ABI_BYTES - std::mem::size_of::<cudaDevSmResource>()],
     pub nextResource: *mut cudaDevResource,
+}
+
+impl cudaDevResource {
+    /// The union's bytes.
+    fn union_bytes(&self) -> [u8; RESOURCE_ABI_BYTES] {
+        // SAFETY: `sm` and `_union_rest` are the union's 40 contiguous bytes
+        // (repr(C), no padding between a 4-aligned struct and a byte array).
+        unsafe { std::ptr::read_unaligned((&raw const self.sm).cast()) }
+    }
+
+    /// The union read as `wqConfig` (`type` is `cudaDevResourceTypeWorkqueueConfig`).
+    pub fn wq_config(&self) -> cudaDevWorkqueueConfigResource {
+        let b = self.union_bytes();
+        // SAFETY: any 12 bytes are a valid cudaDevWorkqueueConfigResource.
+        unsafe { std::ptr::read_unaligned(b.as_ptr().cast()) }
+    }
+
+    /// The union read as `wq` (`type` is `cudaDevResourceTypeWorkqueue`).
+    pub fn wq(&self) -> cudaDevWorkqueueResource {
+        cudaDevWorkqueueResource { reserved: self.union_bytes() }
+    }
 }
 
 /// C: `cudaDevSmResourceGroupParams`.

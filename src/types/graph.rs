@@ -80,6 +80,8 @@ pub struct cudaChildGraphNodeParams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct cudaEventRecordNodeParams {
     pub event: cudaEvent_t,
+    /// CUDA 13.5: the execution context (NULL: the current one).
+    pub ctx: super::execution::cudaExecutionContext_t,
 }
 
 /// C: `struct cudaEventWaitNodeParams`.
@@ -143,6 +145,8 @@ pub struct cudaConditionalNodeParams {
     pub r#type: cudaGraphConditionalNodeType,
     pub size: c_uint,
     pub phGraph_out: *mut cudaGraph_t,
+    /// CUDA 13.5: the execution context (NULL: the current one).
+    pub ctx: super::execution::cudaExecutionContext_t,
 }
 
 /// The anonymous union of [`cudaGraphNodeParams`] (named here because Rust

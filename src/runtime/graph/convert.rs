@@ -185,7 +185,9 @@ pub fn node_params_to_driver(p: &cudaGraphNodeParams, ctx: CUcontext) -> CudaRes
                         r#type: c.r#type.0,
                         size: c.size,
                         phGraph_out: c.phGraph_out,
-                        ctx,
+                        // CUDA 13.5 names the context in the node (NULL:
+                        // the current one, as before).
+                        ctx: if c.ctx.is_null() { ctx } else { c.ctx.cast() },
                     },
                 )
             }
