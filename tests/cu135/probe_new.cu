@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
         CALL(cudaExecutionCtxStreamCreate(nullptr, g, cudaStreamNonBlocking, 0));
         CALL(cudaExecutionCtxStreamCreate(&s2, nullptr, cudaStreamNonBlocking, 0));
         CALL(cudaExecutionCtxStreamCreate(&s2, g, 0, 0));
-        if (s2) CALL(cudaStreamDestroy(s2));
+        if (s2) { unsigned fl = 77; CALL(cudaStreamGetFlags(s2, &fl)); printf("  green stream flags=%u\n", fl); CALL(cudaStreamDestroy(s2)); }
         s2 = nullptr; CALL(cudaExecutionCtxStreamCreate(&s2, g, 99, 0));
         if (s2) CALL(cudaStreamDestroy(s2));
         memset(&r, 0, sizeof r);
@@ -313,6 +313,38 @@ int main(int argc, char** argv) {
         if (a) CALL(a(nullptr, nullptr, nullptr, 0, nullptr, 0, nullptr, nullptr, nullptr));
         if (b) CALL(b(nullptr, nullptr, nullptr));
         if (c) CALL(c(nullptr, nullptr, nullptr, nullptr));
+    }
+    SECTION("13.5 fields and values") {
+        char* d = nullptr; CALL(cudaMalloc(&d, 64));
+        cudaPointerAttributes pa; memset(&pa, 0x5a, sizeof pa);
+        CALL(cudaPointerGetAttributes(&pa, d));
+        printf("  device ptr: type=%d locality=%d reserved0=%ld\n", (int)pa.type, pa.localityDomainOrdinal, pa.reserved[0]);
+        int local = 0; memset(&pa, 0x5a, sizeof pa);
+        CALL(cudaPointerGetAttributes(&pa, &local));
+        printf("  host ptr: type=%d locality=%d reserved0=%ld\n", (int)pa.type, pa.localityDomainOrdinal, pa.reserved[0]);
+        if (d) CALL(cudaFree(d));
+        cudaFuncAttributes fa; memset(&fa, 0x5a, sizeof fa);
+        CALL(cudaFuncGetAttributes(&fa, (const void*)k3));
+        printf("  func: deviceNodeUpdateStatus=%d sharedMemoryMode=%d reserved0=%d\n", fa.deviceNodeUpdateStatus, (int)fa.sharedMemoryMode, fa.reserved[0]);
+        CALL(cudaFuncSetAttribute((const void*)k3, cudaFuncAttributeSharedMemoryMode, 0));
+        int attrs[] = {146, 147, 148, 149, 150, 151, 157, 160, 161};
+        for (int a : attrs) {
+            int val = -7;
+            cudaError_t e = cudaDeviceGetAttribute(&val, (cudaDeviceAttr)a, 0);
+            cudaError_t last = cudaGetLastError();
+            printf("  attr %d rc=%d last=%d value=%d\n", a, (int)e, (int)last, val);
+        }
+        size_t lim = 77; CALL(cudaDeviceGetLimit(&lim, cudaLimitPerBlockMemorySize)); printf("  limit=%zu\n", lim);
+        void* fp = nullptr; cudaDriverEntryPointQueryResult q = (cudaDriverEntryPointQueryResult)-1;
+        CALL(cudaGetDriverEntryPointByVersion("cuMemAlloc", &fp, 13050, cudaEnableDefault, &q)); printf("  cuMemAlloc@13050 %s st=%d\n", fp ? "ptr" : "null", (int)q);
+        fp = nullptr; q = (cudaDriverEntryPointQueryResult)-1;
+        CALL(cudaGetDriverEntryPointByVersion("cuMemAlloc", &fp, 13010, cudaEnableDefault, &q)); printf("  cuMemAlloc@13010 %s st=%d\n", fp ? "ptr" : "null", (int)q);
+        fp = nullptr; q = (cudaDriverEntryPointQueryResult)-1;
+        CALL(cudaGetDriverEntryPointByVersion("cuGraphGetId", &fp, 13000, cudaEnableDefault, &q)); printf("  cuGraphGetId@13000 %s st=%d\n", fp ? "ptr" : "null", (int)q);
+        cudaExecutionContext_t p = nullptr; cudaDeviceGetExecutionCtx(&p, 0); cudaGetLastError();
+        cudaStream_t s = nullptr; unsigned fl = 77;
+        CALL(cudaExecutionCtxStreamCreate(&s, p, 0, 0));
+        if (s) { CALL(cudaStreamGetFlags(s, &fl)); printf("  primary-ctx stream flags=%u\n", fl); CALL(cudaStreamDestroy(s)); }
     }
     printf("== end\n");
     return 0;
