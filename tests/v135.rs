@@ -4,7 +4,8 @@
 //!
 //! Expected codes on a 13.0 driver are NVIDIA's 13.5 runtime's on H100 /
 //! driver 580 (tests/cu135/probe_new.cu, run 2026-11-25; the output is
-//! tests/data/v135/probe_new.h100-driver580.nv135.txt). The fake driver
+//! tests/data/v135/probe_new.h100-driver580.nv135.txt; ours:
+//! ...ours.txt, same but for the differences docs/compat/GPU.md lists). The fake driver
 //! plays a 13.0 driver unless a test asks for 13.5.
 
 mod common;
