@@ -3085,6 +3085,20 @@ typedef int cudaKernelFunctionType;
 
 #define cudaMemPoolAttrUsedMemHigh 8
 
+#define cudaMemPoolAttrAllocationType 9
+
+#define cudaMemPoolAttrExportHandleTypes 10
+
+#define cudaMemPoolAttrLocationId 11
+
+#define cudaMemPoolAttrLocationType 12
+
+#define cudaMemPoolAttrMaxPoolSize 13
+
+#define cudaMemPoolAttrHwDecompressEnabled 14
+
+#define cudaMemPoolAttrLocalityDomainId 15
+
 #define cudaMemLocationTypeInvalid 0
 
 #define cudaMemLocationTypeNone 0
@@ -3096,6 +3110,10 @@ typedef int cudaKernelFunctionType;
 #define cudaMemLocationTypeHostNuma 3
 
 #define cudaMemLocationTypeHostNumaCurrent 4
+
+#define cudaMemLocationTypeInvisible 5
+
+#define cudaMemLocationTypeDeviceLocalityDomain 6
 
 #define cudaMemAccessFlagsProtNone 0
 
@@ -3162,6 +3180,10 @@ typedef int cudaKernelFunctionType;
 #define cudaLaunchAttributePreferredSharedMemoryCarveout 14
 
 #define cudaLaunchAttributeNvlinkUtilCentricScheduling 16
+
+#define cudaLaunchAttributePortableClusterSizeMode 17
+
+#define cudaLaunchAttributeSharedMemoryMode 18
 
 #define cudaAccessPropertyNormal 0
 

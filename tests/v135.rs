@@ -343,6 +343,50 @@ fn mask_heap_addresses(line: &str) -> String {
     format!("{head} args={} {tail}", words.concat())
 }
 
+unsafe extern "C" fn host_node_fn(_: *mut c_void) {}
+
+/// On a 13.2+ driver cudaGraphNodeGetParams reads each node type back in
+/// the runtime's form.
+#[test]
+fn node_params_on_a_13_2_driver() {
+    use_fake_driver(&[("FAKE_CUDA_DRIVER_VERSION", "13020")]);
+    let mut g = null_mut();
+    code!(cudaGraphCreate(&mut g, 0), cudaSuccess);
+    let mut p = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeEmpty);
+
+    let mut empty = null_mut();
+    code!(cudaGraphAddEmptyNode(&mut empty, g, null(), 0), cudaSuccess);
+    code!(cudaGraphNodeGetParams(empty, &mut p), cudaSuccess);
+    assert_eq!(p.r#type, cudaGraphNodeTypeEmpty);
+
+    let mut tag = 7u32;
+    let host = cudaHostNodeParams { r#fn: Some(host_node_fn), userData: (&mut tag as *mut u32).cast() };
+    let mut hn = null_mut();
+    code!(cudaGraphAddHostNode(&mut hn, g, &empty, 1, &host), cudaSuccess);
+    code!(cudaGraphNodeGetParams(hn, &mut p), cudaSuccess);
+    assert_eq!(p.r#type, cudaGraphNodeTypeHost);
+    let got = unsafe { p._u.host };
+    assert_eq!(got.userData, host.userData);
+    assert_eq!(got.r#fn.map(|f| f as *const () as usize), Some(host_node_fn as *const () as usize));
+
+    let mut ev = null_mut();
+    code!(cudaEventCreate(&mut ev), cudaSuccess);
+    let mut en = null_mut();
+    code!(cudaGraphAddEventRecordNode(&mut en, g, null(), 0, ev), cudaSuccess);
+    code!(cudaGraphNodeGetParams(en, &mut p), cudaSuccess);
+    assert_eq!((p.r#type, unsafe { p._u.eventRecord.event }), (cudaGraphNodeTypeEventRecord, ev));
+
+    let mut child = null_mut();
+    code!(cudaGraphCreate(&mut child, 0), cudaSuccess);
+    let mut cn = null_mut();
+    code!(cudaGraphAddChildGraphNode(&mut cn, g, null(), 0, child), cudaSuccess);
+    code!(cudaGraphNodeGetParams(cn, &mut p), cudaSuccess);
+    assert_eq!(p.r#type, cudaGraphNodeTypeGraph);
+    assert!(!unsafe { p._u.graph.graph }.is_null());
+
+    code!(cudaGraphNodeGetParams(hn, null_mut()), cudaErrorInvalidValue);
+}
+
 /// A program's run over the fake: stdout and the launch log.
 fn run_kernels(exe: &std::path::Path, log: &std::path::Path) -> (String, String) {
     let _ = std::fs::remove_file(log);

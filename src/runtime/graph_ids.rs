@@ -51,19 +51,47 @@ pub fn tools_id(n: cudaGraphNode_t, out: Option<&mut c_ulonglong>) -> CudaResult
 
 /// `cudaGraphNodeGetParams`: a NULL out-pointer is `cudaErrorInvalidValue`
 /// before the driver is asked (measured); then a driver without
-/// `cuGraphNodeGetParams` (CUDA 13.2) gives `cudaErrorCallRequiresNewerDriver`.
-/// Converting every node type's driver parameters back to the runtime's
-/// (host stubs for kernels, 13.5's grown per-type structs) is not written
-/// yet: on a 13.2+ driver the call answers `cudaErrorNotSupported` and logs
-/// once (docs/COMPATIBILITY.md).
-pub fn node_params(_n: cudaGraphNode_t, out: Option<&mut cudaGraphNodeParams>) -> CudaResult {
-    out.ok_or(cudaErrorInvalidValue)?;
+/// `cuGraphNodeGetParams` (CUDA 13.2) gives `cudaErrorCallRequiresNewerDriver`,
+/// as NVIDIA's 13.5 runtime answers on driver 580. On a newer driver the
+/// parameters are read with the per-type getters, which already convert the
+/// driver's form to the runtime's (kernels back to host stubs, 3D copies
+/// back to `cudaMemcpy3DParms`). Node types without a getter (conditional,
+/// batched copies) answer `cudaErrorNotSupported` and log once.
+pub fn node_params(n: cudaGraphNode_t, out: Option<&mut cudaGraphNodeParams>) -> CudaResult {
+    use super::graph as g;
+    let out = out.ok_or(cudaErrorInvalidValue)?;
     cuGraphNodeGetParams.get()?;
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        log::warn!("cudaGraphNodeGetParams: converting the driver's node parameters is not implemented in cudart-shim; it returns cudaErrorNotSupported (use the per-type cudaGraph*NodeGetParams calls)")
-    });
-    Err(cudaErrorNotSupported)
+    let mut t = cudaGraphNodeType(-1);
+    g::node_type(n, &mut t)?;
+    let mut p = cudaGraphNodeParams::zeroed(t);
+    // SAFETY: each arm writes the union member `t` names, through a
+    // pointer to that member of the local `p`.
+    unsafe {
+        let u = &mut p._u;
+        match t {
+            cudaGraphNodeTypeKernel => g::kernel_get(n, &mut u.kernel)?,
+            cudaGraphNodeTypeMemcpy => g::memcpy_get(n, &mut u.memcpy.copyParams)?,
+            cudaGraphNodeTypeMemset => g::memset_get(n, &mut u.memset)?,
+            cudaGraphNodeTypeHost => g::host_get(n, &mut u.host)?,
+            cudaGraphNodeTypeGraph => g::child_get(n, &mut u.graph.graph)?,
+            cudaGraphNodeTypeEmpty => {}
+            cudaGraphNodeTypeWaitEvent => g::event_get(false, n, &mut u.eventWait.event)?,
+            cudaGraphNodeTypeEventRecord => g::event_get(true, n, &mut u.eventRecord.event)?,
+            cudaGraphNodeTypeExtSemaphoreSignal => g::sem_signal_get(n, &mut u.extSemSignal)?,
+            cudaGraphNodeTypeExtSemaphoreWait => g::sem_wait_get(n, &mut u.extSemWait)?,
+            cudaGraphNodeTypeMemAlloc => g::mem_alloc_get(n, &mut u.alloc)?,
+            cudaGraphNodeTypeMemFree => g::mem_free_get(n, (&raw mut u.free.dptr).cast())?,
+            _ => {
+                static ONCE: std::sync::Once = std::sync::Once::new();
+                ONCE.call_once(|| {
+                    log::warn!("cudaGraphNodeGetParams: node type {} is not converted by cudart-shim; it returns cudaErrorNotSupported", t.0)
+                });
+                return Err(cudaErrorNotSupported);
+            }
+        }
+    }
+    *out = p;
+    Ok(())
 }
 
 /// `cudaGraphConditionalHandleCreate_v2`: the handle is bound to `ctx`, or

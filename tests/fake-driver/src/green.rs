@@ -365,6 +365,13 @@ pub unsafe extern "C" fn cuMemcpyWithAttributesAsync(dst: u64, src: u64, n: usiz
     unsafe { crate::memory::cuMemcpyAsync(dst, src, n, stream) }
 }
 
+/// Present so the shim sees a 13.2 driver's entry point; the shim reads a
+/// node's parameters with the per-type getters and never calls this.
+pub unsafe extern "C" fn cuGraphNodeGetParams(_node: *mut c_void, _params: *mut c_void) -> CUresult {
+    fake_enter!("cuGraphNodeGetParams");
+    NOT_SUPPORTED
+}
+
 /// Entry points this module provides.
 pub static SYMBOLS: crate::Symbols = &[
     sym!(cuDeviceGetDevResource),
@@ -386,6 +393,7 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!("cuCtxPopCurrent" => cuCtxPopCurrent_v2),
     sym!(cuLaunchHostFunc_v2),
     sym!(cuMemcpyWithAttributesAsync),
+    sym!(cuGraphNodeGetParams),
 ];
 
 /// The version that introduced `name`, if it is newer than 13.0.
