@@ -343,6 +343,26 @@ fn mask_heap_addresses(line: &str) -> String {
     format!("{head} args={} {tail}", words.concat())
 }
 
+/// `cudaGetDriverEntryPointByVersion` with 13.x versions, as NVIDIA's 13.5
+/// runtime answers on driver 580: a version newer than the driver is the
+/// driver's CUDA_ERROR_INVALID_VALUE (status untouched); a 13.1 entry point
+/// at 13000 is "not found" with success.
+#[test]
+fn entry_points_by_13x_version() {
+    use cudart_shim::api::entry_point::cudaGetDriverEntryPointByVersion;
+    use_fake_driver(&[]);
+    let mut f = null_mut();
+    let mut st = cudaDriverEntryPointQueryResult(-1);
+    code!(cudaGetDriverEntryPointByVersion(c"cuMemAlloc".as_ptr(), &mut f, 13050, cudaEnableDefault, &mut st), cudaErrorInvalidValue);
+    assert!(f.is_null());
+    assert_eq!(st.0, -1);
+    code!(cudaGetDriverEntryPointByVersion(c"cuGraphGetId".as_ptr(), &mut f, 13000, cudaEnableDefault, &mut st), cudaSuccess);
+    assert!(f.is_null());
+    assert_eq!(st, cudaDriverEntryPointSymbolNotFound);
+    code!(cudaGetDriverEntryPointByVersion(c"cuMemAlloc".as_ptr(), &mut f, 13000, cudaEnableDefault, &mut st), cudaSuccess);
+    assert!(!f.is_null());
+}
+
 unsafe extern "C" fn host_node_fn(_: *mut c_void) {}
 
 /// On a 13.2+ driver cudaGraphNodeGetParams reads each node type back in
