@@ -343,6 +343,26 @@ fn mask_heap_addresses(line: &str) -> String {
     format!("{head} args={} {tail}", words.concat())
 }
 
+/// `cudaDevSmResourceSplit` on a 13.1 driver: groups by parameters, and
+/// discovery with no result array (the driver fills in the SM counts).
+#[test]
+fn sm_split_on_a_13_1_driver() {
+    use_fake_driver(&[("FAKE_CUDA_DRIVER_VERSION", "13010")]);
+    let mut res: cudaDevResource = zeroed();
+    code!(cudaDeviceGetDevResource(0, &mut res, cudaDevResourceTypeSm), cudaSuccess);
+    let mut out: [cudaDevResource; 2] = zeroed();
+    let mut rem: cudaDevResource = zeroed();
+    let mut gp: [cudaDevSmResourceGroupParams; 2] = zeroed();
+    gp[0].smCount = 8;
+    gp[1].smCount = 16;
+    code!(cudaDevSmResourceSplit(out.as_mut_ptr(), 2, &res, &mut rem, 0, gp.as_mut_ptr()), cudaSuccess);
+    assert_eq!((sm(&out[0]).1, sm(&out[1]).1, sm(&rem).1), (8, 16, 132 - 24));
+    let mut disc: [cudaDevSmResourceGroupParams; 2] = zeroed();
+    code!(cudaDevSmResourceSplit(null_mut(), 2, &res, null_mut(), 0, disc.as_mut_ptr()), cudaSuccess);
+    assert_eq!((disc[0].smCount, disc[1].smCount), (8, 8));
+    code!(cudaDevSmResourceSplit(out.as_mut_ptr(), 2, null(), null_mut(), 0, gp.as_mut_ptr()), cudaErrorInvalidValue);
+}
+
 /// `cudaGetDriverEntryPointByVersion` with 13.x versions, as NVIDIA's 13.5
 /// runtime answers on driver 580: a version newer than the driver is the
 /// driver's CUDA_ERROR_INVALID_VALUE (status untouched); a 13.1 entry point

@@ -56,6 +56,7 @@ pub unsafe extern "C" fn cudaDevSmResourceSplit(
 ) -> cudaError_t {
     entry!(cudaDevSmResourceSplit(result, nbGroups, input, remainder, flags, groupParams) => green::split(
         unsafe { slice_mut(result, nbGroups) },
+        nbGroups,
         unsafe { input.as_ref() },
         unsafe { remainder.as_mut() },
         flags,

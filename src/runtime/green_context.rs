@@ -57,18 +57,21 @@ pub fn split_by_count(
     cu!(cuDevSmResourceSplitByCount(result, nb, input, remaining, flags, min_count))
 }
 
-/// `cudaDevSmResourceSplit` (CUDA 13.1 driver): the driver checks the
-/// arguments; an older driver answers `cudaErrorCallRequiresNewerDriver`
-/// whatever they are, as NVIDIA's runtime does.
+/// `cudaDevSmResourceSplit` (CUDA 13.1 driver): `result` and `params` hold
+/// `nb_groups` entries each; `result` may be absent (discovery: the driver
+/// fills in the params' SM counts). The driver checks the arguments; an
+/// older driver answers `cudaErrorCallRequiresNewerDriver` whatever they
+/// are, as NVIDIA's runtime does.
 pub fn split(
     result: Option<&mut [cudaDevResource]>,
+    nb_groups: c_uint,
     input: Option<&cudaDevResource>,
     remainder: Option<&mut cudaDevResource>,
     flags: c_uint,
     params: Option<&mut [cudaDevSmResourceGroupParams]>,
 ) -> CudaResult {
     let f = crate::driver::api::cuDevSmResourceSplit.get()?;
-    let n = result.as_ref().map_or(0, |r| r.len()) as c_uint;
+    let n = nb_groups;
     let result = result.map_or(null_mut(), |r| r.as_mut_ptr());
     let input = input.map_or(std::ptr::null(), |r| r as *const _);
     let remainder = remainder.map_or(null_mut(), |r| r as *mut _);

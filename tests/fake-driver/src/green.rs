@@ -150,6 +150,50 @@ pub unsafe extern "C" fn cuDevSmResourceSplitByCount(
     SUCCESS
 }
 
+/// `CU_DEV_SM_RESOURCE_GROUP_PARAMS` (64 bytes): the SM count first.
+#[repr(C)]
+pub struct GroupParams {
+    sm_count: c_uint,
+    _rest: [c_uint; 15],
+}
+
+/// `cuDevSmResourceSplit` (CUDA 13.1): group i takes `params[i].smCount`
+/// SMs rounded up to the alignment; a count of 0 is discovered as the
+/// minimum partition (written back). `result` may be NULL (discovery only).
+pub unsafe extern "C" fn cuDevSmResourceSplit(
+    result: *mut Resource,
+    nb: c_uint,
+    input: *const Resource,
+    remainder: *mut Resource,
+    flags: c_uint,
+    params: *mut GroupParams,
+) -> CUresult {
+    fake_enter!("cuDevSmResourceSplit");
+    let Some(input) = (unsafe { input.as_ref() }) else { return INVALID_VALUE };
+    if nb == 0 || params.is_null() || flags != 0 || input.kind != SM {
+        return INVALID_VALUE;
+    }
+    let params = unsafe { std::slice::from_raw_parts_mut(params, nb as usize) };
+    let mut used = 0;
+    for (i, p) in params.iter_mut().enumerate() {
+        if p.sm_count == 0 {
+            p.sm_count = MIN_PARTITION;
+        }
+        let n = p.sm_count.next_multiple_of(ALIGNMENT);
+        used += n;
+        if used > input.sm_count {
+            return INVALID_RESOURCE_CONFIGURATION;
+        }
+        if !result.is_null() {
+            fill(unsafe { &mut *result.add(i) }, n, false);
+        }
+    }
+    if let Some(r) = unsafe { remainder.as_mut() } {
+        fill(r, input.sm_count - used, false);
+    }
+    SUCCESS
+}
+
 pub unsafe extern "C" fn cuDevResourceGenerateDesc(out: *mut *mut c_void, res: *mut Resource, n: c_uint) -> CUresult {
     fake_enter!("cuDevResourceGenerateDesc");
     if out.is_null() || res.is_null() || n == 0 {
@@ -394,6 +438,7 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuLaunchHostFunc_v2),
     sym!(cuMemcpyWithAttributesAsync),
     sym!(cuGraphNodeGetParams),
+    sym!(cuDevSmResourceSplit),
 ];
 
 /// The version that introduced `name`, if it is newer than 13.0.
