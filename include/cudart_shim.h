@@ -872,24 +872,36 @@ typedef struct dim3 {
   unsigned int z;
 } dim3;
 
+typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
+
 /**
- * C: `struct cudaKernelNodeParams`. `func` is the host stub (or a
- * `cudaKernel_t`), resolved to the driver's function when converted.
+ * C: `cudaKernelFunctionType`.
  */
-typedef struct cudaKernelNodeParams {
+typedef int cudaKernelFunctionType;
+
+/**
+ * C: `struct cudaKernelNodeParamsV2` (CUDA 13.5: 72 bytes). NVIDIA's
+ * begins with an anonymous union of `func` (host stub), `kern`
+ * (`cudaKernel_t`) and `cuFunc` (`CUfunction`), chosen by `functionType`;
+ * ours names the union `func` (the member C programs set), so
+ * `p.func = ...` compiles with both headers.
+ */
+typedef struct cudaKernelNodeParamsV2 {
   void *func;
   struct dim3 gridDim;
   struct dim3 blockDim;
   unsigned int sharedMemBytes;
   void **kernelParams;
   void **extra;
-} cudaKernelNodeParams;
-
-/**
- * C: `struct cudaKernelNodeParamsV2` (same layout as
- * [`cudaKernelNodeParams`]).
- */
-typedef struct cudaKernelNodeParams cudaKernelNodeParamsV2;
+  /**
+   * CUDA 13.5: the execution context (NULL: the current one).
+   */
+  cudaExecutionContext_t ctx;
+  /**
+   * CUDA 13.5: what `func` holds (0: unspecified, i.e. a host stub).
+   */
+  cudaKernelFunctionType functionType;
+} cudaKernelNodeParamsV2;
 
 /**
  * C: `struct cudaMemcpyNodeParams`.
@@ -918,17 +930,18 @@ typedef struct cudaMemsetParams {
 typedef struct cudaMemsetParams cudaMemsetParamsV2;
 
 /**
- * C: `struct cudaHostNodeParams`.
+ * C: `struct cudaHostNodeParamsV2` (CUDA 13.5: 32 bytes, with the
+ * host task's synchronization mode and an execution context).
  */
-typedef struct cudaHostNodeParams {
+typedef struct cudaHostNodeParamsV2 {
   cudaHostFn_t fn;
   void *userData;
-} cudaHostNodeParams;
-
-/**
- * C: `struct cudaHostNodeParamsV2` (same layout).
- */
-typedef struct cudaHostNodeParams cudaHostNodeParamsV2;
+  /**
+   * A `cudaHostTaskSyncMode`.
+   */
+  unsigned int syncMode;
+  cudaExecutionContext_t ctx;
+} cudaHostNodeParamsV2;
 
 /**
  * C: `cudaGraphChildGraphNodeOwnership`.
@@ -949,8 +962,6 @@ typedef struct cudaChildGraphNodeParams {
 typedef struct cudaEventWaitNodeParams {
   cudaEvent_t event;
 } cudaEventWaitNodeParams;
-
-typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
 
 /**
  * C: `struct cudaEventRecordNodeParams`.
@@ -1008,18 +1019,15 @@ typedef struct cudaExternalSemaphoreSignalParams {
 } cudaExternalSemaphoreSignalParams;
 
 /**
- * C: `struct cudaExternalSemaphoreSignalNodeParams`.
+ * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (CUDA 13.5: with an
+ * execution context).
  */
-typedef struct cudaExternalSemaphoreSignalNodeParams {
+typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
   cudaExternalSemaphore_t *extSemArray;
   const struct cudaExternalSemaphoreSignalParams *paramsArray;
   unsigned int numExtSems;
-} cudaExternalSemaphoreSignalNodeParams;
-
-/**
- * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
- */
-typedef struct cudaExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2;
+  cudaExecutionContext_t ctx;
+} cudaExternalSemaphoreSignalNodeParamsV2;
 
 /**
  * `params.keyedMutex` of the wait parameters (anonymous in NVIDIA's header).
@@ -1050,18 +1058,15 @@ typedef struct cudaExternalSemaphoreWaitParams {
 } cudaExternalSemaphoreWaitParams;
 
 /**
- * C: `struct cudaExternalSemaphoreWaitNodeParams`.
+ * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (CUDA 13.5: with an
+ * execution context).
  */
-typedef struct cudaExternalSemaphoreWaitNodeParams {
+typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
   cudaExternalSemaphore_t *extSemArray;
   const struct cudaExternalSemaphoreWaitParams *paramsArray;
   unsigned int numExtSems;
-} cudaExternalSemaphoreWaitNodeParams;
-
-/**
- * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
- */
-typedef struct cudaExternalSemaphoreWaitNodeParams cudaExternalSemaphoreWaitNodeParamsV2;
+  cudaExecutionContext_t ctx;
+} cudaExternalSemaphoreWaitNodeParamsV2;
 
 /**
  * C: `cudaMemAllocationType`.
@@ -1150,15 +1155,15 @@ typedef struct cudaConditionalNodeParams {
  */
 typedef union cudartShimGraphNodeParamsUnion {
   int64_t reserved1[29];
-  cudaKernelNodeParamsV2 kernel;
+  struct cudaKernelNodeParamsV2 kernel;
   struct cudaMemcpyNodeParams memcpy;
   cudaMemsetParamsV2 memset;
-  cudaHostNodeParamsV2 host;
+  struct cudaHostNodeParamsV2 host;
   struct cudaChildGraphNodeParams graph;
   struct cudaEventWaitNodeParams eventWait;
   struct cudaEventRecordNodeParams eventRecord;
-  cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
-  cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+  struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+  struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
   cudaMemAllocNodeParamsV2 alloc;
   struct cudaMemFreeNodeParams free;
   struct cudaConditionalNodeParams conditional;
@@ -1192,7 +1197,46 @@ typedef struct cudaGraphRecaptureCallbackData {
   void *userData;
 } cudaGraphRecaptureCallbackData;
 
+/**
+ * C: `struct cudaKernelNodeParams`. `func` is the host stub (or a
+ * `cudaKernel_t`), resolved to the driver's function when converted.
+ */
+typedef struct cudaKernelNodeParams {
+  void *func;
+  struct dim3 gridDim;
+  struct dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+} cudaKernelNodeParams;
+
 typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/**
+ * C: `struct cudaHostNodeParams`.
+ */
+typedef struct cudaHostNodeParams {
+  cudaHostFn_t fn;
+  void *userData;
+} cudaHostNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreSignalNodeParams`.
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitNodeParams`.
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParams;
 
 /**
  * C: `cudaGraphInstantiateResult`.
@@ -1889,11 +1933,6 @@ typedef int cudaDevSmResourceSplitByCount_flags;
  * C: `cudaHostTaskSyncMode`.
  */
 typedef int cudaHostTaskSyncMode;
-
-/**
- * C: `cudaKernelFunctionType`.
- */
-typedef int cudaKernelFunctionType;
 
 #define cudaSuccess 0
 

@@ -383,6 +383,39 @@ fn entry_points_by_13x_version() {
     assert!(!f.is_null());
 }
 
+/// CUDA 13.5's kernel node parameters (72 bytes): a `cudaKernel_t` named
+/// by `functionType`, with an execution context, makes a kernel node that
+/// reads back as that kernel.
+#[test]
+fn kernel_node_v2_with_a_kernel_handle_and_a_context() {
+    use cudart_shim::api::library::{cudaLibraryGetKernel, cudaLibraryLoadData};
+    use_fake_driver(&[]);
+    let ptx = c".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{\n ret;\n}\n";
+    let (mut lib, mut k) = (null_mut(), null_mut());
+    code!(cudaLibraryLoadData(&mut lib, ptx.as_ptr().cast(), null_mut(), null_mut(), 0, null_mut(), null_mut(), 0), cudaSuccess);
+    code!(cudaLibraryGetKernel(&mut k, lib, c"k".as_ptr()), cudaSuccess);
+    let mut ctx = null_mut();
+    code!(cudaDeviceGetExecutionCtx(&mut ctx, 0), cudaSuccess);
+    let mut g = null_mut();
+    code!(cudaGraphCreate(&mut g, 0), cudaSuccess);
+    let mut p = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeKernel);
+    p._u.kernel = cudaKernelNodeParamsV2 {
+        func: k.cast(),
+        gridDim: dim3 { x: 3, y: 1, z: 1 },
+        blockDim: dim3 { x: 32, y: 1, z: 1 },
+        sharedMemBytes: 0,
+        kernelParams: null_mut(),
+        extra: null_mut(),
+        ctx,
+        functionType: cudaKernelFunctionTypeKernel,
+    };
+    let mut n = null_mut();
+    code!(cudaGraphAddNode(&mut n, g, null(), null(), 0, &mut p), cudaSuccess);
+    let mut back: cudaKernelNodeParams = zeroed();
+    code!(cudaGraphKernelNodeGetParams(n, &mut back), cudaSuccess);
+    assert_eq!((back.func, back.gridDim.x), (k.cast(), 3));
+}
+
 unsafe extern "C" fn host_node_fn(_: *mut c_void) {}
 
 /// On a 13.2+ driver cudaGraphNodeGetParams reads each node type back in

@@ -69,16 +69,26 @@ pub fn node_params(n: cudaGraphNode_t, out: Option<&mut cudaGraphNodeParams>) ->
     unsafe {
         let u = &mut p._u;
         match t {
-            cudaGraphNodeTypeKernel => g::kernel_get(n, &mut u.kernel)?,
+            cudaGraphNodeTypeKernel => {
+                let mut k = cudaKernelNodeParams { func: null_mut(), gridDim: dim3::default(), blockDim: dim3::default(), sharedMemBytes: 0, kernelParams: null_mut(), extra: null_mut() };
+                g::kernel_get(n, &mut k)?;
+                u.kernel = cudaKernelNodeParamsV2::from_v1(&k);
+            }
             cudaGraphNodeTypeMemcpy => g::memcpy_get(n, &mut u.memcpy.copyParams)?,
             cudaGraphNodeTypeMemset => g::memset_get(n, &mut u.memset)?,
-            cudaGraphNodeTypeHost => g::host_get(n, &mut u.host)?,
+            cudaGraphNodeTypeHost => {
+                let mut h = cudaHostNodeParams { r#fn: None, userData: null_mut() };
+                g::host_get(n, &mut h)?;
+                u.host = cudaHostNodeParamsV2::from_v1(&h);
+            }
             cudaGraphNodeTypeGraph => g::child_get(n, &mut u.graph.graph)?,
             cudaGraphNodeTypeEmpty => {}
             cudaGraphNodeTypeWaitEvent => g::event_get(false, n, &mut u.eventWait.event)?,
             cudaGraphNodeTypeEventRecord => g::event_get(true, n, &mut u.eventRecord.event)?,
-            cudaGraphNodeTypeExtSemaphoreSignal => g::sem_signal_get(n, &mut u.extSemSignal)?,
-            cudaGraphNodeTypeExtSemaphoreWait => g::sem_wait_get(n, &mut u.extSemWait)?,
+            // The first versions are layout prefixes of the 13.5 ones (whose
+            // `ctx` stays NULL: the current context).
+            cudaGraphNodeTypeExtSemaphoreSignal => g::sem_signal_get(n, (&raw mut u.extSemSignal).cast())?,
+            cudaGraphNodeTypeExtSemaphoreWait => g::sem_wait_get(n, (&raw mut u.extSemWait).cast())?,
             cudaGraphNodeTypeMemAlloc => g::mem_alloc_get(n, &mut u.alloc)?,
             cudaGraphNodeTypeMemFree => g::mem_free_get(n, (&raw mut u.free.dptr).cast())?,
             _ => {

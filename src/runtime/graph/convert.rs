@@ -90,10 +90,22 @@ pub fn memcpy_1d(dst: *mut c_void, src: *const c_void, count: usize, kind: cudaM
 /// Kernel node parameters to the driver's: the function resolved through
 /// the kernel registry, the current context implied (`ctx` NULL).
 pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE_PARAMS> {
+    kernel_v2_to_driver(&cudaKernelNodeParamsV2::from_v1(p))
+}
+
+/// CUDA 13.5's kernel node parameters: `functionType` says whether `func`
+/// is a host stub (or unspecified), a `cudaKernel_t` or a `CUfunction`;
+/// `ctx` names the context (NULL: the current one).
+pub fn kernel_v2_to_driver(p: &cudaKernelNodeParamsV2) -> CudaResult<CUDA_KERNEL_NODE_PARAMS> {
+    // A kernel goes in `kern` (context-independent; the driver picks the
+    // context's function); a driver function handle in `func`, as is.
+    let (func, kern) = match p.functionType {
+        cudaKernelFunctionTypeFunction => (p.func.cast(), null_mut()),
+        cudaKernelFunctionTypeKernel => (null_mut(), p.func.cast()),
+        _ => (null_mut(), kernel_for(p.func)?),
+    };
     Ok(CUDA_KERNEL_NODE_PARAMS {
-        // The kernel goes in `kern` (context-independent); the driver picks
-        // the current context's function.
-        func: null_mut(),
+        func,
         gridDimX: p.gridDim.x,
         gridDimY: p.gridDim.y,
         gridDimZ: p.gridDim.z,
@@ -103,8 +115,8 @@ pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE
         sharedMemBytes: p.sharedMemBytes,
         kernelParams: p.kernelParams,
         extra: p.extra,
-        kern: kernel_for(p.func)?,
-        ctx: null_mut(),
+        kern,
+        ctx: p.ctx.cast(),
     })
 }
 
@@ -162,7 +174,7 @@ pub fn node_params_to_driver(p: &cudaGraphNodeParams, ctx: CUcontext) -> CudaRes
     // data whatever the member.
     unsafe {
         match p.r#type {
-            cudaGraphNodeTypeKernel => put(&mut d, kernel_to_driver(&p._u.kernel)?),
+            cudaGraphNodeTypeKernel => put(&mut d, kernel_v2_to_driver(&p._u.kernel)?),
             cudaGraphNodeTypeMemcpy => {
                 let m = &p._u.memcpy;
                 put(
