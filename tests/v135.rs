@@ -416,6 +416,45 @@ fn kernel_node_v2_with_a_kernel_handle_and_a_context() {
     assert_eq!((back.func, back.gridDim.x), (k.cast(), 3));
 }
 
+/// One call of the recapture callback: (user data, node, original grid,
+/// recaptured grid, original type, status).
+type Mismatch = (usize, usize, u32, u32, i32, i32);
+static SEEN: std::sync::Mutex<Vec<Mismatch>> = std::sync::Mutex::new(Vec::new());
+
+unsafe extern "C" fn on_mismatch(
+    data: *mut c_void,
+    node: cudaGraphNode_t,
+    a: *const cudaGraphNodeParams,
+    b: *const cudaGraphNodeParams,
+    status: cudaGraphRecaptureStatus,
+) -> cudaError_t {
+    let (a, b) = unsafe { (&*a, &*b) };
+    let (ga, gb) = unsafe { (a._u.kernel.gridDim.x, b._u.kernel.gridDim.x) };
+    SEEN.lock().unwrap().push((data as usize, node as usize, ga, gb, a.r#type.0, status.0));
+    cudaSuccess
+}
+
+/// Recapture on a 13.3 driver: the mismatch callback gets the runtime's
+/// node parameters (the fake reports one kernel node whose grid changed),
+/// then capture goes on into the same graph.
+#[test]
+fn recapture_with_a_mismatch_callback_on_a_13_3_driver() {
+    use_fake_driver(&[("FAKE_CUDA_DRIVER_VERSION", "13030")]);
+    let (mut s, mut g) = (null_mut(), null_mut());
+    code!(cudaStreamCreateWithFlags(&mut s, cudaStreamNonBlocking), cudaSuccess);
+    code!(cudaGraphCreate(&mut g, 0), cudaSuccess);
+    let mut cb = cudaGraphRecaptureCallbackData { callbackFunc: Some(on_mismatch), userData: 0x77 as *mut c_void };
+    code!(cudaStreamBeginRecaptureToGraph(s, cudaStreamCaptureModeGlobal, g, &mut cb), cudaSuccess);
+    let mut out = null_mut();
+    code!(cudaStreamEndCapture(s, &mut out), cudaSuccess);
+    assert_eq!(out, g);
+    assert_eq!(*SEEN.lock().unwrap(), [(0x77, 0x4560, 7, 9, cudaGraphNodeTypeKernel.0, cudaGraphRecaptureIneligibleForUpdate.0)]);
+    // Without a callback, and with a NULL graph.
+    code!(cudaStreamBeginRecaptureToGraph(s, cudaStreamCaptureModeGlobal, g, null_mut()), cudaSuccess);
+    code!(cudaStreamEndCapture(s, &mut out), cudaSuccess);
+    code!(cudaStreamBeginRecaptureToGraph(s, cudaStreamCaptureModeGlobal, null_mut(), &mut cb), cudaErrorInvalidValue);
+}
+
 unsafe extern "C" fn host_node_fn(_: *mut c_void) {}
 
 /// On a 13.2+ driver cudaGraphNodeGetParams reads each node type back in

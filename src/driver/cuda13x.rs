@@ -23,8 +23,17 @@ pub type CUgreenCtx = *mut CUgreenCtx_st;
 /// default stream.
 pub const CU_GREEN_CTX_DEFAULT_STREAM: c_uint = 0x1;
 
-/// `CUgraphRecaptureCallback` (opaque here: we pass only NULL).
-pub type CUgraphRecaptureCallback = *const c_void;
+/// C: `CUgraphRecaptureCallback` (CUDA 13.3): the parameter structs are
+/// valid only during the call; `status` is a `CUgraphRecaptureStatus`.
+pub type CUgraphRecaptureCallback = Option<
+    unsafe extern "C" fn(
+        data: *mut c_void,
+        node: CUgraphNode,
+        original: *const super::graph::CUgraphNodeParams,
+        recaptured: *const super::graph::CUgraphNodeParams,
+        status: c_int,
+    ) -> CUresult,
+>;
 
 driver_table! {
     fn cuGreenCtxCreate(ctx: *mut CUgreenCtx, desc: cudaDevResourceDesc_t, dev: CUdevice, flags: c_uint);

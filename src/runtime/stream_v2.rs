@@ -5,10 +5,13 @@
 //! (measured on H100 / driver 580; only a NULL function for
 //! `cudaFuncGetParamCount` is checked first), and so do we.
 
+use super::graph::convert::node_params_from_driver;
 use crate::driver::api::*;
-use crate::driver::{check, StreamMode};
+use crate::driver::{check, CUresult, StreamMode};
 use crate::types::*;
-use std::ffi::{c_uint, c_void};
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
 /// `cudaLaunchHostFunc_v2`: `sync_mode` is a `cudaHostTaskSyncMode`.
@@ -22,10 +25,49 @@ pub fn launch_host_func(s: cudaStream_t, f: cudaHostFn_t, user: *mut c_void, syn
     check(unsafe { launch(s, f, user, sync_mode) })
 }
 
-/// `cudaStreamBeginRecaptureToGraph`. A callback for parameter mismatches
-/// would receive the driver's node parameters, which we cannot yet convert
-/// to the runtime's: with one, the call answers `cudaErrorNotSupported`
-/// and logs once (docs/COMPATIBILITY.md); without, it recaptures.
+/// The program's mismatch callback for one recapture, handed to the driver
+/// as the user data of [`recapture_trampoline`].
+struct Recapture {
+    func: unsafe extern "C" fn(*mut c_void, cudaGraphNode_t, *const cudaGraphNodeParams, *const cudaGraphNodeParams, cudaGraphRecaptureStatus) -> cudaError_t,
+    data: *mut c_void,
+}
+
+// SAFETY: the user data pointer is the program's, used only as it passed it.
+unsafe impl Send for Recapture {}
+
+/// The latest recapture callback of each stream. A stream recaptures once at
+/// a time, so a new one replaces (and frees) the last: memory stays bounded
+/// by the number of streams, and the driver never sees freed data.
+static RECAPTURES: Mutex<Option<HashMap<usize, Box<Recapture>>>> = Mutex::new(None);
+
+/// Calls the program's callback with the node parameters in the runtime's
+/// form. Runs on the driver's stack: no panic crosses it.
+unsafe extern "C" fn recapture_trampoline(
+    data: *mut c_void,
+    node: cudaGraphNode_t,
+    original: *const CUgraphNodeParams,
+    recaptured: *const CUgraphNodeParams,
+    status: c_int,
+) -> CUresult {
+    let call = || -> CudaResult {
+        // SAFETY: `data` is the Box in RECAPTURES for this recapture; the
+        // parameter pointers are valid during the call (driver contract).
+        let r = unsafe { &*(data as *const Recapture) };
+        let a = unsafe { original.as_ref() }.map(node_params_from_driver).transpose()?;
+        let b = unsafe { recaptured.as_ref() }.map(node_params_from_driver).transpose()?;
+        let ptr = |p: &Option<cudaGraphNodeParams>| p.as_ref().map_or(std::ptr::null(), |p| p as *const _);
+        // SAFETY: the program's callback, with the arguments it expects.
+        let e = unsafe { (r.func)(r.data, node, ptr(&a), ptr(&b), cudaGraphRecaptureStatus(status)) };
+        if e.is_success() { Ok(()) } else { Err(e) }
+    };
+    match std::panic::catch_unwind(call) {
+        Ok(r) => CUresult(r.err().map_or(0, |e| e.0)),
+        Err(_) => CUresult(cudaErrorUnknown.0),
+    }
+}
+
+/// `cudaStreamBeginRecaptureToGraph`. A mismatch callback is called
+/// through [`recapture_trampoline`], with the runtime's node parameters.
 pub fn begin_recapture(
     s: cudaStream_t,
     mode: cudaStreamCaptureMode,
@@ -37,16 +79,19 @@ pub fn begin_recapture(
     if graph.is_null() {
         return Err(cudaErrorInvalidValue);
     }
-    if callback.is_some_and(|c| c.callbackFunc.is_some()) {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            log::warn!("cudaStreamBeginRecaptureToGraph with a mismatch callback is not implemented in cudart-shim (it returns cudaErrorNotSupported); pass NULL callback data")
-        });
-        return Err(cudaErrorNotSupported);
-    }
     super::context::enter()?;
-    // SAFETY: no callback, so no user data reaches the driver.
-    check(unsafe { begin(s, mode.0, graph, std::ptr::null(), null_mut()) })?;
+    let Some((func, data)) = callback.and_then(|c| c.callbackFunc.map(|f| (f, c.userData))) else {
+        // SAFETY: no callback, so no user data reaches the driver.
+        check(unsafe { begin(s, mode.0, graph, None, null_mut()) })?;
+        super::capture::note_begun();
+        return Ok(());
+    };
+    let boxed = Box::new(Recapture { func, data });
+    let user: *mut c_void = (&*boxed as *const Recapture).cast_mut().cast();
+    let previous = RECAPTURES.lock().get_or_insert_with(HashMap::new).insert(s as usize, boxed);
+    drop(previous);
+    // SAFETY: `user` lives in RECAPTURES until this stream's next recapture.
+    check(unsafe { begin(s, mode.0, graph, Some(recapture_trampoline), user) })?;
     super::capture::note_begun();
     Ok(())
 }

@@ -225,6 +225,49 @@ pub fn node_params_writeback(d: &CUgraphNodeParams, p: &mut cudaGraphNodeParams)
     }
 }
 
+/// Read a `T` from the union words of driver node parameters.
+fn get<T: Copy>(d: &CUgraphNodeParams) -> T {
+    const { assert!(size_of::<T>() <= size_of::<[i64; 29]>()) };
+    // SAFETY: as in `put`; every bit pattern of these plain structs is a
+    // value (pointers and integers).
+    unsafe { std::ptr::read(d.u.as_ptr().cast::<T>()) }
+}
+
+/// Driver node parameters in the runtime's form (CUDA 13.5: what a
+/// recapture callback receives): kernels back to host stubs, 3D copies back
+/// to `cudaMemcpy3DParms`; identical layouts copied.
+pub fn node_params_from_driver(d: &CUgraphNodeParams) -> CudaResult<cudaGraphNodeParams> {
+    let t = cudaGraphNodeType(d.r#type);
+    let mut p = cudaGraphNodeParams::zeroed(t);
+    p.reserved0 = d.reserved0;
+    p.reserved2 = d.reserved2;
+    match t {
+        cudaGraphNodeTypeKernel => {
+            let k: CUDA_KERNEL_NODE_PARAMS = get(d);
+            let mut v = cudaKernelNodeParamsV2::from_v1(&kernel_from_driver(&k));
+            v.ctx = k.ctx.cast();
+            p._u.kernel = v;
+        }
+        cudaGraphNodeTypeMemcpy => {
+            let m: CUDA_MEMCPY_NODE_PARAMS = get(d);
+            p._u.memcpy = cudaMemcpyNodeParams { flags: m.flags, reserved: [0; 3], copyParams: memcpy3d_from_driver(&m.copyParams)? };
+        }
+        cudaGraphNodeTypeMemset => p._u.memset = memset_from_driver(&get(d)),
+        cudaGraphNodeTypeConditional => {
+            let c: CUDA_CONDITIONAL_NODE_PARAMS = get(d);
+            p._u.conditional = cudaConditionalNodeParams {
+                handle: c.handle,
+                r#type: cudaGraphConditionalNodeType(c.r#type),
+                size: c.size,
+                phGraph_out: c.phGraph_out,
+                ctx: c.ctx.cast(),
+            };
+        }
+        _ => p._u.reserved1 = d.u,
+    }
+    Ok(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -416,6 +416,59 @@ pub unsafe extern "C" fn cuGraphNodeGetParams(_node: *mut c_void, _params: *mut 
     NOT_SUPPORTED
 }
 
+/// `CUgraphNodeParams` with a kernel member (`CUDA_KERNEL_NODE_PARAMS_v2`).
+#[repr(C)]
+pub struct KernelNodeParams {
+    kind: c_int,
+    reserved0: [c_int; 3],
+    func: *mut c_void,
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared: c_uint,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+    kern: *mut c_void,
+    ctx: *mut c_void,
+    rest: [i64; 20],
+    reserved2: i64,
+}
+
+type RecaptureCallback = Option<unsafe extern "C" fn(*mut c_void, *mut c_void, *const KernelNodeParams, *const KernelNodeParams, c_int) -> CUresult>;
+
+/// `cuStreamBeginRecaptureToGraph` (CUDA 13.3): begins capture into
+/// `graph`. Test equipment: with a callback, it reports one made-up
+/// mismatch first, a kernel node whose grid went from 7 to 9 (status 1,
+/// ineligible for update), and a failing callback fails the call with its
+/// code.
+pub unsafe extern "C" fn cuStreamBeginRecaptureToGraph(h: *mut c_void, mode: c_int, graph: *mut c_void, cb: RecaptureCallback, data: *mut c_void) -> CUresult {
+    fake_enter!("cuStreamBeginRecaptureToGraph");
+    if graph.is_null() {
+        return INVALID_VALUE;
+    }
+    if let Some(cb) = cb {
+        let node = |grid| KernelNodeParams {
+            kind: 0,
+            reserved0: [0; 3],
+            func: std::ptr::null_mut(),
+            grid: [grid, 1, 1],
+            block: [32, 1, 1],
+            shared: 0,
+            params: std::ptr::null_mut(),
+            extra: std::ptr::null_mut(),
+            kern: 0x1230 as *mut c_void,
+            ctx: std::ptr::null_mut(),
+            rest: [0; 20],
+            reserved2: 0,
+        };
+        let (a, b) = (node(7), node(9));
+        let r = unsafe { cb(data, 0x4560 as *mut c_void, &a, &b, 1) };
+        if r != SUCCESS {
+            return r;
+        }
+    }
+    unsafe { crate::capture::cuStreamBeginCaptureToGraph(h, graph, std::ptr::null(), std::ptr::null(), 0, mode) }
+}
+
 /// Entry points this module provides.
 pub static SYMBOLS: crate::Symbols = &[
     sym!(cuDeviceGetDevResource),
@@ -439,6 +492,7 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuMemcpyWithAttributesAsync),
     sym!(cuGraphNodeGetParams),
     sym!(cuDevSmResourceSplit),
+    sym!(cuStreamBeginRecaptureToGraph),
 ];
 
 /// The version that introduced `name`, if it is newer than 13.0.
