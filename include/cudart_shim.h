@@ -1,7 +1,7 @@
 /*
- * cudart-shim: an open CUDA 13 runtime. Generated from the Rust sources by
+ * cudart-shim: an open CUDA 13.5 runtime. Generated from the Rust sources by
  * scripts/gen-header; do not edit. Types are ABI-identical to NVIDIA's CUDA
- * 13 headers (checked by tests/abi_layout.rs); code written for NVIDIA's
+ * 13.5 headers (checked by tests/abi_layout.rs); code written for NVIDIA's
  * cuda_runtime.h compiles against it (tests/header.rs).
  */
 
@@ -13,7 +13,7 @@
 
 /* As in NVIDIA's cuda_runtime_api.h: the runtime version this header
  * describes (what cudaRuntimeGetVersion reports). */
-#define CUDART_VERSION 13000
+#define CUDART_VERSION 13050
 
 /* The calling conventions of runtime calls and callbacks (empty on Linux). */
 #define CUDARTAPI
@@ -233,6 +233,16 @@
 #define cudaMemPoolCreateUsageHwDecompress 2
 
 /**
+ * `localityDomainId` of a [`cudaDevSmResourceGroupParams`]: any domain.
+ */
+#define cudaDevSmResourceGroupLocalityDomainIdAny 4294967295
+
+/**
+ * Opaque; the driver's `CUdevResourceDesc`.
+ */
+typedef struct CUdevResourceDesc_st CUdevResourceDesc_st;
+
+/**
  * Opaque; only ever used behind a pointer.
  */
 typedef struct CUeglStreamConnection_st CUeglStreamConnection_st;
@@ -318,6 +328,25 @@ typedef struct cudaArray cudaArray;
 typedef struct cudaAsyncCallbackEntry cudaAsyncCallbackEntry;
 
 /**
+ * C: `cudaDevResource` (`struct cudaDevResource_st`), 144 bytes.
+ *
+ * NVIDIA's has an anonymous union at offset 96 (`sm`, `wqConfig`, `wq`,
+ * 40 bytes). C has no anonymous members from cbindgen, so ours names the
+ * member every program reads, `sm`, and keeps the union's other 20 bytes
+ * as padding: `res.sm.smCount` compiles and reads the same bytes with both
+ * headers. The workqueue views of those bytes are
+ * [`cudaDevResource::wq_config`] and [`cudaDevResource::wq`] in Rust.
+ */
+typedef struct cudaDevResource cudaDevResource;
+
+/**
+ * Opaque; only ever used behind a pointer. An execution context is a driver
+ * context (`CUcontext`): the device's primary context, or the context of a
+ * green context (`cuCtxFromGreenCtx`).
+ */
+typedef struct cudaExecutionContext_st cudaExecutionContext_st;
+
+/**
  * Opaque; only ever used behind a pointer.
  */
 typedef struct cudaGraphicsResource cudaGraphicsResource;
@@ -341,6 +370,7 @@ enum cudaError {
   cudaErrorProfilerAlreadyStarted = 7,
   cudaErrorProfilerAlreadyStopped = 8,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorVersionTranslation = 10,
   cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidHostPointer = 16,
@@ -404,6 +434,7 @@ enum cudaError {
   cudaErrorUnsupportedExecAffinity = 224,
   cudaErrorUnsupportedDevSideSync = 225,
   cudaErrorContained = 226,
+  cudaErrorInsufficientLoaderVersion = 227,
   cudaErrorInvalidSource = 300,
   cudaErrorFileNotFound = 301,
   cudaErrorSharedObjectSymbolNotFound = 302,
@@ -463,6 +494,9 @@ enum cudaError {
   cudaErrorFunctionNotLoaded = 913,
   cudaErrorInvalidResourceType = 914,
   cudaErrorInvalidResourceConfiguration = 915,
+  cudaErrorStreamDetached = 917,
+  cudaErrorGraphRecaptureFailure = 918,
+  cudaErrorFabricNotReady = 919,
   cudaErrorUnknown = 999,
   cudaErrorApiFailureBase = 10000,
 };
@@ -717,7 +751,13 @@ enum cudaDeviceAttr {
   cudaDevAttrHostMemoryPoolsSupported = 144,
   cudaDevAttrReserved145 = 145,
   cudaDevAttrOnlyPartialHostNativeAtomicSupported = 147,
-  cudaDevAttrMax = 148,
+  cudaDevAttrAtomicReductionSupported = 148,
+  cudaDevAttrLocalityDomainCount = 149,
+  cudaDevAttrOversizedSharedMemoryPerBlock = 150,
+  cudaDevAttrCigStreamsSupported = 151,
+  cudaDevAttrLocalityDomainMultiprocessorCount = 157,
+  cudaDevAttrTensorMapLargeTensorMinSize = 160,
+  cudaDevAttrMax = 161,
 };
 typedef enum cudaDeviceAttr cudaDeviceAttr;
 
@@ -732,6 +772,7 @@ enum cudaLimit {
   cudaLimitDevRuntimePendingLaunchCount = 0x4,
   cudaLimitMaxL2FetchGranularity = 0x5,
   cudaLimitPersistingL2CacheSize = 0x6,
+  cudaLimitPerBlockMemorySize = 0xa,
 };
 typedef enum cudaLimit cudaLimit;
 
@@ -792,6 +833,20 @@ enum cudaChannelFormatKind {
   cudaChannelFormatKindUnsignedBlockCompressed7 = 29,
   cudaChannelFormatKindUnsignedBlockCompressed7SRGB = 30,
   cudaChannelFormatKindUnsignedNormalized1010102 = 31,
+  cudaChannelFormatKindUnsigned8Packed422 = 32,
+  cudaChannelFormatKindUnsigned8Packed444 = 33,
+  cudaChannelFormatKindUnsigned8SemiPlanar420 = 34,
+  cudaChannelFormatKindUnsigned16SemiPlanar420 = 35,
+  cudaChannelFormatKindUnsigned8SemiPlanar422 = 36,
+  cudaChannelFormatKindUnsigned16SemiPlanar422 = 37,
+  cudaChannelFormatKindUnsigned8SemiPlanar444 = 38,
+  cudaChannelFormatKindUnsigned16SemiPlanar444 = 39,
+  cudaChannelFormatKindUnsigned8Planar420 = 40,
+  cudaChannelFormatKindUnsigned16Planar420 = 41,
+  cudaChannelFormatKindUnsigned8Planar422 = 42,
+  cudaChannelFormatKindUnsigned16Planar422 = 43,
+  cudaChannelFormatKindUnsigned8Planar444 = 44,
+  cudaChannelFormatKindUnsigned16Planar444 = 45,
 };
 typedef enum cudaChannelFormatKind cudaChannelFormatKind;
 
@@ -999,6 +1054,8 @@ enum cudaMemLocationType {
   cudaMemLocationTypeHost = 2,
   cudaMemLocationTypeHostNuma = 3,
   cudaMemLocationTypeHostNumaCurrent = 4,
+  cudaMemLocationTypeInvisible = 5,
+  cudaMemLocationTypeDeviceLocalityDomain = 6,
 };
 typedef enum cudaMemLocationType cudaMemLocationType;
 
@@ -1106,7 +1163,13 @@ typedef struct cudaPointerAttributes {
   int device;
   void *devicePointer;
   void *hostPointer;
-  long reserved[8];
+  /**
+   * CUDA 13.5: the locality domain of a device allocation, or -1 (a
+   * `union { int; long }` in C: ours is the int and 4 bytes of padding).
+   */
+  int localityDomainOrdinal;
+  int _localityDomainOrdinalPad;
+  long reserved[7];
 } cudaPointerAttributes;
 
 /**
@@ -1171,6 +1234,8 @@ enum cudaLaunchAttributeID {
   cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
   cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
   cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+  cudaLaunchAttributePortableClusterSizeMode = 17,
+  cudaLaunchAttributeSharedMemoryMode = 18,
 };
 typedef enum cudaLaunchAttributeID cudaLaunchAttributeID;
 
@@ -1292,6 +1357,30 @@ enum cudaStreamCaptureStatus {
 typedef enum cudaStreamCaptureStatus cudaStreamCaptureStatus;
 
 /**
+ * C: `cudaGraphNodeType`.
+ */
+enum cudaGraphNodeType {
+  cudaGraphNodeTypeKernel = 0x0,
+  cudaGraphNodeTypeMemcpy = 0x1,
+  cudaGraphNodeTypeMemset = 0x2,
+  cudaGraphNodeTypeHost = 0x3,
+  cudaGraphNodeTypeGraph = 0x4,
+  cudaGraphNodeTypeEmpty = 0x5,
+  cudaGraphNodeTypeWaitEvent = 0x6,
+  cudaGraphNodeTypeEventRecord = 0x7,
+  cudaGraphNodeTypeExtSemaphoreSignal = 0x8,
+  cudaGraphNodeTypeExtSemaphoreWait = 0x9,
+  cudaGraphNodeTypeMemAlloc = 0xa,
+  cudaGraphNodeTypeMemFree = 0xb,
+  cudaGraphNodeTypeConditional = 0xd,
+  cudaGraphNodeTypeMemcpyBatch = 0xe,
+  cudaGraphNodeTypeReserved16 = 0x10,
+  cudaGraphNodeTypeExternalEngine = 0x11,
+  cudaGraphNodeTypeCount = 18,
+};
+typedef enum cudaGraphNodeType cudaGraphNodeType;
+
+/**
  * C: `struct dim3` (the host-side `uint3` with constructors in C++).
  */
 typedef struct dim3 {
@@ -1303,20 +1392,51 @@ typedef struct dim3 {
 #endif
 } dim3;
 
+typedef struct cudaExecutionContext_st *cudaExecutionContext_t;
+
 /**
- * C: `struct cudaKernelNodeParams`. `func` is the host stub (or a
- * `cudaKernel_t`), resolved to the driver's function when converted.
+ * C: `cudaKernelFunctionType`.
  */
-typedef struct cudaKernelNodeParams {
+enum cudaKernelFunctionType {
+  cudaKernelFunctionTypeUnspecified = 0x0,
+  cudaKernelFunctionTypeDeviceEntry = 0x1,
+  cudaKernelFunctionTypeKernel = 0x2,
+  cudaKernelFunctionTypeFunction = 0x3,
+};
+typedef enum cudaKernelFunctionType cudaKernelFunctionType;
+
+/**
+ * C: `struct cudaKernelNodeParamsV2` (CUDA 13.5: 72 bytes). NVIDIA's
+ * begins with an anonymous union of `func` (host stub), `kern`
+ * (`cudaKernel_t`) and `cuFunc` (`CUfunction`), chosen by `functionType`;
+ * ours names the union `func` (the member C programs set), so
+ * `p.func = ...` compiles with both headers.
+ */
+typedef struct cudaKernelNodeParamsV2 {
   void *func;
   struct dim3 gridDim;
   struct dim3 blockDim;
   unsigned int sharedMemBytes;
   void **kernelParams;
   void **extra;
-} cudaKernelNodeParams;
+  /**
+   * CUDA 13.5: the execution context (NULL: the current one).
+   */
+  cudaExecutionContext_t ctx;
+  /**
+   * CUDA 13.5: what `func` holds (0: unspecified, i.e. a host stub).
+   */
+  cudaKernelFunctionType functionType;
+} cudaKernelNodeParamsV2;
 
-typedef struct CUgraphExec_st *cudaGraphExec_t;
+/**
+ * C: `struct cudaMemcpyNodeParams`.
+ */
+typedef struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+} cudaMemcpyNodeParams;
 
 /**
  * C: `struct cudaMemsetParams`.
@@ -1331,12 +1451,59 @@ typedef struct cudaMemsetParams {
 } cudaMemsetParams;
 
 /**
- * C: `struct cudaHostNodeParams`.
+ * C: `struct cudaMemsetParamsV2` (same layout).
  */
-typedef struct cudaHostNodeParams {
+typedef struct cudaMemsetParams cudaMemsetParamsV2;
+
+/**
+ * C: `struct cudaHostNodeParamsV2` (CUDA 13.5: 32 bytes, with the
+ * host task's synchronization mode and an execution context).
+ */
+typedef struct cudaHostNodeParamsV2 {
   cudaHostFn_t fn;
   void *userData;
-} cudaHostNodeParams;
+  /**
+   * A `cudaHostTaskSyncMode`.
+   */
+  unsigned int syncMode;
+  cudaExecutionContext_t ctx;
+} cudaHostNodeParamsV2;
+
+/**
+ * C: `cudaGraphChildGraphNodeOwnership`.
+ */
+enum cudaGraphChildGraphNodeOwnership {
+  cudaGraphChildGraphOwnershipClone = 0,
+  cudaGraphChildGraphOwnershipMove = 1,
+  cudaGraphChildGraphOwnershipInvalid = -1,
+};
+typedef enum cudaGraphChildGraphNodeOwnership cudaGraphChildGraphNodeOwnership;
+
+/**
+ * C: `struct cudaChildGraphNodeParams`.
+ */
+typedef struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  cudaGraphChildGraphNodeOwnership ownership;
+} cudaChildGraphNodeParams;
+
+/**
+ * C: `struct cudaEventWaitNodeParams`.
+ */
+typedef struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+} cudaEventWaitNodeParams;
+
+/**
+ * C: `struct cudaEventRecordNodeParams`.
+ */
+typedef struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+  /**
+   * CUDA 13.5: the execution context (NULL: the current one).
+   */
+  cudaExecutionContext_t ctx;
+} cudaEventRecordNodeParams;
 
 typedef struct CUexternalSemaphore_st *cudaExternalSemaphore_t;
 
@@ -1383,13 +1550,15 @@ typedef struct cudaExternalSemaphoreSignalParams {
 } cudaExternalSemaphoreSignalParams;
 
 /**
- * C: `struct cudaExternalSemaphoreSignalNodeParams`.
+ * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (CUDA 13.5: with an
+ * execution context).
  */
-typedef struct cudaExternalSemaphoreSignalNodeParams {
+typedef struct cudaExternalSemaphoreSignalNodeParamsV2 {
   cudaExternalSemaphore_t *extSemArray;
   const struct cudaExternalSemaphoreSignalParams *paramsArray;
   unsigned int numExtSems;
-} cudaExternalSemaphoreSignalNodeParams;
+  cudaExecutionContext_t ctx;
+} cudaExternalSemaphoreSignalNodeParamsV2;
 
 /**
  * `params.keyedMutex` of the wait parameters (anonymous in NVIDIA's header).
@@ -1420,13 +1589,15 @@ typedef struct cudaExternalSemaphoreWaitParams {
 } cudaExternalSemaphoreWaitParams;
 
 /**
- * C: `struct cudaExternalSemaphoreWaitNodeParams`.
+ * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (CUDA 13.5: with an
+ * execution context).
  */
-typedef struct cudaExternalSemaphoreWaitNodeParams {
+typedef struct cudaExternalSemaphoreWaitNodeParamsV2 {
   cudaExternalSemaphore_t *extSemArray;
   const struct cudaExternalSemaphoreWaitParams *paramsArray;
   unsigned int numExtSems;
-} cudaExternalSemaphoreWaitNodeParams;
+  cudaExecutionContext_t ctx;
+} cudaExternalSemaphoreWaitNodeParamsV2;
 
 /**
  * C: `cudaMemAllocationType`.
@@ -1493,95 +1664,6 @@ typedef struct cudaMemAllocNodeParams {
   void *dptr;
 } cudaMemAllocNodeParams;
 
-typedef uint64_t cudaGraphConditionalHandle;
-
-/**
- * C: `cudaGraphNodeType`.
- */
-enum cudaGraphNodeType {
-  cudaGraphNodeTypeKernel = 0x0,
-  cudaGraphNodeTypeMemcpy = 0x1,
-  cudaGraphNodeTypeMemset = 0x2,
-  cudaGraphNodeTypeHost = 0x3,
-  cudaGraphNodeTypeGraph = 0x4,
-  cudaGraphNodeTypeEmpty = 0x5,
-  cudaGraphNodeTypeWaitEvent = 0x6,
-  cudaGraphNodeTypeEventRecord = 0x7,
-  cudaGraphNodeTypeExtSemaphoreSignal = 0x8,
-  cudaGraphNodeTypeExtSemaphoreWait = 0x9,
-  cudaGraphNodeTypeMemAlloc = 0xa,
-  cudaGraphNodeTypeMemFree = 0xb,
-  cudaGraphNodeTypeConditional = 0xd,
-  cudaGraphNodeTypeCount = 14,
-};
-typedef enum cudaGraphNodeType cudaGraphNodeType;
-
-/**
- * C: `struct cudaKernelNodeParamsV2` (same layout as
- * [`cudaKernelNodeParams`]).
- */
-typedef struct cudaKernelNodeParams cudaKernelNodeParamsV2;
-
-/**
- * C: `struct cudaMemcpyNodeParams`.
- */
-typedef struct cudaMemcpyNodeParams {
-  int flags;
-  int reserved[3];
-  struct cudaMemcpy3DParms copyParams;
-} cudaMemcpyNodeParams;
-
-/**
- * C: `struct cudaMemsetParamsV2` (same layout).
- */
-typedef struct cudaMemsetParams cudaMemsetParamsV2;
-
-/**
- * C: `struct cudaHostNodeParamsV2` (same layout).
- */
-typedef struct cudaHostNodeParams cudaHostNodeParamsV2;
-
-/**
- * C: `cudaGraphChildGraphNodeOwnership`.
- */
-enum cudaGraphChildGraphNodeOwnership {
-  cudaGraphChildGraphOwnershipClone = 0,
-  cudaGraphChildGraphOwnershipMove = 1,
-};
-typedef enum cudaGraphChildGraphNodeOwnership cudaGraphChildGraphNodeOwnership;
-
-/**
- * C: `struct cudaChildGraphNodeParams`.
- */
-typedef struct cudaChildGraphNodeParams {
-  cudaGraph_t graph;
-  cudaGraphChildGraphNodeOwnership ownership;
-} cudaChildGraphNodeParams;
-
-/**
- * C: `struct cudaEventWaitNodeParams`.
- */
-typedef struct cudaEventWaitNodeParams {
-  cudaEvent_t event;
-} cudaEventWaitNodeParams;
-
-/**
- * C: `struct cudaEventRecordNodeParams`.
- */
-typedef struct cudaEventRecordNodeParams {
-  cudaEvent_t event;
-} cudaEventRecordNodeParams;
-
-/**
- * C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
- */
-typedef struct cudaExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParamsV2;
-
-/**
- * C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
- */
-typedef struct cudaExternalSemaphoreWaitNodeParams cudaExternalSemaphoreWaitNodeParamsV2;
-
 /**
  * C: `struct cudaMemAllocNodeParamsV2` (same layout).
  */
@@ -1593,6 +1675,8 @@ typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParamsV2;
 typedef struct cudaMemFreeNodeParams {
   void *dptr;
 } cudaMemFreeNodeParams;
+
+typedef uint64_t cudaGraphConditionalHandle;
 
 /**
  * C: `cudaGraphConditionalNodeType`.
@@ -1613,6 +1697,10 @@ typedef struct cudaConditionalNodeParams {
   cudaGraphConditionalNodeType type;
   unsigned int size;
   cudaGraph_t *phGraph_out;
+  /**
+   * CUDA 13.5: the execution context (NULL: the current one).
+   */
+  cudaExecutionContext_t ctx;
 } cudaConditionalNodeParams;
 
 /**
@@ -1621,15 +1709,15 @@ typedef struct cudaConditionalNodeParams {
  */
 typedef union cudartShimGraphNodeParamsUnion {
   int64_t reserved1[29];
-  cudaKernelNodeParamsV2 kernel;
+  struct cudaKernelNodeParamsV2 kernel;
   struct cudaMemcpyNodeParams memcpy;
   cudaMemsetParamsV2 memset;
-  cudaHostNodeParamsV2 host;
+  struct cudaHostNodeParamsV2 host;
   struct cudaChildGraphNodeParams graph;
   struct cudaEventWaitNodeParams eventWait;
   struct cudaEventRecordNodeParams eventRecord;
-  cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
-  cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+  struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+  struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
   cudaMemAllocNodeParamsV2 alloc;
   struct cudaMemFreeNodeParams free;
   struct cudaConditionalNodeParams conditional;
@@ -1644,6 +1732,70 @@ typedef struct cudaGraphNodeParams {
   union cudartShimGraphNodeParamsUnion _u;
   int64_t reserved2;
 } cudaGraphNodeParams;
+
+/**
+ * C: `cudaGraphRecaptureStatus`.
+ */
+enum cudaGraphRecaptureStatus {
+  cudaGraphRecaptureEligibleForUpdate = 0,
+  cudaGraphRecaptureIneligibleForUpdate = 1,
+  cudaGraphRecaptureError = 2,
+};
+typedef enum cudaGraphRecaptureStatus cudaGraphRecaptureStatus;
+
+/**
+ * C: `cudaGraphRecaptureCallback_t`.
+ */
+typedef cudaError_t (*cudaGraphRecaptureCallback_t)(void *data, cudaGraphNode_t node, const struct cudaGraphNodeParams *originalParams, const struct cudaGraphNodeParams *recaptureParams, cudaGraphRecaptureStatus status);
+
+/**
+ * C: `struct cudaGraphRecaptureCallbackData`.
+ */
+typedef struct cudaGraphRecaptureCallbackData {
+  cudaGraphRecaptureCallback_t callbackFunc;
+  void *userData;
+} cudaGraphRecaptureCallbackData;
+
+/**
+ * C: `struct cudaKernelNodeParams`. `func` is the host stub (or a
+ * `cudaKernel_t`), resolved to the driver's function when converted.
+ */
+typedef struct cudaKernelNodeParams {
+  void *func;
+  struct dim3 gridDim;
+  struct dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+} cudaKernelNodeParams;
+
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+
+/**
+ * C: `struct cudaHostNodeParams`.
+ */
+typedef struct cudaHostNodeParams {
+  cudaHostFn_t fn;
+  void *userData;
+} cudaHostNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreSignalNodeParams`.
+ */
+typedef struct cudaExternalSemaphoreSignalNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+} cudaExternalSemaphoreSignalNodeParams;
+
+/**
+ * C: `struct cudaExternalSemaphoreWaitNodeParams`.
+ */
+typedef struct cudaExternalSemaphoreWaitNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+} cudaExternalSemaphoreWaitNodeParams;
 
 /**
  * C: `cudaGraphInstantiateResult`.
@@ -1733,6 +1885,18 @@ typedef struct cudaLaunchConfig_st {
 } cudaLaunchConfig_t;
 
 /**
+ * C: `cudaSharedMemoryMode`.
+ */
+enum cudaSharedMemoryMode {
+  cudaSharedMemoryModeDefault = 0,
+  cudaSharedMemoryModeRequirePortable = 1,
+  cudaSharedMemoryModeAllowNonPortable = 2,
+  cudaSharedMemoryModeAllowOversizedSharedMemory = 3,
+  cudaSharedMemoryModePreferOversizedSharedMemory = 4,
+};
+typedef enum cudaSharedMemoryMode cudaSharedMemoryMode;
+
+/**
  * C: `struct cudaFuncAttributes`.
  */
 typedef struct cudaFuncAttributes {
@@ -1752,7 +1916,16 @@ typedef struct cudaFuncAttributes {
   int requiredClusterDepth;
   int clusterSchedulingPolicyPreference;
   int nonPortableClusterSizeAllowed;
-  int reserved[16];
+  /**
+   * CUDA 13.5: whether the kernel supports device-side node updates (0:
+   * no, or a driver too old to say).
+   */
+  int deviceNodeUpdateStatus;
+  /**
+   * CUDA 13.5: the kernel's shared memory mode (0: default).
+   */
+  cudaSharedMemoryMode sharedMemoryMode;
+  int reserved[14];
 } cudaFuncAttributes;
 
 /**
@@ -1767,7 +1940,8 @@ enum cudaFuncAttribute {
   cudaFuncAttributeRequiredClusterDepth = 13,
   cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
   cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
-  cudaFuncAttributeMax = 16,
+  cudaFuncAttributeSharedMemoryMode = 16,
+  cudaFuncAttributeMax = 17,
 };
 typedef enum cudaFuncAttribute cudaFuncAttribute;
 
@@ -1834,6 +2008,13 @@ enum cudaMemPoolAttr {
   cudaMemPoolAttrReservedMemHigh = 0x6,
   cudaMemPoolAttrUsedMemCurrent = 0x7,
   cudaMemPoolAttrUsedMemHigh = 0x8,
+  cudaMemPoolAttrAllocationType = 0x9,
+  cudaMemPoolAttrExportHandleTypes = 0xa,
+  cudaMemPoolAttrLocationId = 0xb,
+  cudaMemPoolAttrLocationType = 0xc,
+  cudaMemPoolAttrMaxPoolSize = 0xd,
+  cudaMemPoolAttrHwDecompressEnabled = 0xe,
+  cudaMemPoolAttrLocalityDomainId = 0xf,
 };
 typedef enum cudaMemPoolAttr cudaMemPoolAttr;
 
@@ -2288,6 +2469,31 @@ typedef uint32_t VdpVideoSurface;
 typedef uint32_t VdpOutputSurface;
 
 /**
+ * C: `cudaDevResourceType`.
+ */
+enum cudaDevResourceType {
+  cudaDevResourceTypeInvalid = 0,
+  cudaDevResourceTypeSm = 1,
+  cudaDevResourceTypeWorkqueueConfig = 1000,
+  cudaDevResourceTypeWorkqueue = 10000,
+};
+typedef enum cudaDevResourceType cudaDevResourceType;
+
+/**
+ * C: `cudaDevSmResourceGroupParams`.
+ */
+typedef struct cudaDevSmResourceGroupParams {
+  unsigned int smCount;
+  unsigned int coscheduledSmCount;
+  unsigned int preferredCoscheduledSmCount;
+  unsigned int flags;
+  unsigned int localityDomainId;
+  unsigned int reserved[11];
+} cudaDevSmResourceGroupParams;
+
+typedef struct CUdevResourceDesc_st *cudaDevResourceDesc_t;
+
+/**
  * C: `cudaMemcpyFlags`.
  */
 enum cudaMemcpyFlags {
@@ -2329,6 +2535,7 @@ enum cudaGraphDebugDotFlags {
   cudaGraphDebugDotFlagsKernelNodeAttributes = 512,
   cudaGraphDebugDotFlagsHandles = 1024,
   cudaGraphDebugDotFlagsConditionalNodeParams = 32768,
+  cudaGraphDebugDotFlagsMemcpyBatchNodeParams = 65536,
 };
 typedef enum cudaGraphDebugDotFlags cudaGraphDebugDotFlags;
 
@@ -2645,6 +2852,73 @@ enum cudaRoundMode {
 typedef enum cudaRoundMode cudaRoundMode;
 
 /**
+ * C: `cudaFabricOpStatusInfo`.
+ */
+enum cudaFabricOpStatusInfo {
+  cudaFabricOpStatusInfoSuccess = 0x0,
+  cudaFabricOpStatusInfoLast = 0,
+  cudaFabricOpStatusInfoMax = 0x7fffffff,
+};
+typedef enum cudaFabricOpStatusInfo cudaFabricOpStatusInfo;
+
+/**
+ * C: `cudaFabricOpStatusSource`.
+ */
+enum cudaFabricOpStatusSource {
+  cudaFabricOpStatusSourceMbarrierV1 = 0x0,
+  cudaFabricOpStatusSourceMax = 0x7fffffff,
+};
+typedef enum cudaFabricOpStatusSource cudaFabricOpStatusSource;
+
+/**
+ * C: `cudaLaunchAttributePortableClusterMode`.
+ */
+enum cudaLaunchAttributePortableClusterMode {
+  cudaLaunchPortableClusterModeDefault = 0,
+  cudaLaunchPortableClusterModeRequirePortable = 1,
+  cudaLaunchPortableClusterModeAllowNonPortable = 2,
+};
+typedef enum cudaLaunchAttributePortableClusterMode cudaLaunchAttributePortableClusterMode;
+
+/**
+ * C: `cudaDevWorkqueueConfigScope`.
+ */
+enum cudaDevWorkqueueConfigScope {
+  cudaDevWorkqueueConfigScopeDeviceCtx = 0,
+  cudaDevWorkqueueConfigScopeGreenCtxBalanced = 1,
+};
+typedef enum cudaDevWorkqueueConfigScope cudaDevWorkqueueConfigScope;
+
+/**
+ * C: `cudaDevSmResourceGroup_flags`.
+ */
+enum cudaDevSmResourceGroup_flags {
+  cudaDevSmResourceGroupDefault = 0,
+  cudaDevSmResourceGroupBackfill = 0x1,
+  cudaDevSmResourceGroupLocalityDomainId = 0x2,
+  cudaDevSmResourceGroupLocalityDomainSupplementalSms = 0x4,
+};
+typedef enum cudaDevSmResourceGroup_flags cudaDevSmResourceGroup_flags;
+
+/**
+ * C: `cudaDevSmResourceSplitByCount_flags`.
+ */
+enum cudaDevSmResourceSplitByCount_flags {
+  cudaDevSmResourceSplitIgnoreSmCoscheduling = 0x1,
+  cudaDevSmResourceSplitMaxPotentialClusterSize = 0x2,
+};
+typedef enum cudaDevSmResourceSplitByCount_flags cudaDevSmResourceSplitByCount_flags;
+
+/**
+ * C: `cudaHostTaskSyncMode`.
+ */
+enum cudaHostTaskSyncMode {
+  cudaHostTaskBlocking = 0x0,
+  cudaHostTaskSpinWait = 0x1,
+};
+typedef enum cudaHostTaskSyncMode cudaHostTaskSyncMode;
+
+/**
  * The legacy default stream, usable from any thread (C: `cudaStreamLegacy`).
  */
 #define cudaStreamLegacy (cudaStream_t)1
@@ -2922,6 +3196,16 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize, cudaMemRangeAt
 
 cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes, cudaMemRangeAttribute *attributes, size_t numAttributes, const void *devPtr, size_t count);
 
+cudaError_t cudaMemcpyWithAttributesAsync(void *dst, const void *src, size_t size, struct cudaMemcpyAttributes *attr, cudaStream_t stream);
+
+cudaError_t cudaMemcpyWithAttributesAsync_ptsz(void *dst, const void *src, size_t size, struct cudaMemcpyAttributes *attr, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DWithAttributesAsync(struct cudaMemcpy3DBatchOp *op, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemcpy3DWithAttributesAsync_ptsz(struct cudaMemcpy3DBatchOp *op, unsigned long long flags, cudaStream_t stream);
+
+cudaError_t cudaMemGetLocationInfo(void *devPtr, size_t size, size_t summaryGranularity, size_t samplingGranularity, struct cudaMemLocation *location_out);
+
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
@@ -2992,6 +3276,10 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn_, void *user
 
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn_, void *userData);
 
+cudaError_t cudaLaunchHostFunc_v2(cudaStream_t stream, cudaHostFn_t fn_, void *userData, unsigned int syncMode);
+
+cudaError_t cudaLaunchHostFunc_v2_ptsz(cudaStream_t stream, cudaHostFn_t fn_, void *userData, unsigned int syncMode);
+
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
 
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode);
@@ -3018,6 +3306,10 @@ cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream, cudaGr
 
 cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *mode);
 
+cudaError_t cudaStreamBeginRecaptureToGraph(cudaStream_t stream, cudaStreamCaptureMode mode, cudaGraph_t graph, struct cudaGraphRecaptureCallbackData *callbackData CUDART_SHIM_DEFAULT(0));
+
+cudaError_t cudaStreamBeginRecaptureToGraph_ptsz(cudaStream_t stream, cudaStreamCaptureMode mode, cudaGraph_t graph, struct cudaGraphRecaptureCallbackData *callbackData);
+
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
@@ -3038,7 +3330,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 
-cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags CUDART_SHIM_DEFAULT(0));
 
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
 
@@ -3220,6 +3512,20 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType
 
 cudaError_t cudaDeviceGraphMemTrim(int device);
 
+cudaError_t cudaGraphGetId(cudaGraph_t hGraph, unsigned int *graphID);
+
+cudaError_t cudaGraphExecGetId(cudaGraphExec_t hGraphExec, unsigned int *graphID);
+
+cudaError_t cudaGraphNodeGetContainingGraph(cudaGraphNode_t hNode, cudaGraph_t *phGraph);
+
+cudaError_t cudaGraphNodeGetLocalId(cudaGraphNode_t hNode, unsigned int *nodeId);
+
+cudaError_t cudaGraphNodeGetToolsId(cudaGraphNode_t hNode, unsigned long long *toolsNodeId);
+
+cudaError_t cudaGraphNodeGetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams);
+
+cudaError_t cudaGraphConditionalHandleCreate_v2(cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph, cudaExecutionContext_t ctx CUDART_SHIM_DEFAULT(NULL), unsigned int defaultLaunchValue CUDART_SHIM_DEFAULT(0), unsigned int flags CUDART_SHIM_DEFAULT(0));
+
 cudaError_t cudaLaunchKernel(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, struct dim3 gridDim, struct dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
@@ -3249,6 +3555,8 @@ cudaError_t cudaFuncGetName(const char **name, const void *func);
 cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
 
 cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cudaFuncAttribute attr, int value, int device);
+
+cudaError_t cudaFuncGetParamCount(const void *func, size_t *paramCount);
 
 void **__cudaRegisterFatBinary(void *fatCubin);
 
@@ -3530,6 +3838,44 @@ cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, si
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream CUDART_SHIM_DEFAULT(0));
 
 cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, cudaMemcpyKind kind, cudaStream_t stream);
+
+cudaError_t cudaDeviceGetDevResource(int device, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaDevSmResourceSplitByCount(struct cudaDevResource *result, unsigned int *nbGroups, const struct cudaDevResource *input, struct cudaDevResource *remaining, unsigned int flags, unsigned int minCount);
+
+cudaError_t cudaDevSmResourceSplit(struct cudaDevResource *result, unsigned int nbGroups, const struct cudaDevResource *input, struct cudaDevResource *remainder, unsigned int flags, struct cudaDevSmResourceGroupParams *groupParams);
+
+cudaError_t cudaDevResourceGenerateDesc(cudaDevResourceDesc_t *phDesc, struct cudaDevResource *resources, unsigned int nbResources);
+
+cudaError_t cudaGreenCtxCreate(cudaExecutionContext_t *phCtx, cudaDevResourceDesc_t desc, int device, unsigned int flags);
+
+cudaError_t cudaDeviceGetExecutionCtx(cudaExecutionContext_t *ctx, int device);
+
+cudaError_t cudaExecutionCtxDestroy(cudaExecutionContext_t ctx);
+
+cudaError_t cudaExecutionCtxGetDevResource(cudaExecutionContext_t ctx, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaExecutionCtxGetDevice(int *device, cudaExecutionContext_t ctx);
+
+cudaError_t cudaExecutionCtxGetId(cudaExecutionContext_t ctx, unsigned long long *ctxId);
+
+cudaError_t cudaExecutionCtxStreamCreate(cudaStream_t *phStream, cudaExecutionContext_t ctx, unsigned int flags, int priority);
+
+cudaError_t cudaExecutionCtxRecordEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
+
+cudaError_t cudaExecutionCtxWaitEvent(cudaExecutionContext_t ctx, cudaEvent_t event);
+
+cudaError_t cudaExecutionCtxSynchronize(cudaExecutionContext_t ctx);
+
+cudaError_t cudaStreamGetDevResource(cudaStream_t hStream, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaStreamGetDevResource_ptsz(cudaStream_t hStream, struct cudaDevResource *resource, cudaDevResourceType type);
+
+cudaError_t cudaSubgridCreate(void);
+
+cudaError_t cudaSubgridWorkerGridCreate(void);
+
+cudaError_t cudaSubgridWorksetCreate(void);
 
 #ifdef __cplusplus
 }  // extern "C"

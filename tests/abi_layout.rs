@@ -1,5 +1,6 @@
 //! Every struct, union and constant that include/cudart_shim.h declares is
-//! ABI-identical to NVIDIA's CUDA 13.0 headers: one probe program, compiled
+//! ABI-identical to NVIDIA's CUDA 13.5 headers (the newest libcudart.so.13;
+//! 13.0's types are a subset, checked by the same probe): one probe program, compiled
 //! once against each header, prints sizeof/offsetof of every field and the
 //! value of every constant, and the two outputs must be equal.
 
@@ -143,8 +144,8 @@ fn structs_and_constants_match_nvidia_headers() {
     let body = probe(&h);
     let dir = scratch("abi_layout");
     // cuda_runtime.h: the header ours stands in for (it adds library_types.h
-    // and the other enums of cuda_runtime_api.h's neighbours).
-    let nv = build_and_run(&dir, "nvidia", "cuda_runtime.h", &cuda_include(), &body);
+    // and the other enums of cuda_runtime_api.h's neighbours), CUDA 13.5's.
+    let nv = build_and_run(&dir, "nvidia", "cuda_runtime.h", &cuda135().join("nvidia/cu13/include"), &body);
     let sh = build_and_run(&dir, "shim", "cudart_shim.h", &repo_root().join("include"), &body);
     assert!(nv.contains("sizeof cudaDeviceProp 1008"), "{nv}");
     for (a, b) in nv.lines().zip(sh.lines()) {

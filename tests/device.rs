@@ -23,7 +23,7 @@ fn count_and_versions() {
         assert_eq!(cudaGetDeviceCount(std::ptr::null_mut()), cudaErrorInvalidValue);
         let mut v = 0;
         assert_eq!(cudaRuntimeGetVersion(&mut v), cudaSuccess);
-        assert_eq!(v, 13000);
+        assert_eq!(v, 13050);
         assert_eq!(cudaDriverGetVersion(&mut v), cudaSuccess);
         assert_eq!(v, 13000);
         assert_eq!(cudaGetLastError(), cudaErrorInvalidValue);

@@ -29,7 +29,7 @@ fn exports() -> Vec<(String, String)> {
 }
 
 fn nvidia_exports() -> BTreeSet<String> {
-    abi_list("libcudart13-exports.txt").into_iter().collect()
+    abi_list("libcudart13.5-exports.txt").into_iter().collect()
 }
 
 #[test]

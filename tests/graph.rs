@@ -522,13 +522,13 @@ fn generic_add_node_and_set_params() {
         assert_eq!(q, p._u.memset);
 
         let mut k = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeKernel);
-        k._u.kernel = kernel_params(2, null_mut());
+        k._u.kernel = cudaKernelNodeParamsV2::from_v1(&kernel_params(2, null_mut()));
         let edge = cudaGraphEdgeData::default();
         let mut kn = null_mut();
         ok(cudaGraphAddNode(&mut kn, g, &n, &edge, 1, &mut k));
         let mut kp = kernel_params(0, null_mut());
         ok(cudaGraphKernelNodeGetParams(kn, &mut kp));
-        assert_eq!(kp, k._u.kernel);
+        assert_eq!(kp, k._u.kernel.v1());
 
         let mut c = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeMemcpy);
         c._u.memcpy.copyParams = cudaMemcpy3DParms {
@@ -546,7 +546,7 @@ fn generic_add_node_and_set_params() {
         let mut handle = 0;
         ok(cudaGraphConditionalHandleCreate(&mut handle, g, 1, 1));
         let mut cond = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeConditional);
-        cond._u.conditional = cudaConditionalNodeParams { handle, r#type: cudaGraphCondTypeIf, size: 1, phGraph_out: null_mut() };
+        cond._u.conditional = cudaConditionalNodeParams { handle, r#type: cudaGraphCondTypeIf, size: 1, phGraph_out: null_mut(), ctx: null_mut() };
         let mut condn = null_mut();
         ok(cudaGraphAddNode(&mut condn, g, &cn, null(), 1, &mut cond));
         let body = *cond._u.conditional.phGraph_out;

@@ -65,6 +65,9 @@ mod generate {
         ("cudaStreamUpdateCaptureDependencies", &["0"]),
         ("cudaEventRecord", &["0"]),
         ("cudaEventRecordWithFlags", &["0", "0"]),
+        ("cudaStreamBeginRecaptureToGraph", &["0"]),
+        ("cudaGraphCreate", &["0"]),
+        ("cudaGraphConditionalHandleCreate_v2", &["NULL", "0", "0"]),
         ("cudaSignalExternalSemaphoresAsync", &["0"]),
         ("cudaWaitExternalSemaphoresAsync", &["0"]),
         ("cudaMallocManaged", &["cudaMemAttachGlobal"]),
@@ -510,7 +513,7 @@ fn ext_header_compiles_with_nvidia_headers() {
     for first in ["#include <cuda_runtime_api.h>\n", "#include <cuda_runtime.h>\n", ""] {
         let text = format!("{first}#include <cudart_shim_ext.h>\n{use_it}");
         for (cc, std, ext) in [("cc", "-std=c11", "c"), ("c++", "-std=c++17", "cpp")] {
-            assert_compiles(cc, std, &text, &format!("ext.{ext}"), &[cuda_include(), ours()]);
+            assert_compiles(cc, std, &text, &format!("ext.{ext}"), &[cuda135_include(), ours()]);
         }
     }
 }
@@ -523,7 +526,7 @@ fn nvidia_program_runs_on_ours(src: &str, compiler: &str, std: &str, expect: &[&
     let text = std::fs::read_to_string(repo_root().join(src)).unwrap();
     assert!(text.contains("#include <cuda_runtime.h>\n"), "{src} must include <cuda_runtime.h>");
     let ext = if compiler == "cc" { "c" } else { "cpp" };
-    assert_compiles(compiler, std, &text, &format!("nvidia.{ext}"), &[cuda_include()]);
+    assert_compiles(compiler, std, &text, &format!("nvidia.{ext}"), &[cuda135_include()]);
     let ours_text = text.replace("#include <cuda_runtime.h>\n", "#include <cudart_shim.h>\n");
     let src_ours = dir.join(format!("ours.{ext}"));
     std::fs::write(&src_ours, ours_text).unwrap();
@@ -604,7 +607,7 @@ fn every_enum_tag_is_nvidias() {
     }
     let text = |inc: &str, body: &str| format!("#include <{inc}>\nint main(void) {{\n{body}  return 0;\n}}\n");
     for (cc, std, ext, body) in [("cc", "-std=c11", "c", &c_body), ("c++", "-std=c++17", "cpp", &cxx_body)] {
-        assert_compiles(cc, std, &text("cuda_runtime.h", body), &format!("tags_nvidia.{ext}"), &[cuda_include()]);
+        assert_compiles(cc, std, &text("cuda_runtime.h", body), &format!("tags_nvidia.{ext}"), &[cuda135_include()]);
         assert_compiles(cc, std, &text("cudart_shim.h", body), &format!("tags_ours.{ext}"), &[ours()]);
     }
 }
@@ -628,7 +631,7 @@ fn every_nvidia_enum_is_declared() {
     };
     let src = scratch("header").join("cuda_runtime_only.c");
     std::fs::write(&src, "#include <cuda_runtime.h>\n").unwrap();
-    let out = Command::new("cc").arg("-E").arg(format!("-I{}", cuda_include().display())).arg(&src).output().unwrap();
+    let out = Command::new("cc").arg("-E").arg(format!("-I{}", cuda135_include().display())).arg(&src).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let theirs = tags(&String::from_utf8_lossy(&out.stdout));
     let ours = tags(&std::fs::read_to_string(repo_root().join(MAIN)).unwrap());
@@ -654,7 +657,7 @@ fn every_nvidia_macro_is_declared() {
             .filter(|n| (n.starts_with("cuda") || n.starts_with("CUDA")) && !n.contains('('))
             .collect()
     };
-    let theirs = macros(&cuda_include(), "cuda_runtime.h");
+    let theirs = macros(&cuda135_include(), "cuda_runtime.h");
     assert!(theirs.len() > 90, "{theirs:?}");
     let ours = macros(&ours(), "cudart_shim.h");
     let h = std::fs::read_to_string(repo_root().join(MAIN)).unwrap();
@@ -691,7 +694,7 @@ fn cudart_version_is_the_runtime_version() {
     unsafe { cudart_shim::api::version::cudaRuntimeGetVersion(&mut v) };
     let h = std::fs::read_to_string(repo_root().join(MAIN)).unwrap();
     assert!(h.contains(&format!("\n#define CUDART_VERSION {v}\n")), "CUDART_VERSION is not {v}");
-    let nv = std::fs::read_to_string(cuda_include().join("cuda_runtime_api.h")).unwrap();
+    let nv = std::fs::read_to_string(cuda135_include().join("cuda_runtime_api.h")).unwrap();
     let nv_version: i32 = nv.lines().find_map(|l| l.strip_prefix("#define CUDART_VERSION")).unwrap().trim().parse().unwrap();
     assert_eq!(nv_version / 1000, v / 1000, "NVIDIA's headers of the wheel are for another major version");
 }
@@ -700,7 +703,7 @@ fn cudart_version_is_the_runtime_version() {
 /// function (read from the wheel's cuda_runtime_api.h).
 #[test]
 fn cxx_default_arguments_are_nvidias() {
-    let nv = std::fs::read_to_string(cuda_include().join("cuda_runtime_api.h")).unwrap();
+    let nv = std::fs::read_to_string(cuda135_include().join("cuda_runtime_api.h")).unwrap();
     // Comments and preprocessor lines out, then one declaration per `;`.
     let mut code = String::new();
     let mut rest = nv.as_str();

@@ -71,3 +71,15 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(stream: cudaSt
 pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut cudaStreamCaptureMode) -> cudaError_t {
     entry!(cudaThreadExchangeStreamCaptureMode(mode) => capture::exchange_mode(mode))
 }
+
+// CUDA 13.3: recapture into an existing graph.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph(stream: cudaStream_t, mode: cudaStreamCaptureMode, graph: cudaGraph_t, callbackData: *mut cudaGraphRecaptureCallbackData) -> cudaError_t {
+    entry!(cudaStreamBeginRecaptureToGraph(stream, mode, graph, callbackData) => crate::runtime::stream_v2::begin_recapture(stream, mode, graph, unsafe { callbackData.as_ref() }, Legacy))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamBeginRecaptureToGraph_ptsz(stream: cudaStream_t, mode: cudaStreamCaptureMode, graph: cudaGraph_t, callbackData: *mut cudaGraphRecaptureCallbackData) -> cudaError_t {
+    entry!(cudaStreamBeginRecaptureToGraph_ptsz(stream, mode, graph, callbackData) => crate::runtime::stream_v2::begin_recapture(stream, mode, graph, unsafe { callbackData.as_ref() }, PerThread))
+}

@@ -465,3 +465,47 @@ pub unsafe extern "C" fn cudaDeviceSetGraphMemAttribute(device: c_int, attr: cud
 pub unsafe extern "C" fn cudaDeviceGraphMemTrim(device: c_int) -> cudaError_t {
     entry!(cudaDeviceGraphMemTrim(device) => g::graph_mem_trim(device))
 }
+
+// CUDA 13.1 to 13.5: graph and node identities, a node's parameters, and
+// conditional handles bound to an execution context.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphGetId(hGraph: cudaGraph_t, graphID: *mut c_uint) -> cudaError_t {
+    entry!(cudaGraphGetId(hGraph, graphID) => crate::runtime::graph_ids::graph_id(hGraph, unsafe { graphID.as_mut() }))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphExecGetId(hGraphExec: cudaGraphExec_t, graphID: *mut c_uint) -> cudaError_t {
+    entry!(cudaGraphExecGetId(hGraphExec, graphID) => crate::runtime::graph_ids::exec_id(hGraphExec, unsafe { graphID.as_mut() }))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphNodeGetContainingGraph(hNode: cudaGraphNode_t, phGraph: *mut cudaGraph_t) -> cudaError_t {
+    entry!(cudaGraphNodeGetContainingGraph(hNode, phGraph) => crate::runtime::graph_ids::containing_graph(hNode, unsafe { phGraph.as_mut() }))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphNodeGetLocalId(hNode: cudaGraphNode_t, nodeId: *mut c_uint) -> cudaError_t {
+    entry!(cudaGraphNodeGetLocalId(hNode, nodeId) => crate::runtime::graph_ids::local_id(hNode, unsafe { nodeId.as_mut() }))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphNodeGetToolsId(hNode: cudaGraphNode_t, toolsNodeId: *mut c_ulonglong) -> cudaError_t {
+    entry!(cudaGraphNodeGetToolsId(hNode, toolsNodeId) => crate::runtime::graph_ids::tools_id(hNode, unsafe { toolsNodeId.as_mut() }))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphNodeGetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    entry!(cudaGraphNodeGetParams(node, nodeParams) => crate::runtime::graph_ids::node_params(node, unsafe { nodeParams.as_mut() }))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphConditionalHandleCreate_v2(
+    pHandle_out: *mut cudaGraphConditionalHandle,
+    graph: cudaGraph_t,
+    ctx: cudaExecutionContext_t,
+    defaultLaunchValue: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    entry!(cudaGraphConditionalHandleCreate_v2(pHandle_out, graph, ctx, defaultLaunchValue, flags) => crate::runtime::graph_ids::conditional_handle(unsafe { pHandle_out.as_mut() }, graph, ctx, defaultLaunchValue, flags))
+}

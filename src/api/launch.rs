@@ -95,3 +95,10 @@ pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: u
 pub unsafe extern "C" fn cudaKernelSetAttributeForDevice(kernel: cudaKernel_t, attr: cudaFuncAttribute, value: c_int, device: c_int) -> cudaError_t {
     entry!(cudaKernelSetAttributeForDevice(kernel, attr, value, device) => launch::kernel_set_attribute_for_device(kernel, attr, value, device))
 }
+
+// CUDA 13.2: a kernel's parameter count.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaFuncGetParamCount(func: *const c_void, paramCount: *mut usize) -> cudaError_t {
+    entry!(cudaFuncGetParamCount(func, paramCount) => crate::runtime::stream_v2::func_param_count(func, unsafe { paramCount.as_mut() }))
+}

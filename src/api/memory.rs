@@ -461,3 +461,30 @@ pub unsafe extern "C" fn cudaMemRangeGetAttribute(data: *mut c_void, dataSize: u
 pub unsafe extern "C" fn cudaMemRangeGetAttributes(data: *mut *mut c_void, dataSizes: *mut usize, attributes: *mut cudaMemRangeAttribute, numAttributes: usize, devPtr: *const c_void, count: usize) -> cudaError_t {
     entry!(cudaMemRangeGetAttributes(data, dataSizes, attributes, numAttributes, devPtr, count) => memory::range_attributes(data, dataSizes, attributes, numAttributes, devPtr, count))
 }
+
+// CUDA 13.2 to 13.4: copies with attributes, memory location queries.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpyWithAttributesAsync(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpyWithAttributesAsync(dst, src, size, attr, stream) => crate::runtime::copy_attributes::memcpy(dst, src, size, unsafe { attr.as_mut() }, stream, StreamMode::Legacy))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpyWithAttributesAsync_ptsz(dst: *mut c_void, src: *const c_void, size: usize, attr: *mut cudaMemcpyAttributes, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpyWithAttributesAsync_ptsz(dst, src, size, attr, stream) => crate::runtime::copy_attributes::memcpy(dst, src, size, unsafe { attr.as_mut() }, stream, StreamMode::PerThread))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpy3DWithAttributesAsync(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpy3DWithAttributesAsync(op, flags, stream) => crate::runtime::copy_attributes::memcpy_3d(unsafe { op.as_mut() }, flags, stream, StreamMode::Legacy))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpy3DWithAttributesAsync_ptsz(op: *mut cudaMemcpy3DBatchOp, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpy3DWithAttributesAsync_ptsz(op, flags, stream) => crate::runtime::copy_attributes::memcpy_3d(unsafe { op.as_mut() }, flags, stream, StreamMode::PerThread))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemGetLocationInfo(devPtr: *mut c_void, size: usize, summaryGranularity: usize, samplingGranularity: usize, location_out: *mut cudaMemLocation) -> cudaError_t {
+    entry!(cudaMemGetLocationInfo(devPtr, size, summaryGranularity, samplingGranularity, location_out) => crate::runtime::copy_attributes::location_info(devPtr, size, summaryGranularity, samplingGranularity, unsafe { location_out.as_mut() }))
+}

@@ -29,3 +29,4 @@ pub mod logs;
 pub mod interop;
 pub mod symbol;
 pub mod shim;
+pub mod green_context;

@@ -156,3 +156,15 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(stream: cudaStream_t, fn_: cudaHostF
 pub unsafe extern "C" fn cudaLaunchHostFunc_ptsz(stream: cudaStream_t, fn_: cudaHostFn_t, userData: *mut c_void) -> cudaError_t {
     entry!(cudaLaunchHostFunc_ptsz(stream, fn_, userData) => stream::launch_host_func(stream, fn_, userData, PerThread))
 }
+
+// CUDA 13.x: host functions with a synchronization mode.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaLaunchHostFunc_v2(stream: cudaStream_t, fn_: cudaHostFn_t, userData: *mut c_void, syncMode: c_uint) -> cudaError_t {
+    entry!(cudaLaunchHostFunc_v2(stream, fn_, userData, syncMode) => crate::runtime::stream_v2::launch_host_func(stream, fn_, userData, syncMode, Legacy))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaLaunchHostFunc_v2_ptsz(stream: cudaStream_t, fn_: cudaHostFn_t, userData: *mut c_void, syncMode: c_uint) -> cudaError_t {
+    entry!(cudaLaunchHostFunc_v2_ptsz(stream, fn_, userData, syncMode) => crate::runtime::stream_v2::launch_host_func(stream, fn_, userData, syncMode, PerThread))
+}

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 /// The CUDA version we ask the driver for: every pointer we resolve has the
-/// CUDA 13.0 ABI.
+/// CUDA 13.0 ABI, except the entry points CUDA 13.1 and later added, which
+/// are asked for with the version that introduced them ([`DriverFn::since`]).
 pub const CUDA_VERSION: c_int = 13000;
 
 type GetProcAddress = unsafe extern "C" fn(
@@ -90,13 +91,30 @@ fn interposer() -> Option<String> {
 }
 
 impl Driver {
-    /// Resolve `name` (NUL-terminated) for `mode`.
-    fn resolve(&self, name: &'static str, mode: StreamMode) -> Result<*mut c_void, cudaError_t> {
+    /// Resolve `name` (NUL-terminated) for `mode`, with the ABI of CUDA
+    /// `version`.
+    fn resolve(&self, name: &'static str, mode: StreamMode, version: c_int) -> Result<*mut c_void, cudaError_t> {
+        let shown = name.trim_end_matches('\0');
+        // A driver older than the entry point does not know its name (driver
+        // 580 answers "symbol not found") and refuses a version newer than
+        // its own (CUDA_ERROR_INVALID_VALUE): NVIDIA's 13.5 runtime answers
+        // cudaErrorCallRequiresNewerDriver for such calls (measured on H100,
+        // driver 580), and so do we.
+        if version > CUDA_VERSION {
+            let have = self.version();
+            if have < version {
+                log::warn!(
+                    "{shown} needs a CUDA {}.{} driver; {} is CUDA {}.{}: calls that need it return cudaErrorCallRequiresNewerDriver",
+                    version / 1000, version % 1000 / 10, self.path, have / 1000, have % 1000 / 10
+                );
+                return Err(cudaErrorCallRequiresNewerDriver);
+            }
+        }
         let mut pfn = std::ptr::null_mut();
         let mut status = CUdriverProcAddressQueryResult(0);
         // SAFETY: name is NUL-terminated (DriverFn::new checks), out-pointers are valid.
         let r = unsafe {
-            (self.get_proc_address)(name.as_ptr().cast(), &mut pfn, CUDA_VERSION, mode.flags(), &mut status)
+            (self.get_proc_address)(name.as_ptr().cast(), &mut pfn, version, mode.flags(), &mut status)
         };
         if r.0 == 0 && !pfn.is_null() {
             return Ok(pfn);
@@ -107,7 +125,6 @@ impl Driver {
         if r.0 == 4 {
             return Err(crate::types::cudaErrorCudartUnloading);
         }
-        let shown = name.trim_end_matches('\0');
         let err = if status == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT {
             cudaErrorCallRequiresNewerDriver
         } else {
@@ -115,9 +132,25 @@ impl Driver {
         };
         log::warn!(
             "the CUDA driver {} does not provide {shown} ({mode:?}; cuGetProcAddress: result {}, status {}): calls that need it return {}",
-            self.path, r.0, status.0, crate::runtime::error::name(err)
+            self.path, r.0, status.0, crate::types::error::name(err)
         );
         Err(err)
+    }
+}
+
+impl Driver {
+    /// The driver's CUDA version (`cuDriverGetVersion`), read once; 0 when
+    /// it cannot say.
+    pub fn version(&self) -> c_int {
+        static VERSION: OnceLock<c_int> = OnceLock::new();
+        *VERSION.get_or_init(|| {
+            let mut v = 0;
+            match super::api::cuDriverGetVersion.get() {
+                // SAFETY: the CUDA 13.0 signature; v is a valid out-pointer.
+                Ok(f) if unsafe { f(&mut v) }.0 == 0 => v,
+                _ => 0,
+            }
+        })
     }
 }
 
@@ -150,6 +183,8 @@ const MISSING_NEWER_DRIVER: *mut c_void = std::ptr::without_provenance_mut(2);
 /// load and a branch, with no lock.
 pub struct DriverFn<F> {
     name: &'static str,
+    /// The CUDA version whose signature `F` is (and that we ask for).
+    since: c_int,
     slots: [AtomicPtr<c_void>; 2],
     _f: PhantomData<F>,
 }
@@ -158,11 +193,17 @@ pub struct DriverFn<F> {
 unsafe impl<F> Sync for DriverFn<F> {}
 
 impl<F: Copy> DriverFn<F> {
-    /// `name` must end with a NUL.
+    /// `name` must end with a NUL; `F` is its CUDA 13.0 signature.
     pub const fn new(name: &'static str) -> Self {
+        Self::since(name, CUDA_VERSION)
+    }
+
+    /// An entry point CUDA `version` (> 13.0) introduced, with that
+    /// version's signature `F`.
+    pub const fn since(name: &'static str, version: c_int) -> Self {
         assert!(name.as_bytes()[name.len() - 1] == 0);
         assert!(std::mem::size_of::<F>() == std::mem::size_of::<*mut c_void>());
-        DriverFn { name, slots: [AtomicPtr::new(UNRESOLVED), AtomicPtr::new(UNRESOLVED)], _f: PhantomData }
+        DriverFn { name, since: version, slots: [AtomicPtr::new(UNRESOLVED), AtomicPtr::new(UNRESOLVED)], _f: PhantomData }
     }
 
     /// The plain name, without the NUL.
@@ -204,7 +245,7 @@ impl<F: Copy> DriverFn<F> {
         }
         let drv = driver().map_err(|_| crate::types::cudaErrorInsufficientDriver)?;
         let slot = &self.slots[mode as usize];
-        match drv.resolve(self.name, mode) {
+        match drv.resolve(self.name, mode, self.since) {
             Ok(p) => {
                 slot.store(p, Ordering::Release);
                 // SAFETY: as in get_mode.

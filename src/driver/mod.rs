@@ -23,6 +23,7 @@ mod stream;
 mod graph;
 mod module;
 mod misc;
+mod cuda13x;
 
 pub use loader::{driver, DriverFn, StreamMode};
 pub use enums::*;
@@ -37,6 +38,7 @@ pub mod api {
     pub use super::misc::*;
     pub use super::module::*;
     pub use super::stream::*;
+    pub use super::cuda13x::*;
 }
 
 use crate::types::{cudaError_t, CudaResult};

@@ -22,3 +22,18 @@ macro_rules! driver_table {
     };
 }
 pub(crate) use driver_table;
+
+/// `driver_table_since! { 13010 => fn cuGraphGetId(...); }`: entry points
+/// added after CUDA 13.0, each resolved with the version that introduced it
+/// (its `PFN_<name>_v<version>` signature); an older driver fails only these
+/// calls, with `cudaErrorCallRequiresNewerDriver`.
+macro_rules! driver_table_since {
+    ($( $(#[$m:meta])* $v:literal => fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ); )*) => {
+        $(
+            $(#[$m])*
+            pub static $name: $crate::driver::DriverFn<unsafe extern "C" fn($($ty),*) -> $crate::driver::CUresult> =
+                $crate::driver::DriverFn::since(concat!(stringify!($name), "\0"), $v);
+        )*
+    };
+}
+pub(crate) use driver_table_since;

@@ -120,3 +120,9 @@ pub fn exchange_mode(mode: *mut cudaStreamCaptureMode) -> CudaResult {
     super::state::runtime()?;
     cu!(cuThreadExchangeStreamCaptureMode(&mut mode.0))
 }
+
+/// Count a capture begun outside this file (CUDA 13.3's recapture, in
+/// `stream_v2.rs`), so [`any_active`] sees it; `end` uncounts it.
+pub(crate) fn note_begun() {
+    ACTIVE.fetch_add(1, Ordering::Relaxed);
+}

@@ -1,9 +1,7 @@
 //! The thread's last error, sticky errors, and error names and strings.
 
-use crate::types::error_codes::ERROR_TABLE;
 use crate::types::{cudaError_t, cudaErrorNotReady, cudaSuccess};
 use std::cell::Cell;
-use std::ffi::CStr;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 thread_local! {
@@ -58,39 +56,12 @@ pub fn peek_last() -> cudaError_t {
     LAST.try_with(Cell::get).unwrap_or(cudaSuccess)
 }
 
-const UNRECOGNIZED: &CStr = c"unrecognized error code";
-
-fn lookup(e: cudaError_t) -> Option<&'static (i32, &'static CStr, &'static CStr)> {
-    ERROR_TABLE.binary_search_by_key(&e.0, |t| t.0).ok().map(|i| &ERROR_TABLE[i])
-}
-
-/// `cudaGetErrorName`: the enumerator's name, as NVIDIA's runtime gives it.
-pub fn name_c(e: cudaError_t) -> &'static CStr {
-    lookup(e).map_or(UNRECOGNIZED, |t| t.1)
-}
-
-/// `cudaGetErrorString`: the description NVIDIA's runtime gives.
-pub fn string_c(e: cudaError_t) -> &'static CStr {
-    lookup(e).map_or(UNRECOGNIZED, |t| t.2)
-}
-
-/// The name as `&str`, for logs and traces.
-pub fn name(e: cudaError_t) -> &'static str {
-    ascii(name_c(e))
-}
-
-/// A name from the table as `&str` without UTF-8 validation (the timeline
-/// writer names a result per event).
-fn ascii(s: &'static CStr) -> &'static str {
-    // SAFETY: the table is generated from enumerator names and messages in
-    // ASCII; `table_is_ascii` below checks every entry.
-    unsafe { std::str::from_utf8_unchecked(s.to_bytes()) }
-}
+pub use crate::types::error::{name, name_c, string_c};
 
 impl crate::trace::TraceArg for cudaError_t {
     fn trace(&self, out: &mut String) {
-        match lookup(*self) {
-            Some(t) => out.push_str(ascii(t.1)),
+        match crate::types::error::known_name(*self) {
+            Some(n) => out.push_str(n),
             None => crate::trace::args::push_int(out, self.0),
         }
     }
@@ -102,29 +73,7 @@ impl crate::trace::TraceArg for cudaError_t {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn table_is_ascii() {
-        for t in ERROR_TABLE.iter() {
-            assert!(t.1.to_bytes().is_ascii() && t.2.to_bytes().is_ascii(), "{:?}", t.1);
-        }
-    }
     use crate::types::*;
-
-    #[test]
-    fn table_is_sorted_and_unique() {
-        assert!(ERROR_TABLE.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-
-    #[test]
-    fn names_and_strings() {
-        assert_eq!(name_c(cudaSuccess), c"cudaSuccess");
-        assert_eq!(string_c(cudaErrorInvalidValue), c"invalid argument");
-        assert_eq!(name_c(cudaErrorInsufficientDriver), c"cudaErrorInsufficientDriver");
-        assert_eq!(name_c(cudaError_t(10)), c"unrecognized error code");
-        assert_eq!(string_c(cudaError_t(-1)), c"unrecognized error code");
-    }
 
     #[test]
     fn sticky_family() {

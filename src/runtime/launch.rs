@@ -177,6 +177,9 @@ mod attr {
     pub const REQUIRED_CLUSTER_DEPTH: i32 = 13;
     pub const NON_PORTABLE_CLUSTER_SIZE_ALLOWED: i32 = 14;
     pub const CLUSTER_SCHEDULING_POLICY_PREFERENCE: i32 = 15;
+    // CUDA 13.5.
+    pub const DEVICE_NODE_UPDATE_SUPPORTED: i32 = 16;
+    pub const SHARED_MEMORY_MODE: i32 = 17;
 }
 
 /// The kernel of `func` and the driver handle of the current device.
@@ -215,6 +218,11 @@ pub fn func_attributes(out: &mut cudaFuncAttributes, func: *const c_void) -> Cud
     r.requiredClusterDepth = get(attr::REQUIRED_CLUSTER_DEPTH).unwrap_or(0);
     r.clusterSchedulingPolicyPreference = get(attr::CLUSTER_SCHEDULING_POLICY_PREFERENCE).unwrap_or(0);
     r.nonPortableClusterSizeAllowed = get(attr::NON_PORTABLE_CLUSTER_SIZE_ALLOWED).unwrap_or(0);
+    // CUDA 13.5's fields: the driver's answers as NVIDIA's 13.5 runtime
+    // passes them on (driver 580 answers 0 and, for the mode, 49152:
+    // measured on H100), 0 when the driver refuses.
+    r.deviceNodeUpdateStatus = get(attr::DEVICE_NODE_UPDATE_SUPPORTED).unwrap_or(0);
+    r.sharedMemoryMode = cudaSharedMemoryMode(get(attr::SHARED_MEMORY_MODE).unwrap_or(0));
     *out = r;
     Ok(())
 }

@@ -30,6 +30,10 @@ pub mod texture;
 pub mod logs;
 pub mod interop;
 pub mod symbol;
+pub mod green_context;
+pub mod graph_ids;
+pub mod copy_attributes;
+pub mod stream_v2;
 
 use crate::types::{cudaErrorInvalidValue, CudaResult};
 

@@ -3,8 +3,9 @@
 use crate::types::*;
 use std::ffi::c_int;
 
-/// The CUDA version this runtime implements (13.0).
-pub const RUNTIME_VERSION: c_int = 13000;
+/// The CUDA version this runtime implements and reports (13.5: the newest
+/// libcudart.so.13 whose exports it has). The one place that says so.
+pub const RUNTIME_VERSION: c_int = 13050;
 
 /// `cudaDriverGetVersion`: 0 (and success) when no driver can be loaded.
 /// Needs no `cuInit`.

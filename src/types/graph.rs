@@ -28,9 +28,53 @@ pub struct cudaKernelNodeParams {
     pub extra: *mut *mut c_void,
 }
 
-/// C: `struct cudaKernelNodeParamsV2` (same layout as
-/// [`cudaKernelNodeParams`]).
-pub type cudaKernelNodeParamsV2 = cudaKernelNodeParams;
+/// C: `struct cudaKernelNodeParamsV2` (CUDA 13.5: 72 bytes). NVIDIA's
+/// begins with an anonymous union of `func` (host stub), `kern`
+/// (`cudaKernel_t`) and `cuFunc` (`CUfunction`), chosen by `functionType`;
+/// ours names the union `func` (the member C programs set), so
+/// `p.func = ...` compiles with both headers.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaKernelNodeParamsV2 {
+    pub func: *mut c_void,
+    pub gridDim: dim3,
+    pub blockDim: dim3,
+    pub sharedMemBytes: c_uint,
+    pub kernelParams: *mut *mut c_void,
+    pub extra: *mut *mut c_void,
+    /// CUDA 13.5: the execution context (NULL: the current one).
+    pub ctx: super::execution::cudaExecutionContext_t,
+    /// CUDA 13.5: what `func` holds (0: unspecified, i.e. a host stub).
+    pub functionType: super::execution::cudaKernelFunctionType,
+}
+
+impl cudaKernelNodeParamsV2 {
+    /// The fields the first version has.
+    pub fn v1(&self) -> cudaKernelNodeParams {
+        cudaKernelNodeParams {
+            func: self.func,
+            gridDim: self.gridDim,
+            blockDim: self.blockDim,
+            sharedMemBytes: self.sharedMemBytes,
+            kernelParams: self.kernelParams,
+            extra: self.extra,
+        }
+    }
+
+    /// From the first version: a host stub, the current context.
+    pub fn from_v1(p: &cudaKernelNodeParams) -> Self {
+        cudaKernelNodeParamsV2 {
+            func: p.func,
+            gridDim: p.gridDim,
+            blockDim: p.blockDim,
+            sharedMemBytes: p.sharedMemBytes,
+            kernelParams: p.kernelParams,
+            extra: p.extra,
+            ctx: std::ptr::null_mut(),
+            functionType: super::execution::cudaKernelFunctionTypeUnspecified,
+        }
+    }
+}
 
 /// C: `struct cudaMemcpyNodeParams`.
 #[repr(C)]
@@ -64,8 +108,29 @@ pub struct cudaHostNodeParams {
     pub userData: *mut c_void,
 }
 
-/// C: `struct cudaHostNodeParamsV2` (same layout).
-pub type cudaHostNodeParamsV2 = cudaHostNodeParams;
+/// C: `struct cudaHostNodeParamsV2` (CUDA 13.5: 32 bytes, with the
+/// host task's synchronization mode and an execution context).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaHostNodeParamsV2 {
+    pub r#fn: cudaHostFn_t,
+    pub userData: *mut c_void,
+    /// A `cudaHostTaskSyncMode`.
+    pub syncMode: c_uint,
+    pub ctx: super::execution::cudaExecutionContext_t,
+}
+
+impl cudaHostNodeParamsV2 {
+    /// The fields the first version has.
+    pub fn v1(&self) -> cudaHostNodeParams {
+        cudaHostNodeParams { r#fn: self.r#fn, userData: self.userData }
+    }
+
+    /// From the first version: blocking, the current context.
+    pub fn from_v1(p: &cudaHostNodeParams) -> Self {
+        cudaHostNodeParamsV2 { r#fn: p.r#fn, userData: p.userData, syncMode: 0, ctx: std::ptr::null_mut() }
+    }
+}
 
 /// C: `struct cudaChildGraphNodeParams`.
 #[repr(C)]
@@ -80,6 +145,8 @@ pub struct cudaChildGraphNodeParams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct cudaEventRecordNodeParams {
     pub event: cudaEvent_t,
+    /// CUDA 13.5: the execution context (NULL: the current one).
+    pub ctx: super::execution::cudaExecutionContext_t,
 }
 
 /// C: `struct cudaEventWaitNodeParams`.
@@ -98,8 +165,16 @@ pub struct cudaExternalSemaphoreSignalNodeParams {
     pub numExtSems: c_uint,
 }
 
-/// C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (same layout).
-pub type cudaExternalSemaphoreSignalNodeParamsV2 = cudaExternalSemaphoreSignalNodeParams;
+/// C: `struct cudaExternalSemaphoreSignalNodeParamsV2` (CUDA 13.5: with an
+/// execution context).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaExternalSemaphoreSignalNodeParamsV2 {
+    pub extSemArray: *mut cudaExternalSemaphore_t,
+    pub paramsArray: *const cudaExternalSemaphoreSignalParams,
+    pub numExtSems: c_uint,
+    pub ctx: super::execution::cudaExecutionContext_t,
+}
 
 /// C: `struct cudaExternalSemaphoreWaitNodeParams`.
 #[repr(C)]
@@ -110,8 +185,16 @@ pub struct cudaExternalSemaphoreWaitNodeParams {
     pub numExtSems: c_uint,
 }
 
-/// C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (same layout).
-pub type cudaExternalSemaphoreWaitNodeParamsV2 = cudaExternalSemaphoreWaitNodeParams;
+/// C: `struct cudaExternalSemaphoreWaitNodeParamsV2` (CUDA 13.5: with an
+/// execution context).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct cudaExternalSemaphoreWaitNodeParamsV2 {
+    pub extSemArray: *mut cudaExternalSemaphore_t,
+    pub paramsArray: *const cudaExternalSemaphoreWaitParams,
+    pub numExtSems: c_uint,
+    pub ctx: super::execution::cudaExecutionContext_t,
+}
 
 /// C: `struct cudaMemAllocNodeParams`; `dptr` is written by the add call.
 #[repr(C)]
@@ -143,6 +226,8 @@ pub struct cudaConditionalNodeParams {
     pub r#type: cudaGraphConditionalNodeType,
     pub size: c_uint,
     pub phGraph_out: *mut cudaGraph_t,
+    /// CUDA 13.5: the execution context (NULL: the current one).
+    pub ctx: super::execution::cudaExecutionContext_t,
 }
 
 /// The anonymous union of [`cudaGraphNodeParams`] (named here because Rust

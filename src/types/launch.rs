@@ -51,7 +51,12 @@ pub struct cudaFuncAttributes {
     pub requiredClusterDepth: c_int,
     pub clusterSchedulingPolicyPreference: c_int,
     pub nonPortableClusterSizeAllowed: c_int,
-    pub reserved: [c_int; 16],
+    /// CUDA 13.5: whether the kernel supports device-side node updates (0:
+    /// no, or a driver too old to say).
+    pub deviceNodeUpdateStatus: c_int,
+    /// CUDA 13.5: the kernel's shared memory mode (0: default).
+    pub sharedMemoryMode: super::execution::cudaSharedMemoryMode,
+    pub reserved: [c_int; 14],
 }
 
 /// C: `cudaOccupancyDefault`.

@@ -62,7 +62,11 @@ pub struct cudaPointerAttributes {
     pub device: c_int,
     pub devicePointer: *mut c_void,
     pub hostPointer: *mut c_void,
-    pub reserved: [c_long; 8],
+    /// CUDA 13.5: the locality domain of a device allocation, or -1 (a
+    /// `union { int; long }` in C: ours is the int and 4 bytes of padding).
+    pub localityDomainOrdinal: c_int,
+    pub _localityDomainOrdinalPad: c_int,
+    pub reserved: [c_long; 7],
 }
 
 /// C: `struct cudaMemcpyAttributes`. Same layout and values as the

@@ -31,10 +31,13 @@ pub mod shared;
 mod shared_enums;
 pub mod shim;
 mod header_enums;
+pub mod execution;
+mod execution_enums;
 
 pub use device::*;
 pub use device_enums::*;
 pub use error::*;
+pub use execution::*;
 pub use graph::*;
 pub use handles::*;
 pub use interop::*;

@@ -16,8 +16,16 @@ pub const cudaMemPoolAttrReservedMemCurrent: cudaMemPoolAttr = cudaMemPoolAttr(0
 pub const cudaMemPoolAttrReservedMemHigh: cudaMemPoolAttr = cudaMemPoolAttr(0x6);
 pub const cudaMemPoolAttrUsedMemCurrent: cudaMemPoolAttr = cudaMemPoolAttr(0x7);
 pub const cudaMemPoolAttrUsedMemHigh: cudaMemPoolAttr = cudaMemPoolAttr(0x8);
+// CUDA 13.5 (added by hand from scripts/gen-enum.py's 13.5 output).
+pub const cudaMemPoolAttrAllocationType: cudaMemPoolAttr = cudaMemPoolAttr(0x9);
+pub const cudaMemPoolAttrExportHandleTypes: cudaMemPoolAttr = cudaMemPoolAttr(0xa);
+pub const cudaMemPoolAttrLocationId: cudaMemPoolAttr = cudaMemPoolAttr(0xb);
+pub const cudaMemPoolAttrLocationType: cudaMemPoolAttr = cudaMemPoolAttr(0xc);
+pub const cudaMemPoolAttrMaxPoolSize: cudaMemPoolAttr = cudaMemPoolAttr(0xd);
+pub const cudaMemPoolAttrHwDecompressEnabled: cudaMemPoolAttr = cudaMemPoolAttr(0xe);
+pub const cudaMemPoolAttrLocalityDomainId: cudaMemPoolAttr = cudaMemPoolAttr(0xf);
 
-crate::trace_enum!(cudaMemPoolAttr { cudaMemPoolReuseFollowEventDependencies, cudaMemPoolReuseAllowOpportunistic, cudaMemPoolReuseAllowInternalDependencies, cudaMemPoolAttrReleaseThreshold, cudaMemPoolAttrReservedMemCurrent, cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemCurrent, cudaMemPoolAttrUsedMemHigh });
+crate::trace_enum!(cudaMemPoolAttr { cudaMemPoolReuseFollowEventDependencies, cudaMemPoolReuseAllowOpportunistic, cudaMemPoolReuseAllowInternalDependencies, cudaMemPoolAttrReleaseThreshold, cudaMemPoolAttrReservedMemCurrent, cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemCurrent, cudaMemPoolAttrUsedMemHigh, cudaMemPoolAttrAllocationType, cudaMemPoolAttrExportHandleTypes, cudaMemPoolAttrLocationId, cudaMemPoolAttrLocationType, cudaMemPoolAttrMaxPoolSize, cudaMemPoolAttrHwDecompressEnabled, cudaMemPoolAttrLocalityDomainId });
 
 /// C: `cudaMemLocationType`.
 #[repr(transparent)]
@@ -30,8 +38,11 @@ pub const cudaMemLocationTypeDevice: cudaMemLocationType = cudaMemLocationType(1
 pub const cudaMemLocationTypeHost: cudaMemLocationType = cudaMemLocationType(2);
 pub const cudaMemLocationTypeHostNuma: cudaMemLocationType = cudaMemLocationType(3);
 pub const cudaMemLocationTypeHostNumaCurrent: cudaMemLocationType = cudaMemLocationType(4);
+// CUDA 13.5.
+pub const cudaMemLocationTypeInvisible: cudaMemLocationType = cudaMemLocationType(5);
+pub const cudaMemLocationTypeDeviceLocalityDomain: cudaMemLocationType = cudaMemLocationType(6);
 
-crate::trace_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent });
+crate::trace_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent, cudaMemLocationTypeInvisible, cudaMemLocationTypeDeviceLocalityDomain });
 
 /// C: `cudaMemAccessFlags`.
 #[repr(transparent)]

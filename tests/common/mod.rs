@@ -153,7 +153,12 @@ pub fn compile_c_shim(src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
 /// `libcudart.so.13` (NVIDIA's at link time; the library path picks which
 /// one runs).
 pub fn compile_c_cudart(src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
-    let cuda = require_cuda();
+    compile_c_cudart_with(&require_cuda(), src, out, extra)
+}
+
+/// [`compile_c_cudart`] with the headers and link library of the wheels in
+/// `cuda` (the 13.0 folder, or [`cuda135`]).
+pub fn compile_c_cudart_with(cuda: &Path, src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
     let o = Command::new("cc")
         .args(["-Wall", "-g"])
         .arg("-I")
@@ -170,10 +175,30 @@ pub fn compile_c_cudart(src: &Path, out: &Path, extra: &[&str]) -> PathBuf {
     out.to_path_buf()
 }
 
+/// The pinned CUDA 13.5 wheels (scripts/setup-cuda installs them in
+/// `13.5/` beside 13.0): headers, NVIDIA's 13.5 libcudart.so.13, an nvcc.
+/// CUDA 13.5's headers (the pinned 13.5 wheels): the authority for the
+/// types and constants ours declares.
+#[allow(dead_code)]
+pub fn cuda135_include() -> PathBuf {
+    cuda135().join("nvidia/cu13/include")
+}
+
+pub fn cuda135() -> PathBuf {
+    let p = require_cuda().join("13.5");
+    assert!(p.join(".installed").exists(), "the pinned CUDA 13.5 wheels are not installed: run scripts/setup-cuda (scripts/test does)");
+    p
+}
+
 /// Compile a CUDA program with the pinned nvcc (`-cudart shared`, sm_90).
 pub fn compile_cu(srcs: &[&Path], out: &Path, extra: &[&str]) -> PathBuf {
-    let cuda = require_cuda();
-    let o = Command::new(nvcc())
+    compile_cu_with(&require_cuda(), srcs, out, extra)
+}
+
+/// Compile a CUDA program with the nvcc of the wheels in `cuda` (the 13.0
+/// folder, or [`cuda135`]).
+pub fn compile_cu_with(cuda: &Path, srcs: &[&Path], out: &Path, extra: &[&str]) -> PathBuf {
+    let o = Command::new(cuda.join("nvidia/cu13/bin/nvcc"))
         .args(["-cudart", "shared", "-arch=sm_90", "-O1"])
         .args(srcs)
         .arg("-o")
@@ -209,6 +234,26 @@ pub fn run_on_nvidia(program: &Path, args: &[&str]) -> Output {
         program,
         args,
         &[("LD_LIBRARY_PATH".to_owned(), nvidia_lib_dir().display().to_string())],
+    )
+}
+
+/// Run a program linked to libcudart.so.13 with NVIDIA's library of the
+/// wheels in `cuda` (the 13.0 folder, or [`cuda135`]) and no driver.
+pub fn run_on_nvidia_with(cuda: &Path, program: &Path, args: &[&str]) -> Output {
+    run(program, args, &[("LD_LIBRARY_PATH".to_owned(), cuda.join("nvidia/cu13/lib").display().to_string())])
+}
+
+/// Run a program linked to libcudart.so.13 with ours by library path and a
+/// driver path that cannot load: "no driver".
+pub fn run_on_ours_without_driver(program: &Path, args: &[&str]) -> Output {
+    run(
+        program,
+        args,
+        &[
+            ("LD_LIBRARY_PATH".into(), target_dir().display().to_string()),
+            ("CUDART_SHIM_DRIVER".into(), "/nonexistent/libcuda.so.1".into()),
+            ("CUDART_SHIM_LOG".into(), "off".into()),
+        ],
     )
 }
 

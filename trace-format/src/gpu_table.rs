@@ -279,7 +279,7 @@ mod tests {
         assert!(t.contains("88.9") && t.contains("4,000") && t.contains("void add<float>(float*)"), "{t}");
         assert!(t.contains("4.000") && t.contains("[CUDA memcpy Host-to-Device]"), "{t}");
         let c = g.to_csv();
-        assert!(c.contains("88.9,4000,2,2000.0,2000.0,1000,3000,1414.2,\"void add<float>(float*)\""), "{c}");
+        assert!(c.contains("88.9,4000,2,2000.0,1000.0,1000,3000,1414.2,\"void add<float>(float*)\""), "{c}");
         assert!(c.contains("4.000,1,4.000,4.000,4.000,4.000,0.000,\"[CUDA memcpy Host-to-Device]\""), "{c}");
         let j: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
         assert_eq!(j["cuda_gpu_kern_sum"][0]["Instances"], 2);

@@ -90,10 +90,22 @@ pub fn memcpy_1d(dst: *mut c_void, src: *const c_void, count: usize, kind: cudaM
 /// Kernel node parameters to the driver's: the function resolved through
 /// the kernel registry, the current context implied (`ctx` NULL).
 pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE_PARAMS> {
+    kernel_v2_to_driver(&cudaKernelNodeParamsV2::from_v1(p))
+}
+
+/// CUDA 13.5's kernel node parameters: `functionType` says whether `func`
+/// is a host stub (or unspecified), a `cudaKernel_t` or a `CUfunction`;
+/// `ctx` names the context (NULL: the current one).
+pub fn kernel_v2_to_driver(p: &cudaKernelNodeParamsV2) -> CudaResult<CUDA_KERNEL_NODE_PARAMS> {
+    // A kernel goes in `kern` (context-independent; the driver picks the
+    // context's function); a driver function handle in `func`, as is.
+    let (func, kern) = match p.functionType {
+        cudaKernelFunctionTypeFunction => (p.func.cast(), null_mut()),
+        cudaKernelFunctionTypeKernel => (null_mut(), p.func.cast()),
+        _ => (null_mut(), kernel_for(p.func)?),
+    };
     Ok(CUDA_KERNEL_NODE_PARAMS {
-        // The kernel goes in `kern` (context-independent); the driver picks
-        // the current context's function.
-        func: null_mut(),
+        func,
         gridDimX: p.gridDim.x,
         gridDimY: p.gridDim.y,
         gridDimZ: p.gridDim.z,
@@ -103,8 +115,8 @@ pub fn kernel_to_driver(p: &cudaKernelNodeParams) -> CudaResult<CUDA_KERNEL_NODE
         sharedMemBytes: p.sharedMemBytes,
         kernelParams: p.kernelParams,
         extra: p.extra,
-        kern: kernel_for(p.func)?,
-        ctx: null_mut(),
+        kern,
+        ctx: p.ctx.cast(),
     })
 }
 
@@ -162,7 +174,7 @@ pub fn node_params_to_driver(p: &cudaGraphNodeParams, ctx: CUcontext) -> CudaRes
     // data whatever the member.
     unsafe {
         match p.r#type {
-            cudaGraphNodeTypeKernel => put(&mut d, kernel_to_driver(&p._u.kernel)?),
+            cudaGraphNodeTypeKernel => put(&mut d, kernel_v2_to_driver(&p._u.kernel)?),
             cudaGraphNodeTypeMemcpy => {
                 let m = &p._u.memcpy;
                 put(
@@ -185,7 +197,9 @@ pub fn node_params_to_driver(p: &cudaGraphNodeParams, ctx: CUcontext) -> CudaRes
                         r#type: c.r#type.0,
                         size: c.size,
                         phGraph_out: c.phGraph_out,
-                        ctx,
+                        // CUDA 13.5 names the context in the node (NULL:
+                        // the current one, as before).
+                        ctx: if c.ctx.is_null() { ctx } else { c.ctx.cast() },
                     },
                 )
             }
@@ -209,6 +223,49 @@ pub fn node_params_writeback(d: &CUgraphNodeParams, p: &mut cudaGraphNodeParams)
         }
         _ => {}
     }
+}
+
+/// Read a `T` from the union words of driver node parameters.
+fn get<T: Copy>(d: &CUgraphNodeParams) -> T {
+    const { assert!(size_of::<T>() <= size_of::<[i64; 29]>()) };
+    // SAFETY: as in `put`; every bit pattern of these plain structs is a
+    // value (pointers and integers).
+    unsafe { std::ptr::read(d.u.as_ptr().cast::<T>()) }
+}
+
+/// Driver node parameters in the runtime's form (CUDA 13.5: what a
+/// recapture callback receives): kernels back to host stubs, 3D copies back
+/// to `cudaMemcpy3DParms`; identical layouts copied.
+pub fn node_params_from_driver(d: &CUgraphNodeParams) -> CudaResult<cudaGraphNodeParams> {
+    let t = cudaGraphNodeType(d.r#type);
+    let mut p = cudaGraphNodeParams::zeroed(t);
+    p.reserved0 = d.reserved0;
+    p.reserved2 = d.reserved2;
+    match t {
+        cudaGraphNodeTypeKernel => {
+            let k: CUDA_KERNEL_NODE_PARAMS = get(d);
+            let mut v = cudaKernelNodeParamsV2::from_v1(&kernel_from_driver(&k));
+            v.ctx = k.ctx.cast();
+            p._u.kernel = v;
+        }
+        cudaGraphNodeTypeMemcpy => {
+            let m: CUDA_MEMCPY_NODE_PARAMS = get(d);
+            p._u.memcpy = cudaMemcpyNodeParams { flags: m.flags, reserved: [0; 3], copyParams: memcpy3d_from_driver(&m.copyParams)? };
+        }
+        cudaGraphNodeTypeMemset => p._u.memset = memset_from_driver(&get(d)),
+        cudaGraphNodeTypeConditional => {
+            let c: CUDA_CONDITIONAL_NODE_PARAMS = get(d);
+            p._u.conditional = cudaConditionalNodeParams {
+                handle: c.handle,
+                r#type: cudaGraphConditionalNodeType(c.r#type),
+                size: c.size,
+                phGraph_out: c.phGraph_out,
+                ctx: c.ctx.cast(),
+            };
+        }
+        _ => p._u.reserved1 = d.u,
+    }
+    Ok(p)
 }
 
 #[cfg(test)]

@@ -50,7 +50,10 @@ pub fn pointer_attributes(out: &mut cudaPointerAttributes, p: *const c_void) -> 
         // Unregistered host memory: NVIDIA's runtime reports the pointer
         // itself as the host pointer (H100, CUDA 13.0).
         hostPointer: p.cast_mut(),
-        reserved: [0; 8],
+        // CUDA 13.5: no allocation of ours is localized to a domain.
+        localityDomainOrdinal: -1,
+        _localityDomainOrdinalPad: 0,
+        reserved: [0; 7],
     };
     if kind != cudaMemoryTypeUnregistered {
         a.device = rt.ordinal_of(ordinal).unwrap_or(ordinal);

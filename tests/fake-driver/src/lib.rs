@@ -29,6 +29,7 @@ pub mod graph;
 pub mod module;
 pub mod misc;
 pub mod activity;
+pub mod green;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -78,6 +79,7 @@ static TABLES: &[Symbols] = &[
     graph::SYMBOLS,
     module::SYMBOLS,
     misc::SYMBOLS,
+    green::SYMBOLS,
 ];
 
 fn lookup(name: &str) -> Option<*const c_void> {
@@ -91,12 +93,18 @@ fn lookup(name: &str) -> Option<*const c_void> {
 pub unsafe extern "C" fn cuGetProcAddress_v2(
     symbol: *const c_char,
     pfn: *mut *mut c_void,
-    _cuda_version: c_int,
+    cuda_version: c_int,
     flags: u64,
     status: *mut c_int,
 ) -> CUresult {
     fake_enter!("cuGetProcAddress");
     if symbol.is_null() || pfn.is_null() {
+        return INVALID_VALUE;
+    }
+    // A 13.x version newer than the driver is refused (as driver 580
+    // refuses 13050). Older drivers set by tests still answer 13000.
+    let have = knobs::get().driver_version;
+    if cuda_version > have.max(13000) {
         return INVALID_VALUE;
     }
     let name = unsafe { CStr::from_ptr(symbol) }.to_string_lossy().into_owned();
@@ -113,6 +121,18 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     if knobs::get().old.contains(&name) {
         set_status(2);
         return NOT_FOUND;
+    }
+    // Entry points newer than the driver are unknown to it; newer than the
+    // version asked for, not sufficient.
+    if let Some(v) = green::since(&name) {
+        if v > have {
+            set_status(1);
+            return NOT_FOUND;
+        }
+        if v > cuda_version {
+            set_status(2);
+            return NOT_FOUND;
+        }
     }
     let per_thread = flags & 2 != 0;
     let found = if per_thread { lookup(&format!("{name}@ptds")).or_else(|| lookup(&name)) } else { lookup(&name) };
