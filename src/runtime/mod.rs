@@ -20,6 +20,7 @@ pub mod event;
 pub mod graph;
 pub mod launch;
 pub mod registry;
+mod addr_map;
 pub mod library;
 pub mod occupancy;
 pub mod entry_point;
