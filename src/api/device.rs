@@ -1,25 +1,17 @@
 //! Device management exports.
 
-use crate::runtime::{self, device, out};
+use crate::runtime::{self, as_in, as_out, device};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
-    entry!(cudaGetDeviceCount(count) => {
-        let n = device::count()?;
-        *out(count)? = n;
-        Ok(())
-    })
+    entry!(cudaGetDeviceCount(count) => device::count(unsafe { as_out(count) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
-    entry!(cudaGetDevice(device) => {
-        let d = runtime::context::current_device()?;
-        *out(device)? = d;
-        Ok(())
-    })
+    entry!(cudaGetDevice(device) => device::current(unsafe { as_out(device) }))
 }
 
 #[unsafe(no_mangle)]
@@ -29,38 +21,22 @@ pub unsafe extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
-    entry!(cudaGetDeviceProperties(prop, device) => {
-        runtime::state::runtime()?;
-        device::properties(out(prop)?, device)
-    })
+    entry!(cudaGetDeviceProperties(prop, device) => device::properties(unsafe { as_out(prop) }, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: cudaDeviceAttr, device: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetAttribute(value, attr, device) => {
-        runtime::state::runtime()?;
-        device::attribute(out(value)?, attr, device)
-    })
+    entry!(cudaDeviceGetAttribute(value, attr, device) => device::attribute(unsafe { as_out(value) }, attr, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaDeviceProp) -> cudaError_t {
-    entry!(cudaChooseDevice(device, prop) => {
-        runtime::state::runtime()?;
-        let d = out(device)?;
-        *d = device::choose(runtime::input(prop)?)?;
-        Ok(())
-    })
+    entry!(cudaChooseDevice(device, prop) => device::choose(unsafe { as_out(device) }, unsafe { as_in(prop) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *const c_char) -> cudaError_t {
-    entry!(cudaDeviceGetByPCIBusId(device, pciBusId) => {
-        runtime::state::runtime()?;
-        let d = out(device)?;
-        *d = device::by_pci_bus_id(pciBusId)?;
-        Ok(())
-    })
+    entry!(cudaDeviceGetByPCIBusId(device, pciBusId) => device::by_pci_bus_id(unsafe { as_out(device) }, pciBusId))
 }
 
 #[unsafe(no_mangle)]
@@ -120,12 +96,7 @@ pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> cudaError_t {
-    entry!(cudaGetDeviceFlags(flags) => {
-        runtime::state::runtime()?;
-        let f = out(flags)?;
-        *f = device::flags()?;
-        Ok(())
-    })
+    entry!(cudaGetDeviceFlags(flags) => device::flags(unsafe { as_out(flags) }))
 }
 
 #[unsafe(no_mangle)]

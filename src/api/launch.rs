@@ -1,7 +1,7 @@
 //! Execution control: launches and function attributes.
 
 use crate::driver::StreamMode;
-use crate::runtime::{self, launch, out};
+use crate::runtime::{as_out, launch};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void};
 
@@ -41,7 +41,7 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(func: *const c_void, g
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const c_void) -> cudaError_t {
-    entry!(cudaFuncGetAttributes(attr, func) => launch::func_attributes(out(attr)?, func))
+    entry!(cudaFuncGetAttributes(attr, func) => launch::func_attributes(unsafe { as_out(attr) }, func))
 }
 
 #[unsafe(no_mangle)]
@@ -61,29 +61,17 @@ pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config:
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, symbolPtr: *const c_void) -> cudaError_t {
-    entry!(cudaGetFuncBySymbol(functionPtr, symbolPtr) => {
-        let o = out(functionPtr)?;
-        *o = launch::function_in_context(symbolPtr)?;
-        Ok(())
-    })
+    entry!(cudaGetFuncBySymbol(functionPtr, symbolPtr) => launch::func_by_symbol(unsafe { as_out(functionPtr) }, symbolPtr))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const c_void) -> cudaError_t {
-    entry!(cudaGetKernel(kernelPtr, entryFuncAddr) => {
-        let o = out(kernelPtr)?;
-        *o = launch::get_kernel(entryFuncAddr)?;
-        Ok(())
-    })
+    entry!(cudaGetKernel(kernelPtr, entryFuncAddr) => launch::get_kernel(unsafe { as_out(kernelPtr) }, entryFuncAddr))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const c_void) -> cudaError_t {
-    entry!(cudaFuncGetName(name, func) => {
-        let o = out(name)?;
-        *o = runtime::registry::func_name(func)?;
-        Ok(())
-    })
+    entry!(cudaFuncGetName(name, func) => launch::func_name(unsafe { as_out(name) }, func))
 }
 
 #[unsafe(no_mangle)]

@@ -70,7 +70,7 @@ pub fn end(s: cudaStream_t, graph: *mut cudaGraph_t, m: StreamMode) -> CudaResul
 }
 
 pub fn is_capturing(s: cudaStream_t, status: *mut cudaStreamCaptureStatus, m: StreamMode) -> CudaResult {
-    let status = out(status)?;
+    let status = unsafe { out(status) }?;
     context::enter()?;
     cu!(mode m; cuStreamIsCapturing(s, &mut status.0))
 }
@@ -89,7 +89,7 @@ pub fn info(
     count: *mut usize,
     m: StreamMode,
 ) -> CudaResult {
-    let status = out(status)?;
+    let status = unsafe { out(status) }?;
     context::enter()?;
     cu!(mode m; cuStreamGetCaptureInfo(s, &mut status.0, id, graph, deps, edges, count))
 }
@@ -114,7 +114,7 @@ pub fn update_dependencies(
 /// `cudaThreadExchangeStreamCaptureMode`: the mode is per thread in the
 /// driver; no context is needed.
 pub fn exchange_mode(mode: *mut cudaStreamCaptureMode) -> CudaResult {
-    let mode = out(mode)?;
+    let mode = unsafe { out(mode) }?;
     // The mode goes to the driver unchecked: NVIDIA's runtime returned
     // success for the value the GPU test passes (H100, CUDA 13.0).
     super::state::runtime()?;

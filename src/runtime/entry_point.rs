@@ -16,7 +16,7 @@ pub fn get(
     status: *mut cudaDriverEntryPointQueryResult,
     per_thread: bool,
 ) -> CudaResult {
-    let out = super::out(func)?;
+    let out = unsafe { super::out(func) }?;
     if symbol.is_null() || flags > cudaEnablePerThreadDefaultStream {
         return Err(cudaErrorInvalidValue);
     }
@@ -51,8 +51,8 @@ pub fn get(
 
 /// `cudaGetExportTable`: forwarded to `cuGetExportTable`.
 pub fn export_table(table: *mut *const c_void, id: *const cudaUUID_t) -> CudaResult {
-    let out = super::out(table)?;
-    super::input(id)?;
+    let out = unsafe { super::out(table) }?;
+    unsafe { super::input(id) }?;
     // With no driver NVIDIA's runtime answers cudaErrorUnknown for an id it
     // does not serve; with one, the driver's answer (cudaErrorInvalidValue
     // for an unknown id). Measured on CUDA 13.0 without and with an H100.

@@ -15,7 +15,7 @@ fn handle(e: cudaEvent_t) -> CudaResult<cudaEvent_t> {
 
 /// `cudaEventCreate*`: an interprocess event must also disable timing.
 pub fn create(p: *mut cudaEvent_t, flags: c_uint) -> CudaResult {
-    let p = out(p)?;
+    let p = unsafe { out(p) }?;
     if flags & !CREATE_FLAGS != 0 || (flags & cudaEventInterprocess != 0 && flags & cudaEventDisableTiming == 0) {
         return Err(cudaErrorInvalidValue);
     }
@@ -63,7 +63,7 @@ pub fn synchronize(e: cudaEvent_t) -> CudaResult {
 /// `cudaErrorInvalidResourceHandle` when either event disables timing or
 /// was never recorded, `cudaErrorNotReady` while one is pending.
 pub fn elapsed(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
-    let ms = out(ms)?;
+    let ms = unsafe { out(ms) }?;
     context::enter()?;
     cu!(cuEventElapsedTime(ms, handle(start)?, handle(end)?))
 }

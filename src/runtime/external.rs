@@ -15,16 +15,16 @@ use std::ffi::{c_uint, c_void};
 /// `cudaImportExternalMemory`.
 pub fn import_memory(mem: *mut cudaExternalMemory_t, desc: *const cudaExternalMemoryHandleDesc) -> CudaResult {
     enter()?;
-    let mem = out(mem)?;
-    let desc = input(desc)?;
+    let mem = unsafe { out(mem) }?;
+    let desc = unsafe { input(desc) }?;
     cu!(cuImportExternalMemory(mem, desc))
 }
 
 /// `cudaExternalMemoryGetMappedBuffer`.
 pub fn mapped_buffer(ptr: *mut *mut c_void, mem: cudaExternalMemory_t, desc: *const cudaExternalMemoryBufferDesc) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
-    let desc = input(desc)?;
+    let ptr = unsafe { out(ptr) }?;
+    let desc = unsafe { input(desc) }?;
     if mem.is_null() {
         return Err(cudaErrorInvalidValue); // NULL: invalid value (NVIDIA, H100, CUDA 13.0)
     }
@@ -36,7 +36,7 @@ pub fn mapped_buffer(ptr: *mut *mut c_void, mem: cudaExternalMemory_t, desc: *co
 
 /// The driver's mipmapped-array descriptor for the runtime's.
 pub fn driver_mipmap_desc(d: &cudaExternalMemoryMipmappedArrayDesc) -> CudaResult<CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC> {
-    let (format, channels) = super::texture::array_format(&d.formatDesc)?;
+    let (format, channels) = super::channel_format::array_format(&d.formatDesc)?;
     Ok(CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
         offset: d.offset,
         arrayDesc: CUDA_ARRAY3D_DESCRIPTOR {
@@ -60,8 +60,8 @@ pub fn mapped_mipmapped_array(
     desc: *const cudaExternalMemoryMipmappedArrayDesc,
 ) -> CudaResult {
     enter()?;
-    let mipmap = out(mipmap)?;
-    let desc = driver_mipmap_desc(input(desc)?)?;
+    let mipmap = unsafe { out(mipmap) }?;
+    let desc = driver_mipmap_desc(unsafe { input(desc) }?)?;
     if mem.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -80,8 +80,8 @@ pub fn destroy_memory(mem: cudaExternalMemory_t) -> CudaResult {
 /// `cudaImportExternalSemaphore`.
 pub fn import_semaphore(sem: *mut cudaExternalSemaphore_t, desc: *const cudaExternalSemaphoreHandleDesc) -> CudaResult {
     enter()?;
-    let sem = out(sem)?;
-    let desc = input(desc)?;
+    let sem = unsafe { out(sem) }?;
+    let desc = unsafe { input(desc) }?;
     cu!(cuImportExternalSemaphore(sem, desc))
 }
 

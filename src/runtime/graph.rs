@@ -16,7 +16,7 @@
 pub mod convert;
 
 use super::context::enter;
-use super::{input, out};
+use super::{input, non_null, out};
 use crate::driver::api::*;
 use crate::driver::{CUcontext, CUdeviceptr, CUkernel, StreamMode};
 use crate::types::*;
@@ -77,7 +77,7 @@ fn ctx() -> CudaResult<CUcontext> {
 
 /// Run a driver "add node" call and store the new node in `*p_node`.
 fn add(p_node: *mut cudaGraphNode_t, f: impl FnOnce(&mut cudaGraphNode_t) -> CudaResult) -> CudaResult {
-    let o = out(p_node)?;
+    let o = unsafe { out(p_node) }?;
     let mut n = null_mut();
     f(&mut n)?;
     *o = n;
@@ -89,7 +89,7 @@ fn add(p_node: *mut cudaGraphNode_t, f: impl FnOnce(&mut cudaGraphNode_t) -> Cud
 // ---------------------------------------------------------------------------
 
 pub fn create(p_graph: *mut cudaGraph_t, flags: c_uint) -> CudaResult {
-    let o = out(p_graph)?;
+    let o = unsafe { out(p_graph) }?;
     enter()?;
     let mut g = null_mut();
     cu!(cuGraphCreate(&mut g, flags))?;
@@ -98,7 +98,7 @@ pub fn create(p_graph: *mut cudaGraph_t, flags: c_uint) -> CudaResult {
 }
 
 pub fn clone(p_clone: *mut cudaGraph_t, original: cudaGraph_t) -> CudaResult {
-    let o = out(p_clone)?;
+    let o = unsafe { out(p_clone) }?;
     enter()?;
     let mut g = null_mut();
     cu!(cuGraphClone(&mut g, original))?;
@@ -128,12 +128,12 @@ pub fn add_kernel(
     params: *const cudaKernelNodeParams,
 ) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(input(params)?)?;
+    let k = kernel_to_driver(unsafe { input(params) }?)?;
     add(p_node, |o| cu!(cuGraphAddKernelNode(o, graph, deps, n, &k)))
 }
 
 pub fn kernel_get(node: cudaGraphNode_t, params: *mut cudaKernelNodeParams) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     // SAFETY: all-zero is a valid CUDA_KERNEL_NODE_PARAMS (NULL pointers).
     let mut k: CUDA_KERNEL_NODE_PARAMS = unsafe { std::mem::zeroed() };
@@ -144,13 +144,13 @@ pub fn kernel_get(node: cudaGraphNode_t, params: *mut cudaKernelNodeParams) -> C
 
 pub fn kernel_set(node: cudaGraphNode_t, params: *const cudaKernelNodeParams) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(input(params)?)?;
+    let k = kernel_to_driver(unsafe { input(params) }?)?;
     cu!(cuGraphKernelNodeSetParams(node, &k))
 }
 
 pub fn exec_kernel_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaKernelNodeParams) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(input(params)?)?;
+    let k = kernel_to_driver(unsafe { input(params) }?)?;
     cu!(cuGraphExecKernelNodeSetParams(exec, node, &k))
 }
 
@@ -162,7 +162,7 @@ pub fn add_memcpy(
     params: *const cudaMemcpy3DParms,
 ) -> CudaResult {
     let c = ctx()?;
-    let m = memcpy3d_to_driver(input(params)?)?;
+    let m = memcpy3d_to_driver(unsafe { input(params) }?)?;
     add(p_node, |o| cu!(cuGraphAddMemcpyNode(o, graph, deps, n, &m, c)))
 }
 
@@ -220,7 +220,7 @@ pub fn add_memcpy_to_symbol(
 }
 
 pub fn memcpy_get(node: cudaGraphNode_t, params: *mut cudaMemcpy3DParms) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     let mut m = CUDA_MEMCPY3D::default();
     cu!(cuGraphMemcpyNodeGetParams(node, &mut m))?;
@@ -241,7 +241,7 @@ fn memcpy_set_parms(exec: cudaGraphExec_t, node: cudaGraphNode_t, p: CudaResult<
 }
 
 pub fn memcpy_set(node: cudaGraphNode_t, params: *const cudaMemcpy3DParms) -> CudaResult {
-    memcpy_set_parms(null_mut(), node, input(params).copied())
+    memcpy_set_parms(null_mut(), node, unsafe { input(params) }.copied())
 }
 
 pub fn memcpy_set_1d(node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> CudaResult {
@@ -265,7 +265,7 @@ fn need_exec(exec: cudaGraphExec_t) -> CudaResult {
 
 pub fn exec_memcpy_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaMemcpy3DParms) -> CudaResult {
     need_exec(exec)?;
-    memcpy_set_parms(exec, node, input(params).copied())
+    memcpy_set_parms(exec, node, unsafe { input(params) }.copied())
 }
 
 pub fn exec_memcpy_set_1d(exec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> CudaResult {
@@ -293,12 +293,12 @@ pub fn exec_memcpy_set_to_symbol(exec: cudaGraphExec_t, node: cudaGraphNode_t, s
 
 pub fn add_memset(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaMemsetParams) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(input(params)?, c);
+    let m = memset_to_driver(unsafe { input(params) }?, c);
     add(p_node, |o| cu!(cuGraphAddMemsetNode(o, graph, deps, n, &m, c)))
 }
 
 pub fn memset_get(node: cudaGraphNode_t, params: *mut cudaMemsetParams) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     let mut m = memset_to_driver(&cudaMemsetParams { dst: null_mut(), pitch: 0, value: 0, elementSize: 0, width: 0, height: 0 }, null_mut());
     cu!(cuGraphMemsetNodeGetParams(node, &mut m))?;
@@ -308,36 +308,36 @@ pub fn memset_get(node: cudaGraphNode_t, params: *mut cudaMemsetParams) -> CudaR
 
 pub fn memset_set(node: cudaGraphNode_t, params: *const cudaMemsetParams) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(input(params)?, c);
+    let m = memset_to_driver(unsafe { input(params) }?, c);
     cu!(cuGraphMemsetNodeSetParams(node, &m))
 }
 
 pub fn exec_memset_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaMemsetParams) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(input(params)?, c);
+    let m = memset_to_driver(unsafe { input(params) }?, c);
     cu!(cuGraphExecMemsetNodeSetParams(exec, node, &m, c))
 }
 
 pub fn add_host(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaHostNodeParams) -> CudaResult {
     enter()?;
-    let p = input(params)?;
+    let p = unsafe { input(params) }?;
     add(p_node, |o| cu!(cuGraphAddHostNode(o, graph, deps, n, p)))
 }
 
 pub fn host_get(node: cudaGraphNode_t, params: *mut cudaHostNodeParams) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     cu!(cuGraphHostNodeGetParams(node, o))
 }
 
 pub fn host_set(node: cudaGraphNode_t, params: *const cudaHostNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphHostNodeSetParams(node, input(params)?))
+    cu!(cuGraphHostNodeSetParams(node, non_null(params)?))
 }
 
 pub fn exec_host_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaHostNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExecHostNodeSetParams(exec, node, input(params)?))
+    cu!(cuGraphExecHostNodeSetParams(exec, node, non_null(params)?))
 }
 
 pub fn add_child(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, child: cudaGraph_t) -> CudaResult {
@@ -346,7 +346,7 @@ pub fn add_child(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const 
 }
 
 pub fn child_get(node: cudaGraphNode_t, p_graph: *mut cudaGraph_t) -> CudaResult {
-    let o = out(p_graph)?;
+    let o = unsafe { out(p_graph) }?;
     enter()?;
     cu!(cuGraphChildGraphNodeGetGraph(node, o))
 }
@@ -372,7 +372,7 @@ pub fn add_event(record: bool, p_node: *mut cudaGraphNode_t, graph: cudaGraph_t,
 }
 
 pub fn event_get(record: bool, node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> CudaResult {
-    let o = out(event_out)?;
+    let o = unsafe { out(event_out) }?;
     enter()?;
     if record { cu!(cuGraphEventRecordNodeGetEvent(node, o)) } else { cu!(cuGraphEventWaitNodeGetEvent(node, o)) }
 }
@@ -393,58 +393,58 @@ pub fn exec_event_set(record: bool, exec: cudaGraphExec_t, node: cudaGraphNode_t
 
 pub fn add_sem_signal(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
     enter()?;
-    let p = input(params)?;
+    let p = unsafe { input(params) }?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresSignalNode(o, graph, deps, n, p)))
 }
 
 pub fn sem_signal_get(node: cudaGraphNode_t, params: *mut cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     cu!(cuGraphExternalSemaphoresSignalNodeGetParams(node, o))
 }
 
 pub fn sem_signal_set(node: cudaGraphNode_t, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExternalSemaphoresSignalNodeSetParams(node, input(params)?))
+    cu!(cuGraphExternalSemaphoresSignalNodeSetParams(node, non_null(params)?))
 }
 
 pub fn exec_sem_signal_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, input(params)?))
+    cu!(cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, non_null(params)?))
 }
 
 pub fn add_sem_wait(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
     enter()?;
-    let p = input(params)?;
+    let p = unsafe { input(params) }?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresWaitNode(o, graph, deps, n, p)))
 }
 
 pub fn sem_wait_get(node: cudaGraphNode_t, params: *mut cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     cu!(cuGraphExternalSemaphoresWaitNodeGetParams(node, o))
 }
 
 pub fn sem_wait_set(node: cudaGraphNode_t, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExternalSemaphoresWaitNodeSetParams(node, input(params)?))
+    cu!(cuGraphExternalSemaphoresWaitNodeSetParams(node, non_null(params)?))
 }
 
 pub fn exec_sem_wait_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, node, input(params)?))
+    cu!(cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, node, non_null(params)?))
 }
 
 /// Mem-alloc node: the driver writes the allocation's address into
 /// `params.dptr`.
 pub fn add_mem_alloc(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *mut cudaMemAllocNodeParams) -> CudaResult {
     enter()?;
-    let p = out(params)?;
+    let p = unsafe { out(params) }?;
     add(p_node, |o| cu!(cuGraphAddMemAllocNode(o, graph, deps, n, p)))
 }
 
 pub fn mem_alloc_get(node: cudaGraphNode_t, params: *mut cudaMemAllocNodeParams) -> CudaResult {
-    let o = out(params)?;
+    let o = unsafe { out(params) }?;
     enter()?;
     cu!(cuGraphMemAllocNodeGetParams(node, o))
 }
@@ -457,13 +457,13 @@ pub fn add_mem_free(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *con
 /// `dptr_out` is a `void*` that receives the address (C: `void *dptr_out`,
 /// written as `*(void**)dptr_out`).
 pub fn mem_free_get(node: cudaGraphNode_t, dptr_out: *mut c_void) -> CudaResult {
-    let o = out(dptr_out.cast::<CUdeviceptr>())?;
+    let o = unsafe { out(dptr_out.cast::<CUdeviceptr>()) }?;
     enter()?;
     cu!(cuGraphMemFreeNodeGetParams(node, o))
 }
 
 pub fn conditional_handle_create(p_handle: *mut cudaGraphConditionalHandle, graph: cudaGraph_t, default_value: c_uint, flags: c_uint) -> CudaResult {
-    let o = out(p_handle)?;
+    let o = unsafe { out(p_handle) }?;
     let c = ctx()?;
     cu!(cuGraphConditionalHandleCreate(o, graph, c, default_value, flags))
 }
@@ -481,7 +481,7 @@ pub fn add_node(
     params: *mut cudaGraphNodeParams,
 ) -> CudaResult {
     let c = ctx()?;
-    let p = out(params)?;
+    let p = unsafe { out(params) }?;
     let mut d = node_params_to_driver(p, c)?;
     add(p_node, |o| cu!(cuGraphAddNode(o, graph, deps, edge_data, n, &mut d)))?;
     node_params_writeback(&d, p);
@@ -490,13 +490,13 @@ pub fn add_node(
 
 pub fn node_set_params(node: cudaGraphNode_t, params: *mut cudaGraphNodeParams) -> CudaResult {
     let c = ctx()?;
-    let mut d = node_params_to_driver(out(params)?, c)?;
+    let mut d = node_params_to_driver(unsafe { out(params) }?, c)?;
     cu!(cuGraphNodeSetParams(node, &mut d))
 }
 
 pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *mut cudaGraphNodeParams) -> CudaResult {
     let c = ctx()?;
-    let mut d = node_params_to_driver(out(params)?, c)?;
+    let mut d = node_params_to_driver(unsafe { out(params) }?, c)?;
     cu!(cuGraphExecNodeSetParams(exec, node, &mut d))
 }
 
@@ -515,38 +515,38 @@ pub fn remove_dependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to:
 }
 
 pub fn get_edges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+    let n = unsafe { out(n) }?;
     enter()?;
     cu!(cuGraphGetEdges(graph, from, to, edge_data, n))
 }
 
 pub fn node_dependencies(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+    let n = unsafe { out(n) }?;
     enter()?;
     cu!(cuGraphNodeGetDependencies(node, deps, edge_data, n))
 }
 
 pub fn node_dependents(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+    let n = unsafe { out(n) }?;
     enter()?;
     cu!(cuGraphNodeGetDependentNodes(node, deps, edge_data, n))
 }
 
 pub fn get_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+    let n = unsafe { out(n) }?;
     enter()?;
     cu!(cuGraphGetNodes(graph, nodes, n))
 }
 
 pub fn get_root_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+    let n = unsafe { out(n) }?;
     enter()?;
     cu!(cuGraphGetRootNodes(graph, nodes, n))
 }
 
 /// Node types have the same numbers in both enums.
 pub fn node_type(node: cudaGraphNode_t, p_type: *mut cudaGraphNodeType) -> CudaResult {
-    let o = out(p_type)?;
+    let o = unsafe { out(p_type) }?;
     enter()?;
     let mut t = 0;
     cu!(cuGraphNodeGetType(node, &mut t))?;
@@ -555,7 +555,7 @@ pub fn node_type(node: cudaGraphNode_t, p_type: *mut cudaGraphNodeType) -> CudaR
 }
 
 pub fn find_in_clone(p_node: *mut cudaGraphNode_t, original: cudaGraphNode_t, cloned: cudaGraph_t) -> CudaResult {
-    let o = out(p_node)?;
+    let o = unsafe { out(p_node) }?;
     enter()?;
     cu!(cuGraphNodeFindInClone(o, original, cloned))
 }
@@ -567,7 +567,7 @@ pub fn find_in_clone(p_node: *mut cudaGraphNode_t, original: cudaGraphNode_t, cl
 /// `cudaGraphInstantiate` and `cudaGraphInstantiateWithFlags` (the same call
 /// since CUDA 12).
 pub fn instantiate(p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) -> CudaResult {
-    let o = out(p_exec)?;
+    let o = unsafe { out(p_exec) }?;
     enter()?;
     let mut e = null_mut();
     cu!(cuGraphInstantiateWithFlags(&mut e, graph, flags))?;
@@ -579,8 +579,8 @@ pub fn instantiate(p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ul
 /// `errNode_out`; stream 0 of the upload is the per-thread stream in the
 /// `_ptsz` twin.
 pub fn instantiate_with_params(mode: StreamMode, p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, params: *mut cudaGraphInstantiateParams) -> CudaResult {
-    let o = out(p_exec)?;
-    let p = out(params)?;
+    let o = unsafe { out(p_exec) }?;
+    let p = unsafe { out(params) }?;
     enter()?;
     let mut e = null_mut();
     cu!(mode mode; cuGraphInstantiateWithParams(&mut e, graph, p))?;
@@ -594,13 +594,13 @@ pub fn exec_destroy(exec: cudaGraphExec_t) -> CudaResult {
 }
 
 pub fn exec_flags(exec: cudaGraphExec_t, flags: *mut c_ulonglong) -> CudaResult {
-    let o = out(flags)?;
+    let o = unsafe { out(flags) }?;
     enter()?;
     cu!(cuGraphExecGetFlags(exec, o))
 }
 
 pub fn exec_update(exec: cudaGraphExec_t, graph: cudaGraph_t, info: *mut cudaGraphExecUpdateResultInfo) -> CudaResult {
-    let o = out(info)?;
+    let o = unsafe { out(info) }?;
     enter()?;
     cu!(cuGraphExecUpdate(exec, graph, o))
 }
@@ -611,7 +611,7 @@ pub fn node_set_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: c
 }
 
 pub fn node_get_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: *mut c_uint) -> CudaResult {
-    let o = out(enabled)?;
+    let o = unsafe { out(enabled) }?;
     enter()?;
     cu!(cuGraphNodeGetEnabled(exec, node, o))
 }
@@ -629,7 +629,7 @@ pub fn launch(mode: StreamMode, exec: cudaGraphExec_t, stream: cudaStream_t) -> 
 }
 
 pub fn debug_dot_print(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -> CudaResult {
-    input(path)?;
+    unsafe { input(path) }?;
     enter()?;
     cu!(cuGraphDebugDotPrint(graph, path, flags))
 }
@@ -639,7 +639,7 @@ pub fn debug_dot_print(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -
 // ---------------------------------------------------------------------------
 
 pub fn user_object_create(p_obj: *mut cudaUserObject_t, ptr: *mut c_void, destroy: cudaHostFn_t, initial: c_uint, flags: c_uint) -> CudaResult {
-    let o = out(p_obj)?;
+    let o = unsafe { out(p_obj) }?;
     enter()?;
     cu!(cuUserObjectCreate(o, ptr, destroy, initial, flags))
 }
@@ -674,7 +674,7 @@ fn cu_device(ordinal: std::ffi::c_int) -> CudaResult<crate::driver::CUdevice> {
 
 /// Attribute numbers are the driver's; values are `cuuint64_t`.
 pub fn graph_mem_attribute(set: bool, device: std::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut c_void) -> CudaResult {
-    input(value)?;
+    unsafe { input(value) }?;
     let d = cu_device(device)?;
     enter()?;
     if set {
@@ -693,13 +693,13 @@ pub fn graph_mem_trim(device: std::ffi::c_int) -> CudaResult {
 /// Kernel node attributes: ids and values are the driver's launch
 /// attributes, same numbers and layout.
 pub fn kernel_attr_get(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *mut cudaLaunchAttributeValue) -> CudaResult {
-    let o = out(value)?;
+    let o = unsafe { out(value) }?;
     enter()?;
     cu!(cuGraphKernelNodeGetAttribute(node, attr.0, o))
 }
 
 pub fn kernel_attr_set(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> CudaResult {
-    let v = input(value)?;
+    let v = unsafe { input(value) }?;
     enter()?;
     cu!(cuGraphKernelNodeSetAttribute(node, attr.0, v))
 }

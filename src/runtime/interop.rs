@@ -51,7 +51,7 @@ pub fn map(count: c_int, res: *mut cudaGraphicsResource_t, stream: cudaStream_t,
 /// `cudaGraphicsResourceGetMappedPointer`: `size` may be NULL.
 pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = unsafe { out(ptr) }?;
     let mut d: CUdeviceptr = 0;
     let mut n = 0usize;
     let res = resource(res)?;
@@ -67,7 +67,7 @@ pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphics
 /// `cudaGraphicsSubResourceGetMappedArray`.
 pub fn mapped_array(array: *mut cudaArray_t, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
-    let array = out(array)?;
+    let array = unsafe { out(array) }?;
     let res = resource(res)?;
     cu!(cuGraphicsSubResourceGetMappedArray(array, res, index, level))
 }
@@ -75,7 +75,7 @@ pub fn mapped_array(array: *mut cudaArray_t, res: cudaGraphicsResource_t, index:
 /// `cudaGraphicsResourceGetMappedMipmappedArray`.
 pub fn mapped_mipmapped_array(mipmap: *mut cudaMipmappedArray_t, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    let mipmap = out(mipmap)?;
+    let mipmap = unsafe { out(mipmap) }?;
     let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedMipmappedArray(mipmap, res))
 }
@@ -83,7 +83,7 @@ pub fn mapped_mipmapped_array(mipmap: *mut cudaMipmappedArray_t, res: cudaGraphi
 /// Registration calls all have this shape: out-resource first.
 fn register(res: *mut cudaGraphicsResource_t, f: impl FnOnce(*mut cudaGraphicsResource_t) -> CudaResult) -> CudaResult {
     enter()?;
-    let res = out(res)?;
+    let res = unsafe { out(res) }?;
     f(res)
 }
 
@@ -103,7 +103,7 @@ pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target
 pub fn gl_get_devices(count: *mut c_uint, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
     // No context: programs call this to choose the device they then set.
     let rt = runtime()?;
-    let count = out(count)?;
+    let count = unsafe { out(count) }?;
     if max > 0 && devices.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -139,7 +139,7 @@ pub fn gl_unregister_buffer_object(buffer: GLuint) -> CudaResult {
 /// `cudaGLMapBufferObject` / `cudaGLMapBufferObjectAsync` (`stream` given).
 pub fn gl_map_buffer_object(ptr: *mut *mut c_void, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = unsafe { out(ptr) }?;
     let (mut d, mut size): (CUdeviceptr, usize) = (0, 0);
     match stream {
         Some(s) => cu!(cuGLMapBufferObjectAsync(&mut d, &mut size, buffer, s))?,
@@ -174,7 +174,7 @@ pub fn egl_register_image(res: *mut cudaGraphicsResource_t, image: EGLImageKHR, 
 /// `cudaEventCreateFromEGLSync`.
 pub fn event_from_egl_sync(event: *mut cudaEvent_t, sync: EGLSyncKHR, flags: c_uint) -> CudaResult {
     enter()?;
-    let event = out(event)?;
+    let event = unsafe { out(event) }?;
     cu!(cuEventCreateFromEGLSync(event, sync, flags))
 }
 
@@ -208,7 +208,7 @@ pub fn egl_acquire_frame(
 ) -> CudaResult {
     enter()?;
     let c = conn(c)?;
-    let res = out(res)?;
+    let res = unsafe { out(res) }?;
     cu!(cuEGLStreamConsumerAcquireFrame(c, res, stream as *mut CUstream, timeout))
 }
 
@@ -256,7 +256,7 @@ pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, i
     enter()?;
     // The resource is checked first (NVIDIA's order, measured on an H100).
     let res = resource(res)?;
-    let frame = out(frame)?;
+    let frame = unsafe { out(frame) }?;
     let mut f = empty_driver_frame();
     cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
     *frame = runtime_egl_frame(&f)?;
@@ -334,7 +334,7 @@ fn empty_driver_frame() -> CUeglFrame {
 /// `cudaErrorInvalidValue`).
 pub fn driver_egl_frame(f: &cudaEglFrame) -> CudaResult<CUeglFrame> {
     let p0 = &f.planeDesc[0];
-    let (cuFormat, numChannels) = super::texture::array_format(&p0.channelDesc)?;
+    let (cuFormat, numChannels) = super::channel_format::array_format(&p0.channelDesc)?;
     if !runtime_color_format(f.eglColorFormat.0) || !matches!(f.frameType.0, EGL_FRAME_TYPE_ARRAY | EGL_FRAME_TYPE_PITCH) {
         return Err(cudaErrorInvalidValue);
     }
@@ -379,7 +379,7 @@ pub fn runtime_egl_frame(f: &CUeglFrame) -> CudaResult<cudaEglFrame> {
     let n = (f.planeCount as usize).min(CUDA_EGL_PLANES);
     let mut planes = [cudaEglPlaneDesc::default(); CUDA_EGL_PLANES];
     if n > 0 {
-        let desc = super::texture::channel_desc(f.cuFormat, f.numChannels);
+        let desc = super::channel_format::channel_desc(f.cuFormat, f.numChannels);
         if desc.f == cudaChannelFormatKindNone || !(1..=4).contains(&f.numChannels) {
             return Err(cudaErrorInvalidChannelDescriptor);
         }
@@ -431,7 +431,7 @@ pub fn runtime_egl_frame(f: &CUeglFrame) -> CudaResult<cudaEglFrame> {
 /// `cudaVDPAUGetDevice`: the driver's device, as a runtime ordinal.
 pub fn vdpau_get_device(device: *mut c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
     let rt = runtime()?;
-    let device = out(device)?;
+    let device = unsafe { out(device) }?;
     let mut d: CUdevice = 0;
     cu!(cuVDPAUGetDevice(&mut d, vdp, gpa))?;
     *device = rt.ordinal_of(d)?;

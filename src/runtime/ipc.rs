@@ -10,14 +10,14 @@ use std::ffi::{c_uint, c_void};
 /// `cudaIpcGetMemHandle`.
 pub fn get_mem_handle(handle: *mut cudaIpcMemHandle_t, ptr: *mut c_void) -> CudaResult {
     enter()?;
-    let handle = out(handle)?;
+    let handle = unsafe { out(handle) }?;
     cu!(cuIpcGetMemHandle(handle, ptr as CUdeviceptr))
 }
 
 /// `cudaIpcOpenMemHandle`: `cudaIpcMemLazyEnablePeerAccess` is the only flag.
 pub fn open_mem_handle(ptr: *mut *mut c_void, handle: cudaIpcMemHandle_t, flags: c_uint) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = unsafe { out(ptr) }?;
     if flags & !(cudaIpcMemLazyEnablePeerAccess as c_uint) != 0 {
         return Err(cudaErrorInvalidValue);
     }
@@ -37,7 +37,7 @@ pub fn close_mem_handle(ptr: *mut c_void) -> CudaResult {
 /// `cudaEventInterprocess | cudaEventDisableTiming` and answers otherwise.
 pub fn get_event_handle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> CudaResult {
     enter()?;
-    let handle = out(handle)?;
+    let handle = unsafe { out(handle) }?;
     // NULL is an invalid value here (NVIDIA, H100, CUDA 13.0).
     if event.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -48,6 +48,6 @@ pub fn get_event_handle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -
 /// `cudaIpcOpenEventHandle`.
 pub fn open_event_handle(event: *mut cudaEvent_t, handle: cudaIpcEventHandle_t) -> CudaResult {
     enter()?;
-    let event = out(event)?;
+    let event = unsafe { out(event) }?;
     cu!(cuIpcOpenEventHandle(event, handle))
 }

@@ -32,7 +32,7 @@ pub fn load(
     lib_values: *mut *mut c_void,
     num_lib: c_uint,
 ) -> CudaResult {
-    let out = super::out(library)?;
+    let out = unsafe { super::out(library) }?;
     check_options(num_jit, jit_options.cast(), jit_values)?;
     check_options(num_lib, lib_options.cast(), lib_values)?;
     super::state::runtime()?;
@@ -66,7 +66,7 @@ pub fn unload(library: cudaLibrary_t) -> CudaResult {
 
 /// `cudaLibraryGetKernel`.
 pub fn get_kernel(kernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> CudaResult {
-    let out = super::out(kernel)?;
+    let out = unsafe { super::out(kernel) }?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -83,7 +83,7 @@ pub fn get_kernel(kernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *cons
 
 /// `cudaLibraryGetKernelCount`.
 pub fn kernel_count(count: *mut c_uint, library: cudaLibrary_t) -> CudaResult {
-    let out = super::out(count)?;
+    let out = unsafe { super::out(count) }?;
     if library.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -110,7 +110,7 @@ pub fn enumerate_kernels(kernels: *mut cudaKernel_t, num: c_uint, library: cudaL
 
 /// `cudaLibraryGetGlobal` (in the current context) and `cudaLibraryGetManaged`.
 pub fn get_global(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
-    let out = super::out(dptr)?;
+    let out = unsafe { super::out(dptr) }?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -135,7 +135,7 @@ pub fn get_global(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrar
 
 /// `cudaLibraryGetUnifiedFunction`.
 pub fn unified_function(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) -> CudaResult {
-    let out = super::out(fptr)?;
+    let out = unsafe { super::out(fptr) }?;
     if symbol.is_null() {
         return Err(cudaErrorInvalidValue);
     }

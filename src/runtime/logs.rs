@@ -9,7 +9,7 @@ use std::ffi::{c_char, c_uint, c_void};
 /// `cudaLogsRegisterCallback`.
 pub fn register(cb: cudaLogsCallback_t, user: *mut c_void, handle: *mut cudaLogsCallbackHandle) -> CudaResult {
     runtime()?;
-    let handle = out(handle)?;
+    let handle = unsafe { out(handle) }?;
     if cb.is_none() {
         return Err(cudaErrorInvalidValue);
     }
@@ -28,7 +28,7 @@ pub fn unregister(handle: cudaLogsCallbackHandle) -> CudaResult {
 /// `cudaLogsCurrent`: `flags` must be 0.
 pub fn current(it: *mut cudaLogIterator, flags: c_uint) -> CudaResult {
     runtime()?;
-    let it = out(it)?;
+    let it = unsafe { out(it) }?;
     cu!(cuLogsCurrent(it, flags))
 }
 

@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_uint, c_void};
 
 /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]`.
 pub fn max_active_blocks(blocks: *mut c_int, func: *const c_void, block_size: c_int, smem: usize, flags: c_uint) -> CudaResult {
-    let out = super::out(blocks)?;
+    let out = unsafe { super::out(blocks) }?;
     if flags & !(cudaOccupancyDisableCachingOverride) != 0 {
         return Err(cudaErrorInvalidValue);
     }
@@ -17,15 +17,15 @@ pub fn max_active_blocks(blocks: *mut c_int, func: *const c_void, block_size: c_
 
 /// `cudaOccupancyAvailableDynamicSMemPerBlock`.
 pub fn available_dynamic_smem(smem: *mut usize, func: *const c_void, blocks: c_int, block_size: c_int) -> CudaResult {
-    let out = super::out(smem)?;
+    let out = unsafe { super::out(smem) }?;
     let f = function_in_context(func)?;
     cu!(cuOccupancyAvailableDynamicSMemPerBlock(out, f, blocks, block_size))
 }
 
 /// `cudaOccupancyMaxPotentialClusterSize` / `cudaOccupancyMaxActiveClusters`.
 pub fn clusters(out: *mut c_int, func: *const c_void, config: *const cudaLaunchConfig_t, potential_size: bool) -> CudaResult {
-    let out = super::out(out)?;
-    let c = driver_config(super::input(config)?)?;
+    let out = unsafe { super::out(out) }?;
+    let c = driver_config(unsafe { super::input(config) }?)?;
     let f = function_in_context(func)?;
     if potential_size {
         cu!(cuOccupancyMaxPotentialClusterSize(out, f, &c))

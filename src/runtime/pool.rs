@@ -34,14 +34,14 @@ fn driver_props(p: &cudaMemPoolProps) -> CudaResult<cudaMemPoolProps> {
 /// `cudaDeviceGetDefaultMemPool`.
 pub fn device_default_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device(ordinal)?;
-    let pool = out(pool)?;
+    let pool = unsafe { out(pool) }?;
     cu!(cuDeviceGetDefaultMemPool(pool, d.cu))
 }
 
 /// `cudaDeviceGetMemPool`.
 pub fn device_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device_arg(ordinal)?;
-    let pool = out(pool)?;
+    let pool = unsafe { out(pool) }?;
     cu!(cuDeviceGetMemPool(pool, d.cu))
 }
 
@@ -58,8 +58,8 @@ pub fn set_device_pool(ordinal: c_int, pool: cudaMemPool_t) -> CudaResult {
 /// `cudaMemGetDefaultMemPool` / `cudaMemGetMemPool`.
 pub fn location_pool(pool: *mut cudaMemPool_t, loc: *mut cudaMemLocation, ty: cudaMemAllocationType, default: bool) -> CudaResult {
     runtime()?;
-    let pool = out(pool)?;
-    let mut l = driver_location(input(loc)?)?;
+    let pool = unsafe { out(pool) }?;
+    let mut l = driver_location(unsafe { input(loc) }?)?;
     if default {
         cu!(cuMemGetDefaultMemPool(pool, &mut l, ty.0))
     } else {
@@ -70,7 +70,7 @@ pub fn location_pool(pool: *mut cudaMemPool_t, loc: *mut cudaMemLocation, ty: cu
 /// `cudaMemSetMemPool`.
 pub fn set_location_pool(loc: *mut cudaMemLocation, ty: cudaMemAllocationType, pool: cudaMemPool_t) -> CudaResult {
     runtime()?;
-    let mut l = driver_location(input(loc)?)?;
+    let mut l = driver_location(unsafe { input(loc) }?)?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -82,7 +82,7 @@ pub fn set_location_pool(loc: *mut cudaMemLocation, ty: cudaMemAllocationType, p
 /// runtime may return success with NULL instead; the GPU run tells).
 pub fn malloc_async(ptr: *mut *mut c_void, size: usize, stream: cudaStream_t, mode: StreamMode) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = unsafe { out(ptr) }?;
     let mut d: CUdeviceptr = 0;
     cu!(mode mode; cuMemAllocAsync(&mut d, size, stream))?;
     *ptr = d as *mut c_void;
@@ -98,7 +98,7 @@ pub fn malloc_from_pool_async(
     mode: StreamMode,
 ) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = unsafe { out(ptr) }?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -118,8 +118,8 @@ pub fn free_async(ptr: *mut c_void, stream: cudaStream_t, mode: StreamMode) -> C
 /// `cudaMemPoolCreate`.
 pub fn create(pool: *mut cudaMemPool_t, props: *const cudaMemPoolProps) -> CudaResult {
     enter()?;
-    let pool = out(pool)?;
-    let p = driver_props(input(props)?)?;
+    let pool = unsafe { out(pool) }?;
+    let p = driver_props(unsafe { input(props) }?)?;
     cu!(cuMemPoolCreate(pool, &p))
 }
 
@@ -175,9 +175,9 @@ pub fn set_access(pool: cudaMemPool_t, list: *const cudaMemAccessDesc, count: us
 /// `cudaMemPoolGetAccess`.
 pub fn get_access(flags: *mut cudaMemAccessFlags, pool: cudaMemPool_t, loc: *mut cudaMemLocation) -> CudaResult {
     enter()?;
-    let flags = out(flags)?;
+    let flags = unsafe { out(flags) }?;
     let pool = pool_ok(pool)?;
-    let mut l = driver_location(input(loc)?)?;
+    let mut l = driver_location(unsafe { input(loc) }?)?;
     cu!(cuMemPoolGetAccess(&mut flags.0, pool, &mut l))
 }
 
@@ -195,23 +195,23 @@ pub fn export_handle(handle: *mut c_void, pool: cudaMemPool_t, ty: cudaMemAlloca
 /// handle *is* the fd, cast to a pointer, as with the driver.
 pub fn import_handle(pool: *mut cudaMemPool_t, handle: *mut c_void, ty: cudaMemAllocationHandleType, flags: c_uint) -> CudaResult {
     enter()?;
-    let pool = out(pool)?;
+    let pool = unsafe { out(pool) }?;
     cu!(cuMemPoolImportFromShareableHandle(pool, handle, ty.0, flags as u64))
 }
 
 /// `cudaMemPoolExportPointer`.
 pub fn export_pointer(data: *mut cudaMemPoolPtrExportData, ptr: *mut c_void) -> CudaResult {
     enter()?;
-    let data = out(data)?;
+    let data = unsafe { out(data) }?;
     cu!(cuMemPoolExportPointer(data, ptr as CUdeviceptr))
 }
 
 /// `cudaMemPoolImportPointer`.
 pub fn import_pointer(ptr: *mut *mut c_void, pool: cudaMemPool_t, data: *mut cudaMemPoolPtrExportData) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = unsafe { out(ptr) }?;
     let pool = pool_ok(pool)?;
-    let data = out(data)?;
+    let data = unsafe { out(data) }?;
     let mut d: CUdeviceptr = 0;
     cu!(cuMemPoolImportPointer(&mut d, pool, data))?;
     *ptr = d as *mut c_void;

@@ -157,6 +157,9 @@ pub fn register_function(handle: *mut *mut c_void, host_fun: *const c_char, devi
     if host_fun.is_null() || device_name.is_null() {
         return;
     }
+    // Traces name kernels through this registry (the first registration
+    // hands them the lookup; later calls find it set).
+    crate::trace::set_symbol_namer(trace_name);
     let f: &'static Function = Box::leak(Box::new(Function { module, host_fun: host_fun as usize, name: device_name, kernel: AtomicPtr::new(null_mut()) }));
     FUNCTIONS.insert(host_fun as usize, f);
 }
@@ -349,12 +352,14 @@ const UNRESOLVED_TAG: usize = 1;
 /// `__cudaGetKernel`: the kernel of a host stub. On a load failure the
 /// handle is a tagged pointer to the record, so the launch (whose error the
 /// program sees) retries and reports why.
-pub fn get_kernel_for_stub(host_fun: *const c_void) -> CudaResult<CUkernel> {
-    let f = function(host_fun).ok_or(cudaErrorInvalidDeviceFunction)?;
-    match f.kernel() {
-        Ok(k) => Ok(k),
-        Err(_) => Ok((f as *const Function as usize | UNRESOLVED_TAG) as CUkernel),
-    }
+pub fn get_kernel_for_stub(out: Option<&mut CUkernel>, host_fun: *const c_void) -> CudaResult {
+    super::out_first(out, || {
+        let f = function(host_fun).ok_or(cudaErrorInvalidDeviceFunction)?;
+        match f.kernel() {
+            Ok(k) => Ok(k),
+            Err(_) => Ok((f as *const Function as usize | UNRESOLVED_TAG) as CUkernel),
+        }
+    })
 }
 
 /// The kernel a `__cudaLaunchKernel` handle stands for.

@@ -26,7 +26,7 @@ fn is_default(s: cudaStream_t) -> bool {
 /// `cudaStreamNonBlocking`. The driver clamps the priority to
 /// `cudaDeviceGetStreamPriorityRange`, as NVIDIA's runtime does.
 pub fn create(p: *mut cudaStream_t, flags: c_uint, priority: Option<c_int>) -> CudaResult {
-    let p = out(p)?;
+    let p = unsafe { out(p) }?;
     if flags & !cudaStreamNonBlocking != 0 {
         return Err(cudaErrorInvalidValue);
     }
@@ -79,26 +79,26 @@ pub fn wait_event(s: cudaStream_t, e: cudaEvent_t, flags: c_uint, m: StreamMode)
 }
 
 pub fn flags(s: cudaStream_t, p: *mut c_uint, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+    let p = unsafe { out(p) }?;
     context::enter()?;
     cu!(mode m; cuStreamGetFlags(s, p))
 }
 
 pub fn priority(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+    let p = unsafe { out(p) }?;
     context::enter()?;
     cu!(mode m; cuStreamGetPriority(s, p))
 }
 
 pub fn id(s: cudaStream_t, p: *mut u64, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+    let p = unsafe { out(p) }?;
     context::enter()?;
     cu!(mode m; cuStreamGetId(s, p))
 }
 
 /// `cudaStreamGetDevice`: the runtime ordinal of the stream's device.
 pub fn device(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+    let p = unsafe { out(p) }?;
     context::enter()?;
     let mut dev = 0;
     cu!(mode m; cuStreamGetDevice(s, &mut dev))?;
@@ -109,13 +109,13 @@ pub fn device(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
 /// `cudaStreamGetAttribute`: the value union has the driver's layout and
 /// ids, so it passes through.
 pub fn attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: *mut cudaLaunchAttributeValue, m: StreamMode) -> CudaResult {
-    let v = out(v)?;
+    let v = unsafe { out(v) }?;
     context::enter()?;
     cu!(mode m; cuStreamGetAttribute(s, a.0, v))
 }
 
 pub fn set_attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: *const cudaLaunchAttributeValue, m: StreamMode) -> CudaResult {
-    let v = super::input(v)?;
+    let v = unsafe { super::input(v) }?;
     context::enter()?;
     cu!(mode m; cuStreamSetAttribute(s, a.0, v))
 }

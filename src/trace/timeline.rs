@@ -20,7 +20,7 @@
 //! flush, at exit, even if the process is killed later.
 
 use super::clock;
-use super::args::{push_int, write_kept, CallArgs, Kept};
+use super::args::{escape_into, push_int, write_kept, CallArgs, Kept};
 use super::output;
 use std::cell::UnsafeCell;
 use std::collections::{HashSet, VecDeque};
@@ -493,16 +493,6 @@ pub fn escape(s: &str) -> String {
     o
 }
 
-pub fn escape_into(s: &str, o: &mut String) {
-    for ch in s.chars() {
-        match ch {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-}
 
 /// Append an event and its arguments to this thread's lane. Only the
 /// lane's owner calls it: the thread whose state holds the lane.

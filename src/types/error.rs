@@ -8,8 +8,6 @@ use std::ffi::c_int;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct cudaError_t(pub c_int);
 
-pub use super::error_codes::*;
-
 impl cudaError_t {
     #[inline]
     pub const fn is_success(self) -> bool {

@@ -18,7 +18,7 @@ pub const cudaFuncAttributeNonPortableClusterSizeAllowed: cudaFuncAttribute = cu
 pub const cudaFuncAttributeClusterSchedulingPolicyPreference: cudaFuncAttribute = cudaFuncAttribute(15);
 pub const cudaFuncAttributeMax: cudaFuncAttribute = cudaFuncAttribute(16);
 
-crate::trace_enum!(cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize, cudaFuncAttributePreferredSharedMemoryCarveout, cudaFuncAttributeClusterDimMustBeSet, cudaFuncAttributeRequiredClusterWidth, cudaFuncAttributeRequiredClusterHeight, cudaFuncAttributeRequiredClusterDepth, cudaFuncAttributeNonPortableClusterSizeAllowed, cudaFuncAttributeClusterSchedulingPolicyPreference, cudaFuncAttributeMax });
+crate::types::c_enum!(cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize, cudaFuncAttributePreferredSharedMemoryCarveout, cudaFuncAttributeClusterDimMustBeSet, cudaFuncAttributeRequiredClusterWidth, cudaFuncAttributeRequiredClusterHeight, cudaFuncAttributeRequiredClusterDepth, cudaFuncAttributeNonPortableClusterSizeAllowed, cudaFuncAttributeClusterSchedulingPolicyPreference, cudaFuncAttributeMax });
 
 /// C: `cudaJitOption`.
 #[repr(transparent)]
@@ -43,7 +43,7 @@ pub const cudaJitMinCtaPerSm: cudaJitOption = cudaJitOption(31);
 pub const cudaJitMaxThreadsPerBlock: cudaJitOption = cudaJitOption(32);
 pub const cudaJitOverrideDirectiveValues: cudaJitOption = cudaJitOption(33);
 
-crate::trace_enum!(cudaJitOption { cudaJitMaxRegisters, cudaJitThreadsPerBlock, cudaJitWallTime, cudaJitInfoLogBuffer, cudaJitInfoLogBufferSizeBytes, cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes, cudaJitOptimizationLevel, cudaJitFallbackStrategy, cudaJitGenerateDebugInfo, cudaJitLogVerbose, cudaJitGenerateLineInfo, cudaJitCacheMode, cudaJitPositionIndependentCode, cudaJitMinCtaPerSm, cudaJitMaxThreadsPerBlock, cudaJitOverrideDirectiveValues });
+crate::types::c_enum!(cudaJitOption { cudaJitMaxRegisters, cudaJitThreadsPerBlock, cudaJitWallTime, cudaJitInfoLogBuffer, cudaJitInfoLogBufferSizeBytes, cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes, cudaJitOptimizationLevel, cudaJitFallbackStrategy, cudaJitGenerateDebugInfo, cudaJitLogVerbose, cudaJitGenerateLineInfo, cudaJitCacheMode, cudaJitPositionIndependentCode, cudaJitMinCtaPerSm, cudaJitMaxThreadsPerBlock, cudaJitOverrideDirectiveValues });
 
 /// C: `cudaLibraryOption`.
 #[repr(transparent)]
@@ -53,7 +53,7 @@ pub struct cudaLibraryOption(pub c_int);
 pub const cudaLibraryHostUniversalFunctionAndDataTable: cudaLibraryOption = cudaLibraryOption(0);
 pub const cudaLibraryBinaryIsPreserved: cudaLibraryOption = cudaLibraryOption(1);
 
-crate::trace_enum!(cudaLibraryOption { cudaLibraryHostUniversalFunctionAndDataTable, cudaLibraryBinaryIsPreserved });
+crate::types::c_enum!(cudaLibraryOption { cudaLibraryHostUniversalFunctionAndDataTable, cudaLibraryBinaryIsPreserved });
 
 /// C: `cudaDriverEntryPointQueryResult`.
 #[repr(transparent)]
@@ -64,5 +64,5 @@ pub const cudaDriverEntryPointSuccess: cudaDriverEntryPointQueryResult = cudaDri
 pub const cudaDriverEntryPointSymbolNotFound: cudaDriverEntryPointQueryResult = cudaDriverEntryPointQueryResult(1);
 pub const cudaDriverEntryPointVersionNotSufficent: cudaDriverEntryPointQueryResult = cudaDriverEntryPointQueryResult(2);
 
-crate::trace_enum!(cudaDriverEntryPointQueryResult { cudaDriverEntryPointSuccess, cudaDriverEntryPointSymbolNotFound, cudaDriverEntryPointVersionNotSufficent });
+crate::types::c_enum!(cudaDriverEntryPointQueryResult { cudaDriverEntryPointSuccess, cudaDriverEntryPointSymbolNotFound, cudaDriverEntryPointVersionNotSufficent });
 

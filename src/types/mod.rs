@@ -8,6 +8,7 @@
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case, unused_imports)]
 
 pub(crate) mod error_codes;
+pub mod c_enum;
 pub mod error;
 pub mod handles;
 pub mod device_enums;
@@ -30,9 +31,12 @@ mod pool_enums;
 pub mod shared;
 mod shared_enums;
 
+pub use c_enum::CEnum;
+pub(crate) use c_enum::c_enum;
 pub use device::*;
 pub use device_enums::*;
 pub use error::*;
+pub use error_codes::*;
 pub use graph::*;
 pub use handles::*;
 pub use interop::*;

@@ -17,7 +17,7 @@ pub const cudaMemPoolAttrReservedMemHigh: cudaMemPoolAttr = cudaMemPoolAttr(0x6)
 pub const cudaMemPoolAttrUsedMemCurrent: cudaMemPoolAttr = cudaMemPoolAttr(0x7);
 pub const cudaMemPoolAttrUsedMemHigh: cudaMemPoolAttr = cudaMemPoolAttr(0x8);
 
-crate::trace_enum!(cudaMemPoolAttr { cudaMemPoolReuseFollowEventDependencies, cudaMemPoolReuseAllowOpportunistic, cudaMemPoolReuseAllowInternalDependencies, cudaMemPoolAttrReleaseThreshold, cudaMemPoolAttrReservedMemCurrent, cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemCurrent, cudaMemPoolAttrUsedMemHigh });
+crate::types::c_enum!(cudaMemPoolAttr { cudaMemPoolReuseFollowEventDependencies, cudaMemPoolReuseAllowOpportunistic, cudaMemPoolReuseAllowInternalDependencies, cudaMemPoolAttrReleaseThreshold, cudaMemPoolAttrReservedMemCurrent, cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemCurrent, cudaMemPoolAttrUsedMemHigh });
 
 /// C: `cudaMemLocationType`.
 #[repr(transparent)]
@@ -31,7 +31,7 @@ pub const cudaMemLocationTypeHost: cudaMemLocationType = cudaMemLocationType(2);
 pub const cudaMemLocationTypeHostNuma: cudaMemLocationType = cudaMemLocationType(3);
 pub const cudaMemLocationTypeHostNumaCurrent: cudaMemLocationType = cudaMemLocationType(4);
 
-crate::trace_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent });
+crate::types::c_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent });
 
 /// C: `cudaMemAccessFlags`.
 #[repr(transparent)]
@@ -42,7 +42,7 @@ pub const cudaMemAccessFlagsProtNone: cudaMemAccessFlags = cudaMemAccessFlags(0)
 pub const cudaMemAccessFlagsProtRead: cudaMemAccessFlags = cudaMemAccessFlags(1);
 pub const cudaMemAccessFlagsProtReadWrite: cudaMemAccessFlags = cudaMemAccessFlags(3);
 
-crate::trace_enum!(cudaMemAccessFlags { cudaMemAccessFlagsProtNone, cudaMemAccessFlagsProtRead, cudaMemAccessFlagsProtReadWrite });
+crate::types::c_enum!(cudaMemAccessFlags { cudaMemAccessFlagsProtNone, cudaMemAccessFlagsProtRead, cudaMemAccessFlagsProtReadWrite });
 
 /// C: `cudaMemAllocationType`.
 #[repr(transparent)]
@@ -54,7 +54,7 @@ pub const cudaMemAllocationTypePinned: cudaMemAllocationType = cudaMemAllocation
 pub const cudaMemAllocationTypeManaged: cudaMemAllocationType = cudaMemAllocationType(0x2);
 pub const cudaMemAllocationTypeMax: cudaMemAllocationType = cudaMemAllocationType(0x7fffffff);
 
-crate::trace_enum!(cudaMemAllocationType { cudaMemAllocationTypeInvalid, cudaMemAllocationTypePinned, cudaMemAllocationTypeManaged, cudaMemAllocationTypeMax });
+crate::types::c_enum!(cudaMemAllocationType { cudaMemAllocationTypeInvalid, cudaMemAllocationTypePinned, cudaMemAllocationTypeManaged, cudaMemAllocationTypeMax });
 
 /// C: `cudaMemAllocationHandleType`.
 #[repr(transparent)]
@@ -67,5 +67,5 @@ pub const cudaMemHandleTypeWin32: cudaMemAllocationHandleType = cudaMemAllocatio
 pub const cudaMemHandleTypeWin32Kmt: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x4);
 pub const cudaMemHandleTypeFabric: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x8);
 
-crate::trace_enum!(cudaMemAllocationHandleType { cudaMemHandleTypeNone, cudaMemHandleTypePosixFileDescriptor, cudaMemHandleTypeWin32, cudaMemHandleTypeWin32Kmt, cudaMemHandleTypeFabric });
+crate::types::c_enum!(cudaMemAllocationHandleType { cudaMemHandleTypeNone, cudaMemHandleTypePosixFileDescriptor, cudaMemHandleTypeWin32, cudaMemHandleTypeWin32Kmt, cudaMemHandleTypeFabric });
 

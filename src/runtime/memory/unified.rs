@@ -14,7 +14,8 @@ use std::ptr::null_mut;
 /// `cudaPointerGetAttributes` (CUDA 11+ rules): memory the driver does not
 /// know (plain host memory, NULL) is `cudaMemoryTypeUnregistered` with
 /// device `cudaInvalidDeviceId` and NULL pointers, and succeeds.
-pub fn pointer_attributes(out: &mut cudaPointerAttributes, p: *const c_void) -> CudaResult {
+pub fn pointer_attributes(out: Option<&mut cudaPointerAttributes>, p: *const c_void) -> CudaResult {
+    let out = crate::runtime::required(out)?;
     let rt = runtime()?;
     enter()?;
     let mut ty: c_uint = 0;
