@@ -46,7 +46,7 @@ pub unsafe extern "C" fn cudaDeviceGetPCIBusId(pciBusId: *mut c_char, len: c_int
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
-    entry!(cudaDeviceSynchronize() => device::synchronize())
+    entry!(cudaDeviceSynchronize() => runtime::pass!(cuCtxSynchronize(std::ptr::null_mut())))
 }
 
 #[unsafe(no_mangle)]
@@ -61,7 +61,7 @@ pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
-    entry!(cudaDeviceSetLimit(limit, value) => device::set_limit(limit, value))
+    entry!(cudaDeviceSetLimit(limit, value) => runtime::pass!(cuCtxSetLimit(limit.0, value)))
 }
 
 #[unsafe(no_mangle)]
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCac
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t {
-    entry!(cudaDeviceSetCacheConfig(cacheConfig) => device::set_cache_config(cacheConfig))
+    entry!(cudaDeviceSetCacheConfig(cacheConfig) => runtime::pass!(cuCtxSetCacheConfig(cacheConfig.0)))
 }
 
 #[unsafe(no_mangle)]
@@ -86,7 +86,8 @@ pub unsafe extern "C" fn cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfi
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(leastPriority: *mut c_int, greatestPriority: *mut c_int) -> cudaError_t {
-    entry!(cudaDeviceGetStreamPriorityRange(leastPriority, greatestPriority) => device::stream_priority_range(leastPriority, greatestPriority))
+    // Either pointer may be NULL.
+    entry!(cudaDeviceGetStreamPriorityRange(leastPriority, greatestPriority) => runtime::pass!(cuCtxGetStreamPriorityRange(leastPriority, greatestPriority)))
 }
 
 #[unsafe(no_mangle)]
@@ -157,7 +158,8 @@ pub unsafe extern "C" fn cudaDeviceFlushGPUDirectRDMAWrites(
     target: cudaFlushGPUDirectRDMAWritesTarget,
     scope: cudaFlushGPUDirectRDMAWritesScope,
 ) -> cudaError_t {
-    entry!(cudaDeviceFlushGPUDirectRDMAWrites(target, scope) => device::flush_gpu_direct_rdma_writes(target, scope))
+    // The enums agree with the driver's.
+    entry!(cudaDeviceFlushGPUDirectRDMAWrites(target, scope) => runtime::pass!(cuFlushGPUDirectRDMAWrites(target.0, scope.0)))
 }
 
 #[unsafe(no_mangle)]

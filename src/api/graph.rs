@@ -7,7 +7,7 @@
 //! the latter.
 
 use crate::driver::StreamMode;
-use crate::runtime::graph as g;
+use crate::runtime::{self, graph as g};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 
@@ -23,12 +23,12 @@ pub unsafe extern "C" fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalG
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphDestroy(graph: cudaGraph_t) -> cudaError_t {
-    entry!(cudaGraphDestroy(graph) => g::destroy(graph))
+    entry!(cudaGraphDestroy(graph) => runtime::pass!(cuGraphDestroy(graph)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaError_t {
-    entry!(cudaGraphDestroyNode(node) => g::destroy_node(node))
+    entry!(cudaGraphDestroyNode(node) => runtime::pass!(cuGraphDestroyNode(node)))
 }
 
 #[unsafe(no_mangle)]
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphE
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t, hSrc: cudaGraphNode_t) -> cudaError_t {
-    entry!(cudaGraphKernelNodeCopyAttributes(hDst, hSrc) => g::kernel_attr_copy(hDst, hSrc))
+    entry!(cudaGraphKernelNodeCopyAttributes(hDst, hSrc) => runtime::pass!(cuGraphKernelNodeCopyAttributes(hDst, hSrc)))
 }
 
 #[unsafe(no_mangle)]
@@ -183,7 +183,7 @@ pub unsafe extern "C" fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, childGraph: cudaGraph_t) -> cudaError_t {
-    entry!(cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph) => g::exec_child_set(hGraphExec, node, childGraph))
+    entry!(cudaGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph) => runtime::pass!(cuGraphExecChildGraphNodeSetParams(hGraphExec, node, childGraph)))
 }
 
 #[unsafe(no_mangle)]
@@ -313,12 +313,12 @@ pub unsafe extern "C" fn cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
-    entry!(cudaGraphAddDependencies(graph, from, to, edgeData, numDependencies) => g::add_dependencies(graph, from, to, edgeData, numDependencies))
+    entry!(cudaGraphAddDependencies(graph, from, to, edgeData, numDependencies) => runtime::pass!(cuGraphAddDependencies(graph, from, to, edgeData, numDependencies)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
-    entry!(cudaGraphRemoveDependencies(graph, from, to, edgeData, numDependencies) => g::remove_dependencies(graph, from, to, edgeData, numDependencies))
+    entry!(cudaGraphRemoveDependencies(graph, from, to, edgeData, numDependencies) => runtime::pass!(cuGraphRemoveDependencies(graph, from, to, edgeData, numDependencies)))
 }
 
 #[unsafe(no_mangle)]
@@ -378,7 +378,7 @@ pub unsafe extern "C" fn cudaGraphInstantiateWithParams_ptsz(pGraphExec: *mut cu
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cudaError_t {
-    entry!(cudaGraphExecDestroy(graphExec) => g::exec_destroy(graphExec))
+    entry!(cudaGraphExecDestroy(graphExec) => runtime::pass!(cuGraphExecDestroy(graphExec)))
 }
 
 #[unsafe(no_mangle)]
@@ -393,7 +393,7 @@ pub unsafe extern "C" fn cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: c_uint) -> cudaError_t {
-    entry!(cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled) => g::node_set_enabled(hGraphExec, hNode, isEnabled))
+    entry!(cudaGraphNodeSetEnabled(hGraphExec, hNode, isEnabled) => runtime::pass!(cuGraphNodeSetEnabled(hGraphExec, hNode, isEnabled)))
 }
 
 #[unsafe(no_mangle)]
@@ -433,22 +433,22 @@ pub unsafe extern "C" fn cudaUserObjectCreate(object_out: *mut cudaUserObject_t,
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaUserObjectRetain(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    entry!(cudaUserObjectRetain(object, count) => g::user_object_retain(object, count))
+    entry!(cudaUserObjectRetain(object, count) => runtime::pass!(cuUserObjectRetain(object, count)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaUserObjectRelease(object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    entry!(cudaUserObjectRelease(object, count) => g::user_object_release(object, count))
+    entry!(cudaUserObjectRelease(object, count) => runtime::pass!(cuUserObjectRelease(object, count)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphRetainUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint, flags: c_uint) -> cudaError_t {
-    entry!(cudaGraphRetainUserObject(graph, object, count, flags) => g::graph_retain_user_object(graph, object, count, flags))
+    entry!(cudaGraphRetainUserObject(graph, object, count, flags) => runtime::pass!(cuGraphRetainUserObject(graph, object, count, flags)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphReleaseUserObject(graph: cudaGraph_t, object: cudaUserObject_t, count: c_uint) -> cudaError_t {
-    entry!(cudaGraphReleaseUserObject(graph, object, count) => g::graph_release_user_object(graph, object, count))
+    entry!(cudaGraphReleaseUserObject(graph, object, count) => runtime::pass!(cuGraphReleaseUserObject(graph, object, count)))
 }
 
 #[unsafe(no_mangle)]

@@ -1,7 +1,7 @@
 //! Graphics interoperability exports: OpenGL, EGL, VDPAU and the
 //! API-independent `cudaGraphics*` calls.
 
-use crate::runtime::interop;
+use crate::runtime::{self, interop};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -91,12 +91,14 @@ pub unsafe extern "C" fn cudaGLSetGLDevice(device: c_int) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLRegisterBufferObject(bufObj) => interop::gl_register_buffer_object(bufObj))
+    // The deprecated buffer-object calls are the driver's
+    // `cuGL*BufferObject*` counterparts.
+    entry!(cudaGLRegisterBufferObject(bufObj) => runtime::pass!(cuGLRegisterBufferObject(bufObj)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLUnregisterBufferObject(bufObj) => interop::gl_unregister_buffer_object(bufObj))
+    entry!(cudaGLUnregisterBufferObject(bufObj) => runtime::pass!(cuGLUnregisterBufferObject(bufObj)))
 }
 
 #[unsafe(no_mangle)]
@@ -121,7 +123,7 @@ pub unsafe extern "C" fn cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cu
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint) -> cudaError_t {
-    entry!(cudaGLSetBufferObjectMapFlags(bufObj, flags) => interop::gl_set_buffer_object_map_flags(bufObj, flags))
+    entry!(cudaGLSetBufferObjectMapFlags(bufObj, flags) => runtime::pass!(cuGLSetBufferObjectMapFlags(bufObj, flags)))
 }
 
 // ---- EGL -------------------------------------------------------------------

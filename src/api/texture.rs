@@ -1,6 +1,6 @@
 //! Texture object, surface object and channel descriptor exports.
 
-use crate::runtime::texture;
+use crate::runtime::{self, texture};
 use crate::types::*;
 use std::ffi::c_int;
 
@@ -28,7 +28,8 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDestroyTextureObject(texObject: cudaTextureObject_t) -> cudaError_t {
-    entry!(cudaDestroyTextureObject(texObject) => texture::destroy_texture(texObject))
+    // Object 0 is never valid.
+    entry!(cudaDestroyTextureObject(texObject) => runtime::pass!(cuTexObjectDestroy(texObject)))
 }
 
 #[unsafe(no_mangle)]
@@ -56,7 +57,7 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceOb
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    entry!(cudaDestroySurfaceObject(surfObject) => texture::destroy_surface(surfObject))
+    entry!(cudaDestroySurfaceObject(surfObject) => runtime::pass!(cuSurfObjectDestroy(surfObject)))
 }
 
 #[unsafe(no_mangle)]

@@ -215,12 +215,6 @@ pub fn pci_bus_id(buf: *mut c_char, len: c_int, ordinal: c_int) -> CudaResult {
     cu!(cuDeviceGetPCIBusId(buf, len, d.cu))
 }
 
-/// `cudaDeviceSynchronize`.
-pub fn synchronize() -> CudaResult {
-    enter()?;
-    cu!(cuCtxSynchronize(std::ptr::null_mut()))
-}
-
 /// `cudaDeviceGetLimit`.
 pub fn limit(value: *mut usize, l: cudaLimit) -> CudaResult {
     enter()?;
@@ -228,23 +222,11 @@ pub fn limit(value: *mut usize, l: cudaLimit) -> CudaResult {
     cu!(cuCtxGetLimit(v, l.0))
 }
 
-/// `cudaDeviceSetLimit`.
-pub fn set_limit(l: cudaLimit, value: usize) -> CudaResult {
-    enter()?;
-    cu!(cuCtxSetLimit(l.0, value))
-}
-
 /// `cudaDeviceGetCacheConfig`.
 pub fn cache_config(c: *mut cudaFuncCache) -> CudaResult {
     enter()?;
     let c = unsafe { super::out(c) }?;
     cu!(cuCtxGetCacheConfig(&mut c.0))
-}
-
-/// `cudaDeviceSetCacheConfig`.
-pub fn set_cache_config(c: cudaFuncCache) -> CudaResult {
-    enter()?;
-    cu!(cuCtxSetCacheConfig(c.0))
 }
 
 /// `cudaDeviceGetSharedMemConfig`: bank size is fixed at four bytes on every
@@ -263,12 +245,6 @@ pub fn set_shared_mem_config(c: cudaSharedMemConfig) -> CudaResult {
         return Err(cudaErrorInvalidValue);
     }
     Ok(())
-}
-
-/// `cudaDeviceGetStreamPriorityRange`: either pointer may be NULL.
-pub fn stream_priority_range(least: *mut c_int, greatest: *mut c_int) -> CudaResult {
-    enter()?;
-    cu!(cuCtxGetStreamPriorityRange(least, greatest))
 }
 
 /// The valid `cudaSetDeviceFlags` flags: one scheduling mode at most, plus
@@ -395,12 +371,6 @@ pub fn nvsci_sync_attributes(list: *mut c_void, ordinal: c_int, flags: c_int) ->
         return Err(cudaErrorInvalidValue);
     }
     cu!(cuDeviceGetNvSciSyncAttributes(list, d.cu, flags))
-}
-
-/// `cudaDeviceFlushGPUDirectRDMAWrites`: enums agree with the driver's.
-pub fn flush_gpu_direct_rdma_writes(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope) -> CudaResult {
-    enter()?;
-    cu!(cuFlushGPUDirectRDMAWrites(target.0, scope.0))
 }
 
 /// `cudaCtxResetPersistingL2Cache`: acts on the thread's current context

@@ -106,16 +106,6 @@ pub fn clone(p_clone: *mut cudaGraph_t, original: cudaGraph_t) -> CudaResult {
     Ok(())
 }
 
-pub fn destroy(graph: cudaGraph_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphDestroy(graph))
-}
-
-pub fn destroy_node(node: cudaGraphNode_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphDestroyNode(node))
-}
-
 // ---------------------------------------------------------------------------
 // Nodes by type.
 // ---------------------------------------------------------------------------
@@ -351,11 +341,6 @@ pub fn child_get(node: cudaGraphNode_t, p_graph: *mut cudaGraph_t) -> CudaResult
     cu!(cuGraphChildGraphNodeGetGraph(node, o))
 }
 
-pub fn exec_child_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, child: cudaGraph_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphExecChildGraphNodeSetParams(exec, node, child))
-}
-
 pub fn add_empty(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddEmptyNode(o, graph, deps, n)))
@@ -504,16 +489,6 @@ pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params
 // Edges and queries (CUDA 13 signatures, with edge data).
 // ---------------------------------------------------------------------------
 
-pub fn add_dependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edge_data: *const cudaGraphEdgeData, n: usize) -> CudaResult {
-    enter()?;
-    cu!(cuGraphAddDependencies(graph, from, to, edge_data, n))
-}
-
-pub fn remove_dependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edge_data: *const cudaGraphEdgeData, n: usize) -> CudaResult {
-    enter()?;
-    cu!(cuGraphRemoveDependencies(graph, from, to, edge_data, n))
-}
-
 pub fn get_edges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
     let n = unsafe { out(n) }?;
     enter()?;
@@ -588,11 +563,6 @@ pub fn instantiate_with_params(mode: StreamMode, p_exec: *mut cudaGraphExec_t, g
     Ok(())
 }
 
-pub fn exec_destroy(exec: cudaGraphExec_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphExecDestroy(exec))
-}
-
 pub fn exec_flags(exec: cudaGraphExec_t, flags: *mut c_ulonglong) -> CudaResult {
     let o = unsafe { out(flags) }?;
     enter()?;
@@ -603,11 +573,6 @@ pub fn exec_update(exec: cudaGraphExec_t, graph: cudaGraph_t, info: *mut cudaGra
     let o = unsafe { out(info) }?;
     enter()?;
     cu!(cuGraphExecUpdate(exec, graph, o))
-}
-
-pub fn node_set_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGraphNodeSetEnabled(exec, node, enabled))
 }
 
 pub fn node_get_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: *mut c_uint) -> CudaResult {
@@ -642,26 +607,6 @@ pub fn user_object_create(p_obj: *mut cudaUserObject_t, ptr: *mut c_void, destro
     let o = unsafe { out(p_obj) }?;
     enter()?;
     cu!(cuUserObjectCreate(o, ptr, destroy, initial, flags))
-}
-
-pub fn user_object_retain(obj: cudaUserObject_t, count: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuUserObjectRetain(obj, count))
-}
-
-pub fn user_object_release(obj: cudaUserObject_t, count: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuUserObjectRelease(obj, count))
-}
-
-pub fn graph_retain_user_object(graph: cudaGraph_t, obj: cudaUserObject_t, count: c_uint, flags: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGraphRetainUserObject(graph, obj, count, flags))
-}
-
-pub fn graph_release_user_object(graph: cudaGraph_t, obj: cudaUserObject_t, count: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGraphReleaseUserObject(graph, obj, count))
 }
 
 // ---------------------------------------------------------------------------
@@ -704,7 +649,3 @@ pub fn kernel_attr_set(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value
     cu!(cuGraphKernelNodeSetAttribute(node, attr.0, v))
 }
 
-pub fn kernel_attr_copy(dst: cudaGraphNode_t, src: cudaGraphNode_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphKernelNodeCopyAttributes(dst, src))
-}

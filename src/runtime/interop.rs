@@ -123,19 +123,6 @@ pub fn gl_set_gl_device(device: c_int) -> CudaResult {
     set_device(device)
 }
 
-/// `cudaGLRegisterBufferObject` and the other deprecated buffer-object
-/// calls: the driver's `cuGL*BufferObject*` counterparts.
-pub fn gl_register_buffer_object(buffer: GLuint) -> CudaResult {
-    enter()?;
-    cu!(cuGLRegisterBufferObject(buffer))
-}
-
-/// `cudaGLUnregisterBufferObject`.
-pub fn gl_unregister_buffer_object(buffer: GLuint) -> CudaResult {
-    enter()?;
-    cu!(cuGLUnregisterBufferObject(buffer))
-}
-
 /// `cudaGLMapBufferObject` / `cudaGLMapBufferObjectAsync` (`stream` given).
 pub fn gl_map_buffer_object(ptr: *mut *mut c_void, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
     enter()?;
@@ -156,12 +143,6 @@ pub fn gl_unmap_buffer_object(buffer: GLuint, stream: Option<cudaStream_t>) -> C
         Some(s) => cu!(cuGLUnmapBufferObjectAsync(buffer, s)),
         None => cu!(cuGLUnmapBufferObject(buffer)),
     }
-}
-
-/// `cudaGLSetBufferObjectMapFlags`.
-pub fn gl_set_buffer_object_map_flags(buffer: GLuint, flags: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGLSetBufferObjectMapFlags(buffer, flags))
 }
 
 // ---- EGL -------------------------------------------------------------------

@@ -39,6 +39,23 @@ pub mod symbol;
 
 use crate::types::{cudaErrorInvalidValue, CudaResult};
 
+/// An export whose semantics are exactly the driver's call says so in its
+/// body, the one place the pass-through is stated:
+/// `entry!(cudaGraphDestroy(graph) => runtime::pass!(cuGraphDestroy(graph)))`.
+/// It makes the thread's context current ([`context::enter`]), calls the
+/// driver function (its signature is declared once, in the driver table)
+/// with the export's C arguments, and returns the `CUresult` as the
+/// `cudaError_t` of the same number. The driver checks the arguments and
+/// answers as NVIDIA's runtime does for these calls; anything the runtime
+/// must check or convert first is a runtime function instead.
+macro_rules! pass {
+    ($f:ident ( $($a:expr),* $(,)? )) => {{
+        $crate::runtime::context::enter()?;
+        $crate::driver::cu!($f($($a),*))
+    }};
+}
+pub(crate) use pass;
+
 // C pointers become references in exactly two functions, both `unsafe`:
 // `as_out` and `as_in` (and `out`/`input`, built on them). Exports call them
 // on their arguments; runtime functions take the `Option`s (NULL is `None`)

@@ -173,12 +173,6 @@ pub fn create_texture(
     cu!(cuTexObjectCreate(tex, &r, &t, view))
 }
 
-/// `cudaDestroyTextureObject`. Object 0 is never valid.
-pub fn destroy_texture(tex: cudaTextureObject_t) -> CudaResult {
-    enter()?;
-    cu!(cuTexObjectDestroy(tex))
-}
-
 /// A getter: the driver fills its descriptor `D`, the caller gets it as `R`.
 fn get<D: Default, R>(out: *mut R, fill: impl FnOnce(&mut D) -> CudaResult, convert: impl FnOnce(&D) -> R) -> CudaResult {
     enter()?;
@@ -217,12 +211,6 @@ pub fn create_surface(surf: *mut cudaSurfaceObject_t, res: *const cudaResourceDe
     }
     let surf = unsafe { out(surf) }?;
     cu!(cuSurfObjectCreate(surf, &r))
-}
-
-/// `cudaDestroySurfaceObject`.
-pub fn destroy_surface(surf: cudaSurfaceObject_t) -> CudaResult {
-    enter()?;
-    cu!(cuSurfObjectDestroy(surf))
 }
 
 /// `cudaGetSurfaceObjectResourceDesc`.
