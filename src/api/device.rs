@@ -56,7 +56,7 @@ pub unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
-    entry!(cudaDeviceGetLimit(pValue, limit) => device::limit(pValue, limit))
+    entry!(cudaDeviceGetLimit(pValue, limit) => device::limit(unsafe { runtime::as_out(pValue) }, limit))
 }
 
 #[unsafe(no_mangle)]
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache) ->
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMemConfig) -> cudaError_t {
-    entry!(cudaDeviceGetSharedMemConfig(pConfig) => device::shared_mem_config(pConfig))
+    entry!(cudaDeviceGetSharedMemConfig(pConfig) => device::shared_mem_config(unsafe { runtime::as_out(pConfig) }))
 }
 
 #[unsafe(no_mangle)]

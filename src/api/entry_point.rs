@@ -1,7 +1,7 @@
 //! Driver entry points and export tables.
 
 use crate::driver::loader::CUDA_VERSION;
-use crate::runtime::entry_point;
+use crate::runtime::{self, entry_point};
 use crate::types::*;
 use std::ffi::{c_char, c_uint, c_ulonglong, c_void};
 
@@ -53,5 +53,5 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion_ptsz(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t {
-    entry!(@no_init cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(ppExportTable, pExportTableId))
+    entry!(@no_init cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(unsafe { runtime::as_out(ppExportTable) }, pExportTableId))
 }

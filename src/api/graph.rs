@@ -33,22 +33,22 @@ pub unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaErro
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddKernelNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_kernel(pGraphNode, graph, pDependencies, numDependencies, pNodeParams))
+    entry!(cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_kernel(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaKernelNodeParams) -> cudaError_t {
-    entry!(cudaGraphKernelNodeGetParams(node, pNodeParams) => g::kernel_get(node, pNodeParams))
+    entry!(cudaGraphKernelNodeGetParams(node, pNodeParams) => g::kernel_get(node, unsafe { runtime::as_out(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
-    entry!(cudaGraphKernelNodeSetParams(node, pNodeParams) => g::kernel_set(node, pNodeParams))
+    entry!(cudaGraphKernelNodeSetParams(node, pNodeParams) => g::kernel_set(node, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
-    entry!(cudaGraphExecKernelNodeSetParams(hGraphExec, node, pNodeParams) => g::exec_kernel_set(hGraphExec, node, pNodeParams))
+    entry!(cudaGraphExecKernelNodeSetParams(hGraphExec, node, pNodeParams) => g::exec_kernel_set(hGraphExec, node, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -58,17 +58,17 @@ pub unsafe extern "C" fn cudaGraphKernelNodeCopyAttributes(hDst: cudaGraphNode_t
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t {
-    entry!(cudaGraphKernelNodeGetAttribute(hNode, attr, value_out) => g::kernel_attr_get(hNode, attr, value_out))
+    entry!(cudaGraphKernelNodeGetAttribute(hNode, attr, value_out) => g::kernel_attr_get(hNode, attr, unsafe { runtime::as_out(value_out) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t {
-    entry!(cudaGraphKernelNodeSetAttribute(hNode, attr, value) => g::kernel_attr_set(hNode, attr, value))
+    entry!(cudaGraphKernelNodeSetAttribute(hNode, attr, value) => g::kernel_attr_set(hNode, attr, unsafe { runtime::as_in(value) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pCopyParams: *const cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, pCopyParams) => g::add_memcpy(pGraphNode, graph, pDependencies, numDependencies, pCopyParams))
+    entry!(cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, pCopyParams) => g::add_memcpy(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pCopyParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -88,12 +88,12 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(pGraphNode: *mut cudaGra
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaGraphMemcpyNodeGetParams(node, pNodeParams) => g::memcpy_get(node, pNodeParams))
+    entry!(cudaGraphMemcpyNodeGetParams(node, pNodeParams) => g::memcpy_get(node, unsafe { runtime::as_out(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaGraphMemcpyNodeSetParams(node, pNodeParams) => g::memcpy_set(node, pNodeParams))
+    entry!(cudaGraphMemcpyNodeSetParams(node, pNodeParams) => g::memcpy_set(node, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -113,7 +113,7 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParamsToSymbol(node: cudaGraphNod
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, pNodeParams) => g::exec_memcpy_set(hGraphExec, node, pNodeParams))
+    entry!(cudaGraphExecMemcpyNodeSetParams(hGraphExec, node, pNodeParams) => g::exec_memcpy_set(hGraphExec, node, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -133,32 +133,32 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cu
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemsetNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pMemsetParams: *const cudaMemsetParams) -> cudaError_t {
-    entry!(cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams) => g::add_memset(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams))
+    entry!(cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams) => g::add_memset(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pMemsetParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphMemsetNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaMemsetParams) -> cudaError_t {
-    entry!(cudaGraphMemsetNodeGetParams(node, pNodeParams) => g::memset_get(node, pNodeParams))
+    entry!(cudaGraphMemsetNodeGetParams(node, pNodeParams) => g::memset_get(node, unsafe { runtime::as_out(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t {
-    entry!(cudaGraphMemsetNodeSetParams(node, pNodeParams) => g::memset_set(node, pNodeParams))
+    entry!(cudaGraphMemsetNodeSetParams(node, pNodeParams) => g::memset_set(node, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphExec_t, node: cudaGraphNode_t, pNodeParams: *const cudaMemsetParams) -> cudaError_t {
-    entry!(cudaGraphExecMemsetNodeSetParams(hGraphExec, node, pNodeParams) => g::exec_memset_set(hGraphExec, node, pNodeParams))
+    entry!(cudaGraphExecMemsetNodeSetParams(hGraphExec, node, pNodeParams) => g::exec_memset_set(hGraphExec, node, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddHostNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaHostNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_host(pGraphNode, graph, pDependencies, numDependencies, pNodeParams))
+    entry!(cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_host(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphHostNodeGetParams(node: cudaGraphNode_t, pNodeParams: *mut cudaHostNodeParams) -> cudaError_t {
-    entry!(cudaGraphHostNodeGetParams(node, pNodeParams) => g::host_get(node, pNodeParams))
+    entry!(cudaGraphHostNodeGetParams(node, pNodeParams) => g::host_get(node, unsafe { runtime::as_out(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNo
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphChildGraphNodeGetGraph(node: cudaGraphNode_t, pGraph: *mut cudaGraph_t) -> cudaError_t {
-    entry!(cudaGraphChildGraphNodeGetGraph(node, pGraph) => g::child_get(node, pGraph))
+    entry!(cudaGraphChildGraphNodeGetGraph(node, pGraph) => g::child_get(node, unsafe { runtime::as_out(pGraph) }))
 }
 
 #[unsafe(no_mangle)]
@@ -198,7 +198,7 @@ pub unsafe extern "C" fn cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphN
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphEventRecordNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
-    entry!(cudaGraphEventRecordNodeGetEvent(node, event_out) => g::event_get(true, node, event_out))
+    entry!(cudaGraphEventRecordNodeGetEvent(node, event_out) => g::event_get(true, node, unsafe { runtime::as_out(event_out) }))
 }
 
 #[unsafe(no_mangle)]
@@ -218,7 +218,7 @@ pub unsafe extern "C" fn cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNod
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphEventWaitNodeGetEvent(node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> cudaError_t {
-    entry!(cudaGraphEventWaitNodeGetEvent(node, event_out) => g::event_get(false, node, event_out))
+    entry!(cudaGraphEventWaitNodeGetEvent(node, event_out) => g::event_get(false, node, unsafe { runtime::as_out(event_out) }))
 }
 
 #[unsafe(no_mangle)]
@@ -233,12 +233,12 @@ pub unsafe extern "C" fn cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGrap
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_signal(pGraphNode, graph, pDependencies, numDependencies, nodeParams))
+    entry!(cudaGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_signal(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExternalSemaphoresSignalNodeGetParams(hNode: cudaGraphNode_t, params_out: *mut cudaExternalSemaphoreSignalNodeParams) -> cudaError_t {
-    entry!(cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out) => g::sem_signal_get(hNode, params_out))
+    entry!(cudaGraphExternalSemaphoresSignalNodeGetParams(hNode, params_out) => g::sem_signal_get(hNode, unsafe { runtime::as_out(params_out) }))
 }
 
 #[unsafe(no_mangle)]
@@ -253,12 +253,12 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGra
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_wait(pGraphNode, graph, pDependencies, numDependencies, nodeParams))
+    entry!(cudaGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_wait(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExternalSemaphoresWaitNodeGetParams(hNode: cudaGraphNode_t, params_out: *mut cudaExternalSemaphoreWaitNodeParams) -> cudaError_t {
-    entry!(cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out) => g::sem_wait_get(hNode, params_out))
+    entry!(cudaGraphExternalSemaphoresWaitNodeGetParams(hNode, params_out) => g::sem_wait_get(hNode, unsafe { runtime::as_out(params_out) }))
 }
 
 #[unsafe(no_mangle)]
@@ -273,12 +273,12 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraph
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemAllocNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaMemAllocNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_mem_alloc(pGraphNode, graph, pDependencies, numDependencies, nodeParams))
+    entry!(cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_mem_alloc(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_out(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, params_out: *mut cudaMemAllocNodeParams) -> cudaError_t {
-    entry!(cudaGraphMemAllocNodeGetParams(node, params_out) => g::mem_alloc_get(node, params_out))
+    entry!(cudaGraphMemAllocNodeGetParams(node, params_out) => g::mem_alloc_get(node, unsafe { runtime::as_out(params_out) }))
 }
 
 #[unsafe(no_mangle)]
@@ -293,22 +293,22 @@ pub unsafe extern "C" fn cudaGraphMemFreeNodeGetParams(node: cudaGraphNode_t, dp
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(pHandle_out: *mut cudaGraphConditionalHandle, graph: cudaGraph_t, defaultLaunchValue: c_uint, flags: c_uint) -> cudaError_t {
-    entry!(cudaGraphConditionalHandleCreate(pHandle_out, graph, defaultLaunchValue, flags) => g::conditional_handle_create(pHandle_out, graph, defaultLaunchValue, flags))
+    entry!(cudaGraphConditionalHandleCreate(pHandle_out, graph, defaultLaunchValue, flags) => g::conditional_handle_create(unsafe { runtime::as_out(pHandle_out) }, graph, defaultLaunchValue, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => g::add_node(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams))
+    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => g::add_node(pGraphNode, graph, pDependencies, dependencyData, numDependencies, unsafe { runtime::as_out(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    entry!(cudaGraphNodeSetParams(node, nodeParams) => g::node_set_params(node, nodeParams))
+    entry!(cudaGraphNodeSetParams(node, nodeParams) => g::node_set_params(node, unsafe { runtime::as_out(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    entry!(cudaGraphExecNodeSetParams(graphExec, node, nodeParams) => g::exec_node_set_params(graphExec, node, nodeParams))
+    entry!(cudaGraphExecNodeSetParams(graphExec, node, nodeParams) => g::exec_node_set_params(graphExec, node, unsafe { runtime::as_out(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -348,32 +348,32 @@ pub unsafe extern "C" fn cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeGetType(node: cudaGraphNode_t, pType: *mut cudaGraphNodeType) -> cudaError_t {
-    entry!(cudaGraphNodeGetType(node, pType) => g::node_type(node, pType))
+    entry!(cudaGraphNodeGetType(node, pType) => g::node_type(node, unsafe { runtime::as_out(pType) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeFindInClone(pNode: *mut cudaGraphNode_t, originalNode: cudaGraphNode_t, clonedGraph: cudaGraph_t) -> cudaError_t {
-    entry!(cudaGraphNodeFindInClone(pNode, originalNode, clonedGraph) => g::find_in_clone(pNode, originalNode, clonedGraph))
+    entry!(cudaGraphNodeFindInClone(pNode, originalNode, clonedGraph) => g::find_in_clone(unsafe { runtime::as_out(pNode) }, originalNode, clonedGraph))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphInstantiate(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) -> cudaError_t {
-    entry!(cudaGraphInstantiate(pGraphExec, graph, flags) => g::instantiate(pGraphExec, graph, flags))
+    entry!(cudaGraphInstantiate(pGraphExec, graph, flags) => g::instantiate(unsafe { runtime::as_out(pGraphExec) }, graph, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphInstantiateWithFlags(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) -> cudaError_t {
-    entry!(cudaGraphInstantiateWithFlags(pGraphExec, graph, flags) => g::instantiate(pGraphExec, graph, flags))
+    entry!(cudaGraphInstantiateWithFlags(pGraphExec, graph, flags) => g::instantiate(unsafe { runtime::as_out(pGraphExec) }, graph, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphInstantiateWithParams(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, instantiateParams: *mut cudaGraphInstantiateParams) -> cudaError_t {
-    entry!(cudaGraphInstantiateWithParams(pGraphExec, graph, instantiateParams) => g::instantiate_with_params(StreamMode::Legacy, pGraphExec, graph, instantiateParams))
+    entry!(cudaGraphInstantiateWithParams(pGraphExec, graph, instantiateParams) => g::instantiate_with_params(StreamMode::Legacy, unsafe { runtime::as_out(pGraphExec) }, graph, unsafe { runtime::as_out(instantiateParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphInstantiateWithParams_ptsz(pGraphExec: *mut cudaGraphExec_t, graph: cudaGraph_t, instantiateParams: *mut cudaGraphInstantiateParams) -> cudaError_t {
-    entry!(cudaGraphInstantiateWithParams_ptsz(pGraphExec, graph, instantiateParams) => g::instantiate_with_params(StreamMode::PerThread, pGraphExec, graph, instantiateParams))
+    entry!(cudaGraphInstantiateWithParams_ptsz(pGraphExec, graph, instantiateParams) => g::instantiate_with_params(StreamMode::PerThread, unsafe { runtime::as_out(pGraphExec) }, graph, unsafe { runtime::as_out(instantiateParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -383,12 +383,12 @@ pub unsafe extern "C" fn cudaGraphExecDestroy(graphExec: cudaGraphExec_t) -> cud
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecGetFlags(graphExec: cudaGraphExec_t, flags: *mut c_ulonglong) -> cudaError_t {
-    entry!(cudaGraphExecGetFlags(graphExec, flags) => g::exec_flags(graphExec, flags))
+    entry!(cudaGraphExecGetFlags(graphExec, flags) => g::exec_flags(graphExec, unsafe { runtime::as_out(flags) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphExecUpdate(hGraphExec: cudaGraphExec_t, hGraph: cudaGraph_t, resultInfo: *mut cudaGraphExecUpdateResultInfo) -> cudaError_t {
-    entry!(cudaGraphExecUpdate(hGraphExec, hGraph, resultInfo) => g::exec_update(hGraphExec, hGraph, resultInfo))
+    entry!(cudaGraphExecUpdate(hGraphExec, hGraph, resultInfo) => g::exec_update(hGraphExec, hGraph, unsafe { runtime::as_out(resultInfo) }))
 }
 
 #[unsafe(no_mangle)]
@@ -398,7 +398,7 @@ pub unsafe extern "C" fn cudaGraphNodeSetEnabled(hGraphExec: cudaGraphExec_t, hN
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeGetEnabled(hGraphExec: cudaGraphExec_t, hNode: cudaGraphNode_t, isEnabled: *mut c_uint) -> cudaError_t {
-    entry!(cudaGraphNodeGetEnabled(hGraphExec, hNode, isEnabled) => g::node_get_enabled(hGraphExec, hNode, isEnabled))
+    entry!(cudaGraphNodeGetEnabled(hGraphExec, hNode, isEnabled) => g::node_get_enabled(hGraphExec, hNode, unsafe { runtime::as_out(isEnabled) }))
 }
 
 #[unsafe(no_mangle)]
@@ -428,7 +428,7 @@ pub unsafe extern "C" fn cudaGraphDebugDotPrint(graph: cudaGraph_t, path: *const
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaUserObjectCreate(object_out: *mut cudaUserObject_t, ptr: *mut c_void, destroy: cudaHostFn_t, initialRefcount: c_uint, flags: c_uint) -> cudaError_t {
-    entry!(cudaUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags) => g::user_object_create(object_out, ptr, destroy, initialRefcount, flags))
+    entry!(cudaUserObjectCreate(object_out, ptr, destroy, initialRefcount, flags) => g::user_object_create(unsafe { runtime::as_out(object_out) }, ptr, destroy, initialRefcount, flags))
 }
 
 #[unsafe(no_mangle)]

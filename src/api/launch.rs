@@ -1,7 +1,7 @@
 //! Execution control: launches and function attributes.
 
 use crate::driver::StreamMode;
-use crate::runtime::{as_out, launch};
+use crate::runtime::{self, as_out, launch};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void};
 
@@ -19,12 +19,12 @@ pub unsafe extern "C" fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
-    entry!(cudaLaunchKernelExC(config, func, args) => launch::launch_ex(config, func, args, StreamMode::Legacy))
+    entry!(cudaLaunchKernelExC(config, func, args) => launch::launch_ex(unsafe { runtime::as_in(config) }, func, args, StreamMode::Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLaunchKernelExC_ptsz(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
-    entry!(cudaLaunchKernelExC_ptsz(config, func, args) => launch::launch_ex(config, func, args, StreamMode::PerThread))
+    entry!(cudaLaunchKernelExC_ptsz(config, func, args) => launch::launch_ex(unsafe { runtime::as_in(config) }, func, args, StreamMode::PerThread))
 }
 
 #[unsafe(no_mangle)]
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
-    entry!(cudaFuncGetParamInfo(func, paramIndex, paramOffset, paramSize) => launch::param_info(func, paramIndex, paramOffset, paramSize))
+    entry!(cudaFuncGetParamInfo(func, paramIndex, paramOffset, paramSize) => launch::param_info(func, paramIndex, unsafe { runtime::as_out(paramOffset) }, paramSize))
 }
 
 #[unsafe(no_mangle)]

@@ -1,6 +1,6 @@
 //! Occupancy calculators.
 
-use crate::runtime::occupancy;
+use crate::runtime::{self, occupancy};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -30,10 +30,10 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSi
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
-    entry!(cudaOccupancyMaxPotentialClusterSize(clusterSize, func, launchConfig) => occupancy::clusters(clusterSize, func, launchConfig, true))
+    entry!(cudaOccupancyMaxPotentialClusterSize(clusterSize, func, launchConfig) => occupancy::clusters(clusterSize, func, unsafe { runtime::as_in(launchConfig) }, true))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
-    entry!(cudaOccupancyMaxActiveClusters(numClusters, func, launchConfig) => occupancy::clusters(numClusters, func, launchConfig, false))
+    entry!(cudaOccupancyMaxActiveClusters(numClusters, func, launchConfig) => occupancy::clusters(numClusters, func, unsafe { runtime::as_in(launchConfig) }, false))
 }

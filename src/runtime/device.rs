@@ -216,9 +216,9 @@ pub fn pci_bus_id(buf: *mut c_char, len: c_int, ordinal: c_int) -> CudaResult {
 }
 
 /// `cudaDeviceGetLimit`.
-pub fn limit(value: *mut usize, l: cudaLimit) -> CudaResult {
+pub fn limit(value: Option<&mut usize>, l: cudaLimit) -> CudaResult {
     enter()?;
-    let v = unsafe { super::out(value) }?;
+    let v = required(value)?;
     cu!(cuCtxGetLimit(v, l.0))
 }
 
@@ -231,9 +231,9 @@ pub fn cache_config(c: *mut cudaFuncCache) -> CudaResult {
 
 /// `cudaDeviceGetSharedMemConfig`: bank size is fixed at four bytes on every
 /// architecture CUDA 13 supports, which is what NVIDIA's runtime reports.
-pub fn shared_mem_config(c: *mut cudaSharedMemConfig) -> CudaResult {
+pub fn shared_mem_config(c: Option<&mut cudaSharedMemConfig>) -> CudaResult {
     enter()?;
-    *unsafe { super::out(c) }? = cudaSharedMemBankSizeFourByte;
+    *required(c)? = cudaSharedMemBankSizeFourByte;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! `cudaGetDriverEntryPoint*` and `cudaGetExportTable`: the driver's own
 //! answers, passed through.
 
+use crate::runtime::required;
 use crate::driver::{loader, CUuuid, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -50,8 +51,8 @@ pub fn get(
 }
 
 /// `cudaGetExportTable`: forwarded to `cuGetExportTable`.
-pub fn export_table(table: *mut *const c_void, id: *const cudaUUID_t) -> CudaResult {
-    let out = unsafe { super::out(table) }?;
+pub fn export_table(table: Option<&mut *const c_void>, id: *const cudaUUID_t) -> CudaResult {
+    let out = required(table)?;
     unsafe { super::input(id) }?;
     // With no driver NVIDIA's runtime answers cudaErrorUnknown for an id it
     // does not serve; with one, the driver's answer (cudaErrorInvalidValue

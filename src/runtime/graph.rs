@@ -15,6 +15,7 @@
 
 pub mod convert;
 
+use crate::runtime::required;
 use super::context::enter;
 use super::{input, non_null, out};
 use crate::driver::api::*;
@@ -115,15 +116,15 @@ pub fn add_kernel(
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
-    params: *const cudaKernelNodeParams,
+    params: Option<&cudaKernelNodeParams>,
 ) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(unsafe { input(params) }?)?;
+    let k = kernel_to_driver(required(params)?)?;
     add(p_node, |o| cu!(cuGraphAddKernelNode(o, graph, deps, n, &k)))
 }
 
-pub fn kernel_get(node: cudaGraphNode_t, params: *mut cudaKernelNodeParams) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn kernel_get(node: cudaGraphNode_t, params: Option<&mut cudaKernelNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     // SAFETY: all-zero is a valid CUDA_KERNEL_NODE_PARAMS (NULL pointers).
     let mut k: CUDA_KERNEL_NODE_PARAMS = unsafe { std::mem::zeroed() };
@@ -132,15 +133,15 @@ pub fn kernel_get(node: cudaGraphNode_t, params: *mut cudaKernelNodeParams) -> C
     Ok(())
 }
 
-pub fn kernel_set(node: cudaGraphNode_t, params: *const cudaKernelNodeParams) -> CudaResult {
+pub fn kernel_set(node: cudaGraphNode_t, params: Option<&cudaKernelNodeParams>) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(unsafe { input(params) }?)?;
+    let k = kernel_to_driver(required(params)?)?;
     cu!(cuGraphKernelNodeSetParams(node, &k))
 }
 
-pub fn exec_kernel_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaKernelNodeParams) -> CudaResult {
+pub fn exec_kernel_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&cudaKernelNodeParams>) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(unsafe { input(params) }?)?;
+    let k = kernel_to_driver(required(params)?)?;
     cu!(cuGraphExecKernelNodeSetParams(exec, node, &k))
 }
 
@@ -149,10 +150,10 @@ pub fn add_memcpy(
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
-    params: *const cudaMemcpy3DParms,
+    params: Option<&cudaMemcpy3DParms>,
 ) -> CudaResult {
     let c = ctx()?;
-    let m = memcpy3d_to_driver(unsafe { input(params) }?)?;
+    let m = memcpy3d_to_driver(required(params)?)?;
     add(p_node, |o| cu!(cuGraphAddMemcpyNode(o, graph, deps, n, &m, c)))
 }
 
@@ -209,8 +210,8 @@ pub fn add_memcpy_to_symbol(
     add_memcpy_parms(p_node, graph, deps, n, symbol_copy(true, symbol, src as *mut c_void, count, offset, kind))
 }
 
-pub fn memcpy_get(node: cudaGraphNode_t, params: *mut cudaMemcpy3DParms) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn memcpy_get(node: cudaGraphNode_t, params: Option<&mut cudaMemcpy3DParms>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     let mut m = CUDA_MEMCPY3D::default();
     cu!(cuGraphMemcpyNodeGetParams(node, &mut m))?;
@@ -230,8 +231,8 @@ fn memcpy_set_parms(exec: cudaGraphExec_t, node: cudaGraphNode_t, p: CudaResult<
     }
 }
 
-pub fn memcpy_set(node: cudaGraphNode_t, params: *const cudaMemcpy3DParms) -> CudaResult {
-    memcpy_set_parms(null_mut(), node, unsafe { input(params) }.copied())
+pub fn memcpy_set(node: cudaGraphNode_t, params: Option<&cudaMemcpy3DParms>) -> CudaResult {
+    memcpy_set_parms(null_mut(), node, required(params).copied())
 }
 
 pub fn memcpy_set_1d(node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> CudaResult {
@@ -253,9 +254,9 @@ fn need_exec(exec: cudaGraphExec_t) -> CudaResult {
     if exec.is_null() { Err(cudaErrorInvalidValue) } else { Ok(()) }
 }
 
-pub fn exec_memcpy_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaMemcpy3DParms) -> CudaResult {
+pub fn exec_memcpy_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&cudaMemcpy3DParms>) -> CudaResult {
     need_exec(exec)?;
-    memcpy_set_parms(exec, node, unsafe { input(params) }.copied())
+    memcpy_set_parms(exec, node, required(params).copied())
 }
 
 pub fn exec_memcpy_set_1d(exec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> CudaResult {
@@ -281,14 +282,14 @@ pub fn exec_memcpy_set_to_symbol(exec: cudaGraphExec_t, node: cudaGraphNode_t, s
     memcpy_set_parms(exec, node, Ok(p))
 }
 
-pub fn add_memset(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaMemsetParams) -> CudaResult {
+pub fn add_memset(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(unsafe { input(params) }?, c);
+    let m = memset_to_driver(required(params)?, c);
     add(p_node, |o| cu!(cuGraphAddMemsetNode(o, graph, deps, n, &m, c)))
 }
 
-pub fn memset_get(node: cudaGraphNode_t, params: *mut cudaMemsetParams) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn memset_get(node: cudaGraphNode_t, params: Option<&mut cudaMemsetParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     let mut m = memset_to_driver(&cudaMemsetParams { dst: null_mut(), pitch: 0, value: 0, elementSize: 0, width: 0, height: 0 }, null_mut());
     cu!(cuGraphMemsetNodeGetParams(node, &mut m))?;
@@ -296,26 +297,26 @@ pub fn memset_get(node: cudaGraphNode_t, params: *mut cudaMemsetParams) -> CudaR
     Ok(())
 }
 
-pub fn memset_set(node: cudaGraphNode_t, params: *const cudaMemsetParams) -> CudaResult {
+pub fn memset_set(node: cudaGraphNode_t, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(unsafe { input(params) }?, c);
+    let m = memset_to_driver(required(params)?, c);
     cu!(cuGraphMemsetNodeSetParams(node, &m))
 }
 
-pub fn exec_memset_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaMemsetParams) -> CudaResult {
+pub fn exec_memset_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(unsafe { input(params) }?, c);
+    let m = memset_to_driver(required(params)?, c);
     cu!(cuGraphExecMemsetNodeSetParams(exec, node, &m, c))
 }
 
-pub fn add_host(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaHostNodeParams) -> CudaResult {
+pub fn add_host(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaHostNodeParams>) -> CudaResult {
     enter()?;
-    let p = unsafe { input(params) }?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddHostNode(o, graph, deps, n, p)))
 }
 
-pub fn host_get(node: cudaGraphNode_t, params: *mut cudaHostNodeParams) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn host_get(node: cudaGraphNode_t, params: Option<&mut cudaHostNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphHostNodeGetParams(node, o))
 }
@@ -335,8 +336,8 @@ pub fn add_child(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const 
     add(p_node, |o| cu!(cuGraphAddChildGraphNode(o, graph, deps, n, child)))
 }
 
-pub fn child_get(node: cudaGraphNode_t, p_graph: *mut cudaGraph_t) -> CudaResult {
-    let o = unsafe { out(p_graph) }?;
+pub fn child_get(node: cudaGraphNode_t, p_graph: Option<&mut cudaGraph_t>) -> CudaResult {
+    let o = required(p_graph)?;
     enter()?;
     cu!(cuGraphChildGraphNodeGetGraph(node, o))
 }
@@ -356,8 +357,8 @@ pub fn add_event(record: bool, p_node: *mut cudaGraphNode_t, graph: cudaGraph_t,
     }
 }
 
-pub fn event_get(record: bool, node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> CudaResult {
-    let o = unsafe { out(event_out) }?;
+pub fn event_get(record: bool, node: cudaGraphNode_t, event_out: Option<&mut cudaEvent_t>) -> CudaResult {
+    let o = required(event_out)?;
     enter()?;
     if record { cu!(cuGraphEventRecordNodeGetEvent(node, o)) } else { cu!(cuGraphEventWaitNodeGetEvent(node, o)) }
 }
@@ -376,14 +377,14 @@ pub fn exec_event_set(record: bool, exec: cudaGraphExec_t, node: cudaGraphNode_t
     }
 }
 
-pub fn add_sem_signal(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
+pub fn add_sem_signal(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreSignalNodeParams>) -> CudaResult {
     enter()?;
-    let p = unsafe { input(params) }?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresSignalNode(o, graph, deps, n, p)))
 }
 
-pub fn sem_signal_get(node: cudaGraphNode_t, params: *mut cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn sem_signal_get(node: cudaGraphNode_t, params: Option<&mut cudaExternalSemaphoreSignalNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphExternalSemaphoresSignalNodeGetParams(node, o))
 }
@@ -398,14 +399,14 @@ pub fn exec_sem_signal_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params:
     cu!(cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, non_null(params)?))
 }
 
-pub fn add_sem_wait(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
+pub fn add_sem_wait(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreWaitNodeParams>) -> CudaResult {
     enter()?;
-    let p = unsafe { input(params) }?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresWaitNode(o, graph, deps, n, p)))
 }
 
-pub fn sem_wait_get(node: cudaGraphNode_t, params: *mut cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn sem_wait_get(node: cudaGraphNode_t, params: Option<&mut cudaExternalSemaphoreWaitNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphExternalSemaphoresWaitNodeGetParams(node, o))
 }
@@ -422,14 +423,14 @@ pub fn exec_sem_wait_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *
 
 /// Mem-alloc node: the driver writes the allocation's address into
 /// `params.dptr`.
-pub fn add_mem_alloc(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *mut cudaMemAllocNodeParams) -> CudaResult {
+pub fn add_mem_alloc(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&mut cudaMemAllocNodeParams>) -> CudaResult {
     enter()?;
-    let p = unsafe { out(params) }?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddMemAllocNode(o, graph, deps, n, p)))
 }
 
-pub fn mem_alloc_get(node: cudaGraphNode_t, params: *mut cudaMemAllocNodeParams) -> CudaResult {
-    let o = unsafe { out(params) }?;
+pub fn mem_alloc_get(node: cudaGraphNode_t, params: Option<&mut cudaMemAllocNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphMemAllocNodeGetParams(node, o))
 }
@@ -447,8 +448,8 @@ pub fn mem_free_get(node: cudaGraphNode_t, dptr_out: *mut c_void) -> CudaResult 
     cu!(cuGraphMemFreeNodeGetParams(node, o))
 }
 
-pub fn conditional_handle_create(p_handle: *mut cudaGraphConditionalHandle, graph: cudaGraph_t, default_value: c_uint, flags: c_uint) -> CudaResult {
-    let o = unsafe { out(p_handle) }?;
+pub fn conditional_handle_create(p_handle: Option<&mut cudaGraphConditionalHandle>, graph: cudaGraph_t, default_value: c_uint, flags: c_uint) -> CudaResult {
+    let o = required(p_handle)?;
     let c = ctx()?;
     cu!(cuGraphConditionalHandleCreate(o, graph, c, default_value, flags))
 }
@@ -463,25 +464,25 @@ pub fn add_node(
     deps: *const cudaGraphNode_t,
     edge_data: *const cudaGraphEdgeData,
     n: usize,
-    params: *mut cudaGraphNodeParams,
+    params: Option<&mut cudaGraphNodeParams>,
 ) -> CudaResult {
     let c = ctx()?;
-    let p = unsafe { out(params) }?;
+    let p = required(params)?;
     let mut d = node_params_to_driver(p, c)?;
     add(p_node, |o| cu!(cuGraphAddNode(o, graph, deps, edge_data, n, &mut d)))?;
     node_params_writeback(&d, p);
     Ok(())
 }
 
-pub fn node_set_params(node: cudaGraphNode_t, params: *mut cudaGraphNodeParams) -> CudaResult {
+pub fn node_set_params(node: cudaGraphNode_t, params: Option<&mut cudaGraphNodeParams>) -> CudaResult {
     let c = ctx()?;
-    let mut d = node_params_to_driver(unsafe { out(params) }?, c)?;
+    let mut d = node_params_to_driver(required(params)?, c)?;
     cu!(cuGraphNodeSetParams(node, &mut d))
 }
 
-pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *mut cudaGraphNodeParams) -> CudaResult {
+pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&mut cudaGraphNodeParams>) -> CudaResult {
     let c = ctx()?;
-    let mut d = node_params_to_driver(unsafe { out(params) }?, c)?;
+    let mut d = node_params_to_driver(required(params)?, c)?;
     cu!(cuGraphExecNodeSetParams(exec, node, &mut d))
 }
 
@@ -520,8 +521,8 @@ pub fn get_root_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut u
 }
 
 /// Node types have the same numbers in both enums.
-pub fn node_type(node: cudaGraphNode_t, p_type: *mut cudaGraphNodeType) -> CudaResult {
-    let o = unsafe { out(p_type) }?;
+pub fn node_type(node: cudaGraphNode_t, p_type: Option<&mut cudaGraphNodeType>) -> CudaResult {
+    let o = required(p_type)?;
     enter()?;
     let mut t = 0;
     cu!(cuGraphNodeGetType(node, &mut t))?;
@@ -529,8 +530,8 @@ pub fn node_type(node: cudaGraphNode_t, p_type: *mut cudaGraphNodeType) -> CudaR
     Ok(())
 }
 
-pub fn find_in_clone(p_node: *mut cudaGraphNode_t, original: cudaGraphNode_t, cloned: cudaGraph_t) -> CudaResult {
-    let o = unsafe { out(p_node) }?;
+pub fn find_in_clone(p_node: Option<&mut cudaGraphNode_t>, original: cudaGraphNode_t, cloned: cudaGraph_t) -> CudaResult {
+    let o = required(p_node)?;
     enter()?;
     cu!(cuGraphNodeFindInClone(o, original, cloned))
 }
@@ -541,8 +542,8 @@ pub fn find_in_clone(p_node: *mut cudaGraphNode_t, original: cudaGraphNode_t, cl
 
 /// `cudaGraphInstantiate` and `cudaGraphInstantiateWithFlags` (the same call
 /// since CUDA 12).
-pub fn instantiate(p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) -> CudaResult {
-    let o = unsafe { out(p_exec) }?;
+pub fn instantiate(p_exec: Option<&mut cudaGraphExec_t>, graph: cudaGraph_t, flags: c_ulonglong) -> CudaResult {
+    let o = required(p_exec)?;
     enter()?;
     let mut e = null_mut();
     cu!(cuGraphInstantiateWithFlags(&mut e, graph, flags))?;
@@ -553,9 +554,9 @@ pub fn instantiate(p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ul
 /// `cudaGraphInstantiateWithParams`: the driver fills `result_out` and
 /// `errNode_out`; stream 0 of the upload is the per-thread stream in the
 /// `_ptsz` twin.
-pub fn instantiate_with_params(mode: StreamMode, p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, params: *mut cudaGraphInstantiateParams) -> CudaResult {
-    let o = unsafe { out(p_exec) }?;
-    let p = unsafe { out(params) }?;
+pub fn instantiate_with_params(mode: StreamMode, p_exec: Option<&mut cudaGraphExec_t>, graph: cudaGraph_t, params: Option<&mut cudaGraphInstantiateParams>) -> CudaResult {
+    let o = required(p_exec)?;
+    let p = required(params)?;
     enter()?;
     let mut e = null_mut();
     cu!(mode mode; cuGraphInstantiateWithParams(&mut e, graph, p))?;
@@ -563,20 +564,20 @@ pub fn instantiate_with_params(mode: StreamMode, p_exec: *mut cudaGraphExec_t, g
     Ok(())
 }
 
-pub fn exec_flags(exec: cudaGraphExec_t, flags: *mut c_ulonglong) -> CudaResult {
-    let o = unsafe { out(flags) }?;
+pub fn exec_flags(exec: cudaGraphExec_t, flags: Option<&mut c_ulonglong>) -> CudaResult {
+    let o = required(flags)?;
     enter()?;
     cu!(cuGraphExecGetFlags(exec, o))
 }
 
-pub fn exec_update(exec: cudaGraphExec_t, graph: cudaGraph_t, info: *mut cudaGraphExecUpdateResultInfo) -> CudaResult {
-    let o = unsafe { out(info) }?;
+pub fn exec_update(exec: cudaGraphExec_t, graph: cudaGraph_t, info: Option<&mut cudaGraphExecUpdateResultInfo>) -> CudaResult {
+    let o = required(info)?;
     enter()?;
     cu!(cuGraphExecUpdate(exec, graph, o))
 }
 
-pub fn node_get_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: *mut c_uint) -> CudaResult {
-    let o = unsafe { out(enabled) }?;
+pub fn node_get_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: Option<&mut c_uint>) -> CudaResult {
+    let o = required(enabled)?;
     enter()?;
     cu!(cuGraphNodeGetEnabled(exec, node, o))
 }
@@ -603,8 +604,8 @@ pub fn debug_dot_print(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -
 // User objects.
 // ---------------------------------------------------------------------------
 
-pub fn user_object_create(p_obj: *mut cudaUserObject_t, ptr: *mut c_void, destroy: cudaHostFn_t, initial: c_uint, flags: c_uint) -> CudaResult {
-    let o = unsafe { out(p_obj) }?;
+pub fn user_object_create(p_obj: Option<&mut cudaUserObject_t>, ptr: *mut c_void, destroy: cudaHostFn_t, initial: c_uint, flags: c_uint) -> CudaResult {
+    let o = required(p_obj)?;
     enter()?;
     cu!(cuUserObjectCreate(o, ptr, destroy, initial, flags))
 }
@@ -637,14 +638,14 @@ pub fn graph_mem_trim(device: std::ffi::c_int) -> CudaResult {
 
 /// Kernel node attributes: ids and values are the driver's launch
 /// attributes, same numbers and layout.
-pub fn kernel_attr_get(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *mut cudaLaunchAttributeValue) -> CudaResult {
-    let o = unsafe { out(value) }?;
+pub fn kernel_attr_get(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: Option<&mut cudaLaunchAttributeValue>) -> CudaResult {
+    let o = required(value)?;
     enter()?;
     cu!(cuGraphKernelNodeGetAttribute(node, attr.0, o))
 }
 
-pub fn kernel_attr_set(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> CudaResult {
-    let v = unsafe { input(value) }?;
+pub fn kernel_attr_set(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: Option<&cudaLaunchAttributeValue>) -> CudaResult {
+    let v = required(value)?;
     enter()?;
     cu!(cuGraphKernelNodeSetAttribute(node, attr.0, v))
 }

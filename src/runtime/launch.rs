@@ -9,6 +9,7 @@
 //! the stub's `__cudaPopCallConfiguration`, `__cudaGetKernel` once per stub,
 //! then `__cudaLaunchKernel[_ptsz]`: one context check and one driver call.
 
+use crate::runtime::required;
 use super::{out_first, registry};
 use crate::driver::api::CUlaunchConfig;
 use crate::driver::{CUfunction, CUkernel, StreamMode};
@@ -150,8 +151,8 @@ pub fn driver_config(c: &cudaLaunchConfig_t) -> CudaResult<CUlaunchConfig> {
 }
 
 /// `cudaLaunchKernelExC[_ptsz]`.
-pub fn launch_ex(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void, mode: StreamMode) -> CudaResult {
-    let c = unsafe { super::input(config) }?;
+pub fn launch_ex(config: Option<&cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void, mode: StreamMode) -> CudaResult {
+    let c = required(config)?;
     let k = registry::resolve(func)?;
     let dc = driver_config(c)?;
     super::context::enter()?;
@@ -295,11 +296,11 @@ pub fn func_name(out: Option<&mut *const c_char>, func: *const c_void) -> CudaRe
 }
 
 /// `cudaFuncGetParamInfo`.
-pub fn param_info(func: *const c_void, index: usize, offset: *mut usize, size: *mut usize) -> CudaResult {
+pub fn param_info(func: *const c_void, index: usize, offset: Option<&mut usize>, size: *mut usize) -> CudaResult {
     let k = registry::resolve(func)?;
     let (mut o, mut s) = (0, 0);
     cu!(cuKernelGetParamInfo(k, index, &mut o, &mut s))?;
-    *unsafe { super::out(offset) }? = o;
+    *required(offset)? = o;
     if let Some(sz) = unsafe { size.as_mut() } {
         *sz = s;
     }

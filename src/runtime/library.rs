@@ -2,6 +2,7 @@
 //! handles are the driver's (`cudaLibrary_t` is a `CUlibrary`, `cudaKernel_t`
 //! a `CUkernel`); JIT and library option numbers are the driver's too.
 
+use crate::runtime::required;
 use super::registry;
 use crate::driver::{CUdeviceptr, CUlibrary};
 use crate::types::*;
@@ -82,8 +83,8 @@ pub fn get_kernel(kernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *cons
 }
 
 /// `cudaLibraryGetKernelCount`.
-pub fn kernel_count(count: *mut c_uint, library: cudaLibrary_t) -> CudaResult {
-    let out = unsafe { super::out(count) }?;
+pub fn kernel_count(count: Option<&mut c_uint>, library: cudaLibrary_t) -> CudaResult {
+    let out = required(count)?;
     if library.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -109,8 +110,8 @@ pub fn enumerate_kernels(kernels: *mut cudaKernel_t, num: c_uint, library: cudaL
 }
 
 /// `cudaLibraryGetGlobal` (in the current context) and `cudaLibraryGetManaged`.
-pub fn get_global(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
-    let out = unsafe { super::out(dptr) }?;
+pub fn get_global(dptr: Option<&mut *mut c_void>, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
+    let out = required(dptr)?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -134,8 +135,8 @@ pub fn get_global(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrar
 }
 
 /// `cudaLibraryGetUnifiedFunction`.
-pub fn unified_function(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) -> CudaResult {
-    let out = unsafe { super::out(fptr) }?;
+pub fn unified_function(fptr: Option<&mut *mut c_void>, library: cudaLibrary_t, symbol: *const c_char) -> CudaResult {
+    let out = required(fptr)?;
     if symbol.is_null() {
         return Err(cudaErrorInvalidValue);
     }

@@ -1,6 +1,7 @@
 //! Occupancy calculators: the driver's, on the kernel's function in the
 //! current context.
 
+use crate::runtime::required;
 use super::launch::{driver_config, function_in_context};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
@@ -23,9 +24,9 @@ pub fn available_dynamic_smem(smem: *mut usize, func: *const c_void, blocks: c_i
 }
 
 /// `cudaOccupancyMaxPotentialClusterSize` / `cudaOccupancyMaxActiveClusters`.
-pub fn clusters(out: *mut c_int, func: *const c_void, config: *const cudaLaunchConfig_t, potential_size: bool) -> CudaResult {
+pub fn clusters(out: *mut c_int, func: *const c_void, config: Option<&cudaLaunchConfig_t>, potential_size: bool) -> CudaResult {
     let out = unsafe { super::out(out) }?;
-    let c = driver_config(unsafe { super::input(config) }?)?;
+    let c = driver_config(required(config)?)?;
     let f = function_in_context(func)?;
     if potential_size {
         cu!(cuOccupancyMaxPotentialClusterSize(out, f, &c))

@@ -9,6 +9,7 @@
 //! `CUDA_MEMCPY2D`/`CUDA_MEMCPY3D` by one function, [`copy_3d`]; 2D copies
 //! are 3D copies of depth 1 narrowed by [`narrow`].
 
+use crate::runtime::required;
 use super::array::{describe, element_size};
 use super::dptr;
 use crate::driver::api::{CUDA_MEMCPY2D, CUDA_MEMCPY3D, CUarray, CUmemorytype};
@@ -533,7 +534,7 @@ pub fn params_3d(p: &cudaMemcpy3DParms) -> CudaResult<CUDA_MEMCPY3D> {
 
 /// `cudaMemcpy3D` / `cudaMemcpy3DAsync`.
 pub fn memcpy_3d(p: Option<&cudaMemcpy3DParms>, on: On, m: StreamMode) -> CudaResult {
-    let p = crate::runtime::required(p)?;
+    let p = required(p)?;
     enter()?;
     let c = params_3d(p)?;
     if empty(&p.extent) {
@@ -570,7 +571,7 @@ pub fn memcpy_peer(
 /// `cudaMemcpy3DPeer` / `cudaMemcpy3DPeerAsync`: the driver's peer struct
 /// is `CUDA_MEMCPY3D` with the contexts in the two reserved slots.
 pub fn memcpy_3d_peer(p: Option<&cudaMemcpy3DPeerParms>, on: On, m: StreamMode) -> CudaResult {
-    let p = crate::runtime::required(p)?;
+    let p = required(p)?;
     let (sctx, dctx) = (device_context(p.srcDevice)?, device_context(p.dstDevice)?);
     enter()?;
     let mut c = convert_3d(

@@ -2,6 +2,7 @@
 //! advice and range attributes. `cudaMemLocation` and the advice and
 //! range-attribute values equal the driver's and pass through.
 
+use crate::runtime::required;
 use super::dptr;
 use crate::driver::api::*;
 use crate::driver::{CUstream, StreamMode};
@@ -15,7 +16,7 @@ use std::ptr::null_mut;
 /// know (plain host memory, NULL) is `cudaMemoryTypeUnregistered` with
 /// device `cudaInvalidDeviceId` and NULL pointers, and succeeds.
 pub fn pointer_attributes(out: Option<&mut cudaPointerAttributes>, p: *const c_void) -> CudaResult {
-    let out = crate::runtime::required(out)?;
+    let out = required(out)?;
     let rt = runtime()?;
     enter()?;
     let mut ty: c_uint = 0;
