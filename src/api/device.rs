@@ -66,7 +66,7 @@ pub unsafe extern "C" fn cudaDeviceSetLimit(limit: cudaLimit, value: usize) -> c
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
-    entry!(cudaDeviceGetCacheConfig(pCacheConfig) => device::cache_config(pCacheConfig))
+    entry!(cudaDeviceGetCacheConfig(pCacheConfig) => device::cache_config(unsafe { runtime::as_out(pCacheConfig) }))
 }
 
 #[unsafe(no_mangle)]

@@ -323,27 +323,27 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t {
-    entry!(cudaGraphGetEdges(graph, from, to, edgeData, numEdges) => g::get_edges(graph, from, to, edgeData, numEdges))
+    entry!(cudaGraphGetEdges(graph, from, to, edgeData, numEdges) => g::get_edges(graph, from, to, edgeData, unsafe { runtime::as_out(numEdges) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t {
-    entry!(cudaGraphNodeGetDependencies(node, pDependencies, edgeData, pNumDependencies) => g::node_dependencies(node, pDependencies, edgeData, pNumDependencies))
+    entry!(cudaGraphNodeGetDependencies(node, pDependencies, edgeData, pNumDependencies) => g::node_dependencies(node, pDependencies, edgeData, unsafe { runtime::as_out(pNumDependencies) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t {
-    entry!(cudaGraphNodeGetDependentNodes(node, pDependentNodes, edgeData, pNumDependentNodes) => g::node_dependents(node, pDependentNodes, edgeData, pNumDependentNodes))
+    entry!(cudaGraphNodeGetDependentNodes(node, pDependentNodes, edgeData, pNumDependentNodes) => g::node_dependents(node, pDependentNodes, edgeData, unsafe { runtime::as_out(pNumDependentNodes) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphGetNodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, numNodes: *mut usize) -> cudaError_t {
-    entry!(cudaGraphGetNodes(graph, nodes, numNodes) => g::get_nodes(graph, nodes, numNodes))
+    entry!(cudaGraphGetNodes(graph, nodes, numNodes) => g::get_nodes(graph, nodes, unsafe { runtime::as_out(numNodes) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphGetRootNodes(graph: cudaGraph_t, pRootNodes: *mut cudaGraphNode_t, pNumRootNodes: *mut usize) -> cudaError_t {
-    entry!(cudaGraphGetRootNodes(graph, pRootNodes, pNumRootNodes) => g::get_root_nodes(graph, pRootNodes, pNumRootNodes))
+    entry!(cudaGraphGetRootNodes(graph, pRootNodes, pNumRootNodes) => g::get_root_nodes(graph, pRootNodes, unsafe { runtime::as_out(pNumRootNodes) }))
 }
 
 #[unsafe(no_mangle)]

@@ -33,7 +33,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(
     size: *mut usize,
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
-    entry!(cudaGraphicsResourceGetMappedPointer(devPtr, size, resource) => interop::mapped_pointer(devPtr, size, resource))
+    entry!(cudaGraphicsResourceGetMappedPointer(devPtr, size, resource) => interop::mapped_pointer(unsafe { runtime::as_out(devPtr) }, size, resource))
 }
 
 #[unsafe(no_mangle)]
@@ -103,12 +103,12 @@ pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaErr
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLMapBufferObject(devPtr: *mut *mut c_void, bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLMapBufferObject(devPtr, bufObj) => interop::gl_map_buffer_object(devPtr, bufObj, None))
+    entry!(cudaGLMapBufferObject(devPtr, bufObj) => interop::gl_map_buffer_object(unsafe { runtime::as_out(devPtr) }, bufObj, None))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaGLMapBufferObjectAsync(devPtr, bufObj, stream) => interop::gl_map_buffer_object(devPtr, bufObj, Some(stream)))
+    entry!(cudaGLMapBufferObjectAsync(devPtr, bufObj, stream) => interop::gl_map_buffer_object(unsafe { runtime::as_out(devPtr) }, bufObj, Some(stream)))
 }
 
 #[unsafe(no_mangle)]
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaEventCreateFromEGLSync(phEvent: *mut cudaEvent_t, eglSync: EGLSyncKHR, flags: c_uint) -> cudaError_t {
-    entry!(cudaEventCreateFromEGLSync(phEvent, eglSync, flags) => interop::event_from_egl_sync(phEvent, eglSync, flags))
+    entry!(cudaEventCreateFromEGLSync(phEvent, eglSync, flags) => interop::event_from_egl_sync(unsafe { runtime::as_out(phEvent) }, eglSync, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -229,7 +229,7 @@ pub unsafe extern "C" fn cudaEGLStreamProducerReturnFrame(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDevice, vdpGetProcAddress: VdpGetProcAddress) -> cudaError_t {
-    entry!(cudaVDPAUGetDevice(device, vdpDevice, vdpGetProcAddress) => interop::vdpau_get_device(device, vdpDevice, vdpGetProcAddress))
+    entry!(cudaVDPAUGetDevice(device, vdpDevice, vdpGetProcAddress) => interop::vdpau_get_device(unsafe { runtime::as_out(device) }, vdpDevice, vdpGetProcAddress))
 }
 
 #[unsafe(no_mangle)]

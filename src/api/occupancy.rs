@@ -30,10 +30,10 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSi
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(clusterSize: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
-    entry!(cudaOccupancyMaxPotentialClusterSize(clusterSize, func, launchConfig) => occupancy::clusters(clusterSize, func, unsafe { runtime::as_in(launchConfig) }, true))
+    entry!(cudaOccupancyMaxPotentialClusterSize(clusterSize, func, launchConfig) => occupancy::clusters(unsafe { runtime::as_out(clusterSize) }, func, unsafe { runtime::as_in(launchConfig) }, true))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(numClusters: *mut c_int, func: *const c_void, launchConfig: *const cudaLaunchConfig_t) -> cudaError_t {
-    entry!(cudaOccupancyMaxActiveClusters(numClusters, func, launchConfig) => occupancy::clusters(numClusters, func, unsafe { runtime::as_in(launchConfig) }, false))
+    entry!(cudaOccupancyMaxActiveClusters(numClusters, func, launchConfig) => occupancy::clusters(unsafe { runtime::as_out(numClusters) }, func, unsafe { runtime::as_in(launchConfig) }, false))
 }

@@ -3,7 +3,7 @@
 //! the same runtime function with `StreamMode::PerThread`.
 
 use crate::driver::StreamMode::{Legacy, PerThread};
-use crate::runtime::stream;
+use crate::runtime::{self, stream};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
@@ -69,12 +69,12 @@ pub unsafe extern "C" fn cudaStreamGetFlags_ptsz(hStream: cudaStream_t, flags: *
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    entry!(cudaStreamGetPriority(hStream, priority) => stream::priority(hStream, priority, Legacy))
+    entry!(cudaStreamGetPriority(hStream, priority) => stream::priority(hStream, unsafe { runtime::as_out(priority) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetPriority_ptsz(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    entry!(cudaStreamGetPriority_ptsz(hStream, priority) => stream::priority(hStream, priority, PerThread))
+    entry!(cudaStreamGetPriority_ptsz(hStream, priority) => stream::priority(hStream, unsafe { runtime::as_out(priority) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
@@ -109,12 +109,12 @@ pub unsafe extern "C" fn cudaStreamGetAttribute_ptsz(hStream: cudaStream_t, attr
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaStreamAttrID, value: *const cudaStreamAttrValue) -> cudaError_t {
-    entry!(cudaStreamSetAttribute(hStream, attr, value) => stream::set_attribute(hStream, attr, value, Legacy))
+    entry!(cudaStreamSetAttribute(hStream, attr, value) => stream::set_attribute(hStream, attr, unsafe { runtime::as_in(value) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamSetAttribute_ptsz(hStream: cudaStream_t, attr: cudaStreamAttrID, value: *const cudaStreamAttrValue) -> cudaError_t {
-    entry!(cudaStreamSetAttribute_ptsz(hStream, attr, value) => stream::set_attribute(hStream, attr, value, PerThread))
+    entry!(cudaStreamSetAttribute_ptsz(hStream, attr, value) => stream::set_attribute(hStream, attr, unsafe { runtime::as_in(value) }, PerThread))
 }
 
 #[unsafe(no_mangle)]

@@ -12,7 +12,7 @@ pub unsafe extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t {
-    entry!(cudaGetChannelDesc(desc, array) => texture::get_channel_desc(desc, array))
+    entry!(cudaGetChannelDesc(desc, array) => texture::get_channel_desc(unsafe { runtime::as_out(desc) }, array))
 }
 
 #[unsafe(no_mangle)]
@@ -52,7 +52,7 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t {
-    entry!(cudaCreateSurfaceObject(pSurfObject, pResDesc) => texture::create_surface(pSurfObject, pResDesc))
+    entry!(cudaCreateSurfaceObject(pSurfObject, pResDesc) => texture::create_surface(unsafe { runtime::as_out(pSurfObject) }, unsafe { runtime::as_in(pResDesc) }))
 }
 
 #[unsafe(no_mangle)]

@@ -223,9 +223,9 @@ pub fn limit(value: Option<&mut usize>, l: cudaLimit) -> CudaResult {
 }
 
 /// `cudaDeviceGetCacheConfig`.
-pub fn cache_config(c: *mut cudaFuncCache) -> CudaResult {
+pub fn cache_config(c: Option<&mut cudaFuncCache>) -> CudaResult {
     enter()?;
-    let c = unsafe { super::out(c) }?;
+    let c = required(c)?;
     cu!(cuCtxGetCacheConfig(&mut c.0))
 }
 

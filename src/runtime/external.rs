@@ -5,6 +5,7 @@
 //! array descriptor is converted (channel format + extent + flags become a
 //! `CUDA_ARRAY3D_DESCRIPTOR`).
 
+use crate::runtime::required;
 use super::context::enter;
 use super::{input, out};
 use crate::driver::api::misc_abi::{CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC};
@@ -13,18 +14,18 @@ use crate::types::*;
 use std::ffi::{c_uint, c_void};
 
 /// `cudaImportExternalMemory`.
-pub fn import_memory(mem: *mut cudaExternalMemory_t, desc: *const cudaExternalMemoryHandleDesc) -> CudaResult {
+pub fn import_memory(mem: Option<&mut cudaExternalMemory_t>, desc: Option<&cudaExternalMemoryHandleDesc>) -> CudaResult {
     enter()?;
-    let mem = unsafe { out(mem) }?;
-    let desc = unsafe { input(desc) }?;
+    let mem = required(mem)?;
+    let desc = required(desc)?;
     cu!(cuImportExternalMemory(mem, desc))
 }
 
 /// `cudaExternalMemoryGetMappedBuffer`.
-pub fn mapped_buffer(ptr: *mut *mut c_void, mem: cudaExternalMemory_t, desc: *const cudaExternalMemoryBufferDesc) -> CudaResult {
+pub fn mapped_buffer(ptr: Option<&mut *mut c_void>, mem: cudaExternalMemory_t, desc: Option<&cudaExternalMemoryBufferDesc>) -> CudaResult {
     enter()?;
-    let ptr = unsafe { out(ptr) }?;
-    let desc = unsafe { input(desc) }?;
+    let ptr = required(ptr)?;
+    let desc = required(desc)?;
     if mem.is_null() {
         return Err(cudaErrorInvalidValue); // NULL: invalid value (NVIDIA, H100, CUDA 13.0)
     }
@@ -78,10 +79,10 @@ pub fn destroy_memory(mem: cudaExternalMemory_t) -> CudaResult {
 }
 
 /// `cudaImportExternalSemaphore`.
-pub fn import_semaphore(sem: *mut cudaExternalSemaphore_t, desc: *const cudaExternalSemaphoreHandleDesc) -> CudaResult {
+pub fn import_semaphore(sem: Option<&mut cudaExternalSemaphore_t>, desc: Option<&cudaExternalSemaphoreHandleDesc>) -> CudaResult {
     enter()?;
-    let sem = unsafe { out(sem) }?;
-    let desc = unsafe { input(desc) }?;
+    let sem = required(sem)?;
+    let desc = required(desc)?;
     cu!(cuImportExternalSemaphore(sem, desc))
 }
 

@@ -490,32 +490,32 @@ pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params
 // Edges and queries (CUDA 13 signatures, with edge data).
 // ---------------------------------------------------------------------------
 
-pub fn get_edges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = unsafe { out(n) }?;
+pub fn get_edges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphGetEdges(graph, from, to, edge_data, n))
 }
 
-pub fn node_dependencies(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = unsafe { out(n) }?;
+pub fn node_dependencies(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphNodeGetDependencies(node, deps, edge_data, n))
 }
 
-pub fn node_dependents(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = unsafe { out(n) }?;
+pub fn node_dependents(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphNodeGetDependentNodes(node, deps, edge_data, n))
 }
 
-pub fn get_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut usize) -> CudaResult {
-    let n = unsafe { out(n) }?;
+pub fn get_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphGetNodes(graph, nodes, n))
 }
 
-pub fn get_root_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut usize) -> CudaResult {
-    let n = unsafe { out(n) }?;
+pub fn get_root_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphGetRootNodes(graph, nodes, n))
 }

@@ -7,6 +7,7 @@
 //! once, through the driver table. When the program has no graphics
 //! context the driver's error comes back unchanged.
 
+use crate::runtime::required;
 use super::context::{enter, set_device};
 use super::state::runtime;
 use super::out;
@@ -49,9 +50,9 @@ pub fn map(count: c_int, res: *mut cudaGraphicsResource_t, stream: cudaStream_t,
 }
 
 /// `cudaGraphicsResourceGetMappedPointer`: `size` may be NULL.
-pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphicsResource_t) -> CudaResult {
+pub fn mapped_pointer(ptr: Option<&mut *mut c_void>, size: *mut usize, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    let ptr = unsafe { out(ptr) }?;
+    let ptr = required(ptr)?;
     let mut d: CUdeviceptr = 0;
     let mut n = 0usize;
     let res = resource(res)?;
@@ -124,9 +125,9 @@ pub fn gl_set_gl_device(device: c_int) -> CudaResult {
 }
 
 /// `cudaGLMapBufferObject` / `cudaGLMapBufferObjectAsync` (`stream` given).
-pub fn gl_map_buffer_object(ptr: *mut *mut c_void, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
+pub fn gl_map_buffer_object(ptr: Option<&mut *mut c_void>, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
     enter()?;
-    let ptr = unsafe { out(ptr) }?;
+    let ptr = required(ptr)?;
     let (mut d, mut size): (CUdeviceptr, usize) = (0, 0);
     match stream {
         Some(s) => cu!(cuGLMapBufferObjectAsync(&mut d, &mut size, buffer, s))?,
@@ -153,9 +154,9 @@ pub fn egl_register_image(res: *mut cudaGraphicsResource_t, image: EGLImageKHR, 
 }
 
 /// `cudaEventCreateFromEGLSync`.
-pub fn event_from_egl_sync(event: *mut cudaEvent_t, sync: EGLSyncKHR, flags: c_uint) -> CudaResult {
+pub fn event_from_egl_sync(event: Option<&mut cudaEvent_t>, sync: EGLSyncKHR, flags: c_uint) -> CudaResult {
     enter()?;
-    let event = unsafe { out(event) }?;
+    let event = required(event)?;
     cu!(cuEventCreateFromEGLSync(event, sync, flags))
 }
 
@@ -410,9 +411,9 @@ pub fn runtime_egl_frame(f: &CUeglFrame) -> CudaResult<cudaEglFrame> {
 // ---- VDPAU -----------------------------------------------------------------
 
 /// `cudaVDPAUGetDevice`: the driver's device, as a runtime ordinal.
-pub fn vdpau_get_device(device: *mut c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
+pub fn vdpau_get_device(device: Option<&mut c_int>, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
     let rt = runtime()?;
-    let device = unsafe { out(device) }?;
+    let device = required(device)?;
     let mut d: CUdevice = 0;
     cu!(cuVDPAUGetDevice(&mut d, vdp, gpa))?;
     *device = rt.ordinal_of(d)?;

@@ -24,8 +24,8 @@ pub fn available_dynamic_smem(smem: *mut usize, func: *const c_void, blocks: c_i
 }
 
 /// `cudaOccupancyMaxPotentialClusterSize` / `cudaOccupancyMaxActiveClusters`.
-pub fn clusters(out: *mut c_int, func: *const c_void, config: Option<&cudaLaunchConfig_t>, potential_size: bool) -> CudaResult {
-    let out = unsafe { super::out(out) }?;
+pub fn clusters(out: Option<&mut c_int>, func: *const c_void, config: Option<&cudaLaunchConfig_t>, potential_size: bool) -> CudaResult {
+    let out = required(out)?;
     let c = driver_config(required(config)?)?;
     let f = function_in_context(func)?;
     if potential_size {

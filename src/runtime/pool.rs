@@ -5,6 +5,7 @@
 //! checking and one translation: a device location's `id` is a runtime
 //! ordinal, the driver wants a `CUdevice`.
 
+use crate::runtime::required;
 use super::context::enter;
 use super::state::runtime;
 use super::{input, out};
@@ -32,16 +33,16 @@ fn driver_props(p: &cudaMemPoolProps) -> CudaResult<cudaMemPoolProps> {
 }
 
 /// `cudaDeviceGetDefaultMemPool`.
-pub fn device_default_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
+pub fn device_default_pool(pool: Option<&mut cudaMemPool_t>, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device(ordinal)?;
-    let pool = unsafe { out(pool) }?;
+    let pool = required(pool)?;
     cu!(cuDeviceGetDefaultMemPool(pool, d.cu))
 }
 
 /// `cudaDeviceGetMemPool`.
-pub fn device_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
+pub fn device_pool(pool: Option<&mut cudaMemPool_t>, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device_arg(ordinal)?;
-    let pool = unsafe { out(pool) }?;
+    let pool = required(pool)?;
     cu!(cuDeviceGetMemPool(pool, d.cu))
 }
 
@@ -56,9 +57,9 @@ pub fn set_device_pool(ordinal: c_int, pool: cudaMemPool_t) -> CudaResult {
 }
 
 /// `cudaMemGetDefaultMemPool` / `cudaMemGetMemPool`.
-pub fn location_pool(pool: *mut cudaMemPool_t, loc: *mut cudaMemLocation, ty: cudaMemAllocationType, default: bool) -> CudaResult {
+pub fn location_pool(pool: Option<&mut cudaMemPool_t>, loc: *mut cudaMemLocation, ty: cudaMemAllocationType, default: bool) -> CudaResult {
     runtime()?;
-    let pool = unsafe { out(pool) }?;
+    let pool = required(pool)?;
     let mut l = driver_location(unsafe { input(loc) }?)?;
     if default {
         cu!(cuMemGetDefaultMemPool(pool, &mut l, ty.0))
@@ -80,9 +81,9 @@ pub fn set_location_pool(loc: *mut cudaMemLocation, ty: cudaMemAllocationType, p
 /// `cudaMallocAsync` (and `_ptsz`): from the current pool of the stream's
 /// device. Size 0 goes to the driver, which decides (unverified: NVIDIA's
 /// runtime may return success with NULL instead; the GPU run tells).
-pub fn malloc_async(ptr: *mut *mut c_void, size: usize, stream: cudaStream_t, mode: StreamMode) -> CudaResult {
+pub fn malloc_async(ptr: Option<&mut *mut c_void>, size: usize, stream: cudaStream_t, mode: StreamMode) -> CudaResult {
     enter()?;
-    let ptr = unsafe { out(ptr) }?;
+    let ptr = required(ptr)?;
     let mut d: CUdeviceptr = 0;
     cu!(mode mode; cuMemAllocAsync(&mut d, size, stream))?;
     *ptr = d as *mut c_void;
@@ -91,14 +92,14 @@ pub fn malloc_async(ptr: *mut *mut c_void, size: usize, stream: cudaStream_t, mo
 
 /// `cudaMallocFromPoolAsync` (and `_ptsz`).
 pub fn malloc_from_pool_async(
-    ptr: *mut *mut c_void,
+    ptr: Option<&mut *mut c_void>,
     size: usize,
     pool: cudaMemPool_t,
     stream: cudaStream_t,
     mode: StreamMode,
 ) -> CudaResult {
     enter()?;
-    let ptr = unsafe { out(ptr) }?;
+    let ptr = required(ptr)?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -173,9 +174,9 @@ pub fn set_access(pool: cudaMemPool_t, list: *const cudaMemAccessDesc, count: us
 }
 
 /// `cudaMemPoolGetAccess`.
-pub fn get_access(flags: *mut cudaMemAccessFlags, pool: cudaMemPool_t, loc: *mut cudaMemLocation) -> CudaResult {
+pub fn get_access(flags: Option<&mut cudaMemAccessFlags>, pool: cudaMemPool_t, loc: *mut cudaMemLocation) -> CudaResult {
     enter()?;
-    let flags = unsafe { out(flags) }?;
+    let flags = required(flags)?;
     let pool = pool_ok(pool)?;
     let mut l = driver_location(unsafe { input(loc) }?)?;
     cu!(cuMemPoolGetAccess(&mut flags.0, pool, &mut l))
@@ -200,18 +201,18 @@ pub fn import_handle(pool: *mut cudaMemPool_t, handle: *mut c_void, ty: cudaMemA
 }
 
 /// `cudaMemPoolExportPointer`.
-pub fn export_pointer(data: *mut cudaMemPoolPtrExportData, ptr: *mut c_void) -> CudaResult {
+pub fn export_pointer(data: Option<&mut cudaMemPoolPtrExportData>, ptr: *mut c_void) -> CudaResult {
     enter()?;
-    let data = unsafe { out(data) }?;
+    let data = required(data)?;
     cu!(cuMemPoolExportPointer(data, ptr as CUdeviceptr))
 }
 
 /// `cudaMemPoolImportPointer`.
-pub fn import_pointer(ptr: *mut *mut c_void, pool: cudaMemPool_t, data: *mut cudaMemPoolPtrExportData) -> CudaResult {
+pub fn import_pointer(ptr: Option<&mut *mut c_void>, pool: cudaMemPool_t, data: Option<&mut cudaMemPoolPtrExportData>) -> CudaResult {
     enter()?;
-    let ptr = unsafe { out(ptr) }?;
+    let ptr = required(ptr)?;
     let pool = pool_ok(pool)?;
-    let data = unsafe { out(data) }?;
+    let data = required(data)?;
     let mut d: CUdeviceptr = 0;
     cu!(cuMemPoolImportPointer(&mut d, pool, data))?;
     *ptr = d as *mut c_void;

@@ -11,6 +11,7 @@
 //! Nothing here takes a lock: every call is `context::enter` (a driver
 //! thread-local read, a thread-local and an atomic) plus one driver call.
 
+use crate::runtime::required;
 use super::{context, out};
 use crate::driver::{CUresult, StreamMode};
 use crate::types::*;
@@ -84,8 +85,8 @@ pub fn flags(s: cudaStream_t, p: *mut c_uint, m: StreamMode) -> CudaResult {
     cu!(mode m; cuStreamGetFlags(s, p))
 }
 
-pub fn priority(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
-    let p = unsafe { out(p) }?;
+pub fn priority(s: cudaStream_t, p: Option<&mut c_int>, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     context::enter()?;
     cu!(mode m; cuStreamGetPriority(s, p))
 }
@@ -114,8 +115,8 @@ pub fn attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: *mut cudaLaunchAt
     cu!(mode m; cuStreamGetAttribute(s, a.0, v))
 }
 
-pub fn set_attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: *const cudaLaunchAttributeValue, m: StreamMode) -> CudaResult {
-    let v = unsafe { super::input(v) }?;
+pub fn set_attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: Option<&cudaLaunchAttributeValue>, m: StreamMode) -> CudaResult {
+    let v = required(v)?;
     context::enter()?;
     cu!(mode m; cuStreamSetAttribute(s, a.0, v))
 }

@@ -4,6 +4,7 @@
 //! a `CUtexObject`); the runtime's resource, texture and view descriptors
 //! are converted to the driver's field by field, and back for the getters.
 
+use crate::runtime::required;
 use super::context::enter;
 use super::channel_format::{array_format, channel_desc};
 use super::{input, out};
@@ -17,9 +18,9 @@ pub fn create_channel_desc(x: c_int, y: c_int, z: c_int, w: c_int, f: cudaChanne
 }
 
 /// `cudaGetChannelDesc`.
-pub fn get_channel_desc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> CudaResult {
+pub fn get_channel_desc(desc: Option<&mut cudaChannelFormatDesc>, array: cudaArray_const_t) -> CudaResult {
     enter()?;
-    let desc = unsafe { out(desc) }?;
+    let desc = required(desc)?;
     if array.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -199,17 +200,17 @@ pub fn texture_view_desc(view: *mut cudaResourceViewDesc, tex: cudaTextureObject
 }
 
 /// `cudaCreateSurfaceObject`: surfaces need an array resource.
-pub fn create_surface(surf: *mut cudaSurfaceObject_t, res: *const cudaResourceDesc) -> CudaResult {
+pub fn create_surface(surf: Option<&mut cudaSurfaceObject_t>, res: Option<&cudaResourceDesc>) -> CudaResult {
     enter()?;
     // The resource first (NVIDIA's order, H100, CUDA 13.0): it is converted
     // (and its channel format checked) before its type is: a linear
     // resource with a 3-channel format is cudaErrorInvalidChannelDescriptor.
-    let res = unsafe { input(res) }?;
+    let res = required(res)?;
     let r = driver_resource_desc(res)?;
     if res.resType != cudaResourceTypeArray {
         return Err(cudaErrorInvalidValue);
     }
-    let surf = unsafe { out(surf) }?;
+    let surf = required(surf)?;
     cu!(cuSurfObjectCreate(surf, &r))
 }
 
