@@ -13,12 +13,12 @@ use std::ffi::{c_char, c_int, c_uint, c_ulonglong, c_void};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphCreate(pGraph: *mut cudaGraph_t, flags: c_uint) -> cudaError_t {
-    entry!(cudaGraphCreate(pGraph, flags) => g::create(pGraph, flags))
+    entry!(cudaGraphCreate(pGraph, flags) => g::create(unsafe { runtime::as_out(pGraph) }, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphClone(pGraphClone: *mut cudaGraph_t, originalGraph: cudaGraph_t) -> cudaError_t {
-    entry!(cudaGraphClone(pGraphClone, originalGraph) => g::clone(pGraphClone, originalGraph))
+    entry!(cudaGraphClone(pGraphClone, originalGraph) => g::clone(unsafe { runtime::as_out(pGraphClone) }, originalGraph))
 }
 
 #[unsafe(no_mangle)]

@@ -43,7 +43,7 @@ pub unsafe extern "C" fn cudaLibraryUnload(library: cudaLibrary_t) -> cudaError_
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    entry!(cudaLibraryGetKernel(pKernel, library, name) => library::get_kernel(pKernel, library, name))
+    entry!(cudaLibraryGetKernel(pKernel, library, name) => library::get_kernel(unsafe { runtime::as_out(pKernel) }, library, name))
 }
 
 #[unsafe(no_mangle)]

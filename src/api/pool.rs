@@ -89,7 +89,7 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync_ptsz(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t {
-    entry!(cudaMemPoolCreate(memPool, poolProps) => pool::create(memPool, poolProps))
+    entry!(cudaMemPoolCreate(memPool, poolProps) => pool::create(unsafe { runtime::as_out(memPool) }, unsafe { runtime::as_in(poolProps) }))
 }
 
 #[unsafe(no_mangle)]

@@ -89,8 +89,8 @@ fn add(p_node: *mut cudaGraphNode_t, f: impl FnOnce(&mut cudaGraphNode_t) -> Cud
 // Graphs.
 // ---------------------------------------------------------------------------
 
-pub fn create(p_graph: *mut cudaGraph_t, flags: c_uint) -> CudaResult {
-    let o = unsafe { out(p_graph) }?;
+pub fn create(p_graph: Option<&mut cudaGraph_t>, flags: c_uint) -> CudaResult {
+    let o = required(p_graph)?;
     enter()?;
     let mut g = null_mut();
     cu!(cuGraphCreate(&mut g, flags))?;
@@ -98,8 +98,8 @@ pub fn create(p_graph: *mut cudaGraph_t, flags: c_uint) -> CudaResult {
     Ok(())
 }
 
-pub fn clone(p_clone: *mut cudaGraph_t, original: cudaGraph_t) -> CudaResult {
-    let o = unsafe { out(p_clone) }?;
+pub fn clone(p_clone: Option<&mut cudaGraph_t>, original: cudaGraph_t) -> CudaResult {
+    let o = required(p_clone)?;
     enter()?;
     let mut g = null_mut();
     cu!(cuGraphClone(&mut g, original))?;

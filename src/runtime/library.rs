@@ -66,8 +66,8 @@ pub fn unload(library: cudaLibrary_t) -> CudaResult {
 }
 
 /// `cudaLibraryGetKernel`.
-pub fn get_kernel(kernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> CudaResult {
-    let out = unsafe { super::out(kernel) }?;
+pub fn get_kernel(kernel: Option<&mut cudaKernel_t>, library: cudaLibrary_t, name: *const c_char) -> CudaResult {
+    let out = required(kernel)?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
     }

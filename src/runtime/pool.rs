@@ -117,10 +117,10 @@ pub fn free_async(ptr: *mut c_void, stream: cudaStream_t, mode: StreamMode) -> C
 }
 
 /// `cudaMemPoolCreate`.
-pub fn create(pool: *mut cudaMemPool_t, props: *const cudaMemPoolProps) -> CudaResult {
+pub fn create(pool: Option<&mut cudaMemPool_t>, props: Option<&cudaMemPoolProps>) -> CudaResult {
     enter()?;
-    let pool = unsafe { out(pool) }?;
-    let p = driver_props(unsafe { input(props) }?)?;
+    let pool = required(pool)?;
+    let p = driver_props(required(props)?)?;
     cu!(cuMemPoolCreate(pool, &p))
 }
 

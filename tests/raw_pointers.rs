@@ -1,0 +1,75 @@
+//! C pointers become references only in `unsafe` code at the boundary.
+//!
+//! The conversions are `runtime::{as_out, as_in, out, input}`, all `unsafe
+//! fn`, so every call is inside an `unsafe` block that says so. The exports
+//! (src/api) call them on their arguments and hand the runtime `Option`s;
+//! runtime functions that still receive a raw pointer and convert it
+//! themselves are counted here per file, and the count may only go down
+//! (lower a budget when you convert more, never raise one).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Conversions still made inside runtime functions, per file (2026-11-25).
+const BUDGET: &[(&str, usize)] = &[
+    ("device.rs", 2),
+    ("entry_point.rs", 2),
+    ("external.rs", 2),
+    ("graph.rs", 4),
+    ("interop.rs", 6),
+    ("library.rs", 1),
+    ("occupancy.rs", 2),
+    ("pool.rs", 4),
+    ("texture.rs", 4),
+];
+
+fn src(rel: &str) -> String {
+    std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src").join(rel)).unwrap()
+}
+
+#[test]
+fn the_conversions_are_unsafe_functions() {
+    let m = src("runtime/mod.rs");
+    for f in ["as_out", "as_in", "out", "input"] {
+        assert!(m.contains(&format!("pub unsafe fn {f}<")), "runtime::{f} must be an unsafe fn");
+        assert!(!m.contains(&format!("pub fn {f}<")), "runtime::{f} must not be a safe fn");
+    }
+}
+
+#[test]
+fn runtime_functions_convert_no_more_c_pointers_than_their_budget() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/runtime");
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") && !p.ends_with("mod.rs") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let n = ["out(", "input(", "as_out(", "as_in("]
+                    .iter()
+                    .map(|f| text.matches(&format!("unsafe {{ {f}")).count() + text.matches(&format!("unsafe {{ super::{f}")).count()
+                        + text.matches(&format!("unsafe {{ crate::runtime::{f}")).count())
+                    .sum::<usize>();
+                if n > 0 {
+                    counts.insert(p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned(), n);
+                }
+            }
+        }
+    }
+    let budget: BTreeMap<String, usize> = BUDGET.iter().map(|(f, n)| (f.to_string(), *n)).collect();
+    let over: Vec<String> = counts
+        .iter()
+        .filter(|(f, n)| **n > budget.get(*f).copied().unwrap_or(0))
+        .map(|(f, n)| format!("src/runtime/{f}: {n} conversions, budget {}", budget.get(f).copied().unwrap_or(0)))
+        .collect();
+    assert!(over.is_empty(), "runtime functions convert C pointers themselves: take Option<&T> from the export instead\n{}", over.join("\n"));
+    let slack: Vec<String> = budget
+        .iter()
+        .filter(|(f, n)| counts.get(*f).copied().unwrap_or(0) < **n)
+        .map(|(f, n)| format!("src/runtime/{f}: budget {n}, now {}", counts.get(f).copied().unwrap_or(0)))
+        .collect();
+    assert!(slack.is_empty(), "lower these budgets in tests/raw_pointers.rs:\n{}", slack.join("\n"));
+}
