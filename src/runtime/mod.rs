@@ -5,9 +5,11 @@
 //! Functions here take references, `Option`s (NULL is `None`) and plain
 //! values and return [`CudaResult`](crate::types::CudaResult); raw C
 //! pointers become references only in the `unsafe` [`as_out`] / [`as_in`]
-//! (and [`out`] / [`input`]), called by the exports. Raw pointers that
-//! remain in signatures are addresses handed to the driver (device
-//! pointers, user data), never dereferenced here.
+//! (and [`out`] / [`input`]), which the exports call on their arguments.
+//! Most raw pointers left in signatures are addresses handed on to the
+//! driver (device pointers, arrays of handles, user data); the runtime
+//! functions that still convert a C pointer themselves do it in an
+//! `unsafe` block and are counted, per file, by tests/raw_pointers.rs.
 
 pub mod error;
 pub mod last_error;
