@@ -117,7 +117,7 @@ pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
     device: c_int,
 ) -> cudaError_t {
     entry!(cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements, fmtDesc, device) =>
-        device::texture_1d_linear_max_width(maxWidthInElements, fmtDesc, device))
+        device::texture_1d_linear_max_width(unsafe { runtime::as_out(maxWidthInElements) }, unsafe { runtime::as_in(fmtDesc) }, device))
 }
 
 #[unsafe(no_mangle)]

@@ -44,7 +44,7 @@ pub unsafe extern "C" fn cudaGraphicsSubResourceGetMappedArray(
     mipLevel: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsSubResourceGetMappedArray(array, resource, arrayIndex, mipLevel) =>
-        interop::mapped_array(array, resource, arrayIndex, mipLevel))
+        interop::mapped_array(unsafe { runtime::as_out(array) }, resource, arrayIndex, mipLevel))
 }
 
 #[unsafe(no_mangle)]
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
     entry!(cudaGraphicsResourceGetMappedMipmappedArray(mipmappedArray, resource) =>
-        interop::mapped_mipmapped_array(mipmappedArray, resource))
+        interop::mapped_mipmapped_array(unsafe { runtime::as_out(mipmappedArray) }, resource))
 }
 
 // ---- OpenGL ----------------------------------------------------------------
@@ -66,7 +66,7 @@ pub unsafe extern "C" fn cudaGLGetDevices(
     deviceList: cudaGLDeviceList,
 ) -> cudaError_t {
     entry!(cudaGLGetDevices(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList) =>
-        interop::gl_get_devices(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList))
+        interop::gl_get_devices(unsafe { runtime::as_out(pCudaDeviceCount) }, pCudaDevices, cudaDeviceCount, deviceList))
 }
 
 #[unsafe(no_mangle)]
@@ -145,7 +145,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
     mipLevel: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsResourceGetMappedEglFrame(eglFrame, resource, index, mipLevel) =>
-        interop::mapped_egl_frame(eglFrame, resource, index, mipLevel))
+        interop::mapped_egl_frame(unsafe { runtime::as_out(eglFrame) }, resource, index, mipLevel))
 }
 
 #[unsafe(no_mangle)]
@@ -180,7 +180,7 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerAcquireFrame(
     timeout: c_uint,
 ) -> cudaError_t {
     entry!(cudaEGLStreamConsumerAcquireFrame(conn, pCudaResource, pStream, timeout) =>
-        interop::egl_acquire_frame(conn, pCudaResource, pStream, timeout))
+        interop::egl_acquire_frame(conn, unsafe { runtime::as_out(pCudaResource) }, pStream, timeout))
 }
 
 #[unsafe(no_mangle)]

@@ -18,7 +18,7 @@ pub unsafe extern "C" fn cudaLibraryLoadData(
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
     entry!(cudaLibraryLoadData(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions) =>
-        library::load(library, Source::Data(code), jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions))
+        library::load(unsafe { runtime::as_out(library) }, Source::Data(code), jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions))
 }
 
 #[unsafe(no_mangle)]
@@ -33,7 +33,7 @@ pub unsafe extern "C" fn cudaLibraryLoadFromFile(
     numLibraryOptions: c_uint,
 ) -> cudaError_t {
     entry!(cudaLibraryLoadFromFile(library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions) =>
-        library::load(library, Source::File(fileName), jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions))
+        library::load(unsafe { runtime::as_out(library) }, Source::File(fileName), jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions))
 }
 
 #[unsafe(no_mangle)]

@@ -145,7 +145,7 @@ pub unsafe extern "C" fn cudaMemPoolImportFromShareableHandle(
     flags: c_uint,
 ) -> cudaError_t {
     entry!(cudaMemPoolImportFromShareableHandle(memPool, shareableHandle, handleType, flags) =>
-        pool::import_handle(memPool, shareableHandle, handleType, flags))
+        pool::import_handle(unsafe { runtime::as_out(memPool) }, shareableHandle, handleType, flags))
 }
 
 #[unsafe(no_mangle)]

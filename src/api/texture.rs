@@ -23,7 +23,7 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     pResViewDesc: *const cudaResourceViewDesc,
 ) -> cudaError_t {
     entry!(cudaCreateTextureObject(pTexObject, pResDesc, pTexDesc, pResViewDesc) =>
-        texture::create_texture(pTexObject, pResDesc, pTexDesc, pResViewDesc))
+        texture::create_texture(unsafe { runtime::as_out(pTexObject) }, unsafe { runtime::as_in(pResDesc) }, unsafe { runtime::as_in(pTexDesc) }, pResViewDesc))
 }
 
 #[unsafe(no_mangle)]

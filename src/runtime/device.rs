@@ -323,10 +323,13 @@ pub fn set_valid_devices(list: *mut c_int, len: c_int) -> CudaResult {
 }
 
 /// `cudaDeviceGetTexture1DLinearMaxWidth`.
-pub fn texture_1d_linear_max_width(out: *mut usize, desc: *const cudaChannelFormatDesc, ordinal: c_int) -> CudaResult {
+pub fn texture_1d_linear_max_width(out: Option<&mut usize>, desc: Option<&cudaChannelFormatDesc>, ordinal: c_int) -> CudaResult {
+    // The descriptor first, then the device, then the out-pointer, as
+    // NVIDIA's runtime (H100: an invalid descriptor is named before a bad
+    // device or a NULL out-pointer).
+    let (format, channels) = super::channel_format::array_format(required(desc)?)?;
     let d = runtime()?.device(ordinal)?;
-    let out = unsafe { super::out(out) }?;
-    let (format, channels) = super::channel_format::array_format(unsafe { super::input(desc) }?)?;
+    let out = required(out)?;
     cu!(cuDeviceGetTexture1DLinearMaxWidth(out, format.0, channels, d.cu))
 }
 

@@ -11,13 +11,13 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 /// reason in `status` (what PyTorch relies on).
 pub fn get(
     symbol: *const c_char,
-    func: *mut *mut c_void,
+    func: Option<&mut *mut c_void>,
     version: c_int,
     flags: u64,
     status: *mut cudaDriverEntryPointQueryResult,
     per_thread: bool,
 ) -> CudaResult {
-    let out = unsafe { super::out(func) }?;
+    let out = required(func)?;
     if symbol.is_null() || flags > cudaEnablePerThreadDefaultStream {
         return Err(cudaErrorInvalidValue);
     }

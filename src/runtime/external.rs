@@ -7,7 +7,7 @@
 
 use crate::runtime::required;
 use super::context::enter;
-use super::{input, out};
+use super::input;
 use crate::driver::api::misc_abi::{CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC};
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
@@ -56,12 +56,12 @@ pub fn driver_mipmap_desc(d: &cudaExternalMemoryMipmappedArrayDesc) -> CudaResul
 
 /// `cudaExternalMemoryGetMappedMipmappedArray`.
 pub fn mapped_mipmapped_array(
-    mipmap: *mut cudaMipmappedArray_t,
+    mipmap: Option<&mut cudaMipmappedArray_t>,
     mem: cudaExternalMemory_t,
     desc: *const cudaExternalMemoryMipmappedArrayDesc,
 ) -> CudaResult {
     enter()?;
-    let mipmap = unsafe { out(mipmap) }?;
+    let mipmap = required(mipmap)?;
     let desc = driver_mipmap_desc(unsafe { input(desc) }?)?;
     if mem.is_null() {
         return Err(cudaErrorInvalidResourceHandle);

@@ -66,17 +66,17 @@ pub fn mapped_pointer(ptr: Option<&mut *mut c_void>, size: *mut usize, res: cuda
 }
 
 /// `cudaGraphicsSubResourceGetMappedArray`.
-pub fn mapped_array(array: *mut cudaArray_t, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
+pub fn mapped_array(array: Option<&mut cudaArray_t>, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
-    let array = unsafe { out(array) }?;
+    let array = required(array)?;
     let res = resource(res)?;
     cu!(cuGraphicsSubResourceGetMappedArray(array, res, index, level))
 }
 
 /// `cudaGraphicsResourceGetMappedMipmappedArray`.
-pub fn mapped_mipmapped_array(mipmap: *mut cudaMipmappedArray_t, res: cudaGraphicsResource_t) -> CudaResult {
+pub fn mapped_mipmapped_array(mipmap: Option<&mut cudaMipmappedArray_t>, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    let mipmap = unsafe { out(mipmap) }?;
+    let mipmap = required(mipmap)?;
     let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedMipmappedArray(mipmap, res))
 }
@@ -101,10 +101,10 @@ pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target
 }
 
 /// `cudaGLGetDevices`: the driver's devices, as runtime ordinals.
-pub fn gl_get_devices(count: *mut c_uint, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
+pub fn gl_get_devices(count: Option<&mut c_uint>, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
     // No context: programs call this to choose the device they then set.
     let rt = runtime()?;
-    let count = unsafe { out(count) }?;
+    let count = required(count)?;
     if max > 0 && devices.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -184,13 +184,13 @@ pub fn egl_disconnect(c: *mut cudaEglStreamConnection, producer: bool) -> CudaRe
 /// `cudaEGLStreamConsumerAcquireFrame`.
 pub fn egl_acquire_frame(
     c: *mut cudaEglStreamConnection,
-    res: *mut cudaGraphicsResource_t,
+    res: Option<&mut cudaGraphicsResource_t>,
     stream: *mut cudaStream_t,
     timeout: c_uint,
 ) -> CudaResult {
     enter()?;
     let c = conn(c)?;
-    let res = unsafe { out(res) }?;
+    let res = required(res)?;
     cu!(cuEGLStreamConsumerAcquireFrame(c, res, stream as *mut CUstream, timeout))
 }
 
@@ -234,11 +234,11 @@ pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFram
 }
 
 /// `cudaGraphicsResourceGetMappedEglFrame`.
-pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
+pub fn mapped_egl_frame(frame: Option<&mut cudaEglFrame>, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
     // The resource is checked first (NVIDIA's order, measured on an H100).
     let res = resource(res)?;
-    let frame = unsafe { out(frame) }?;
+    let frame = required(frame)?;
     let mut f = empty_driver_frame();
     cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
     *frame = runtime_egl_frame(&f)?;

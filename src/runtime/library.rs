@@ -24,7 +24,7 @@ pub enum Source {
 /// `cudaLibraryLoadData` / `cudaLibraryLoadFromFile`.
 #[allow(clippy::too_many_arguments)]
 pub fn load(
-    library: *mut cudaLibrary_t,
+    library: Option<&mut cudaLibrary_t>,
     source: Source,
     jit_options: *mut cudaJitOption,
     jit_values: *mut *mut c_void,
@@ -33,7 +33,7 @@ pub fn load(
     lib_values: *mut *mut c_void,
     num_lib: c_uint,
 ) -> CudaResult {
-    let out = unsafe { super::out(library) }?;
+    let out = required(library)?;
     check_options(num_jit, jit_options.cast(), jit_values)?;
     check_options(num_lib, lib_options.cast(), lib_values)?;
     super::state::runtime()?;

@@ -7,8 +7,8 @@ use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
 /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]`.
-pub fn max_active_blocks(blocks: *mut c_int, func: *const c_void, block_size: c_int, smem: usize, flags: c_uint) -> CudaResult {
-    let out = unsafe { super::out(blocks) }?;
+pub fn max_active_blocks(blocks: Option<&mut c_int>, func: *const c_void, block_size: c_int, smem: usize, flags: c_uint) -> CudaResult {
+    let out = required(blocks)?;
     if flags & !(cudaOccupancyDisableCachingOverride) != 0 {
         return Err(cudaErrorInvalidValue);
     }
@@ -17,8 +17,8 @@ pub fn max_active_blocks(blocks: *mut c_int, func: *const c_void, block_size: c_
 }
 
 /// `cudaOccupancyAvailableDynamicSMemPerBlock`.
-pub fn available_dynamic_smem(smem: *mut usize, func: *const c_void, blocks: c_int, block_size: c_int) -> CudaResult {
-    let out = unsafe { super::out(smem) }?;
+pub fn available_dynamic_smem(smem: Option<&mut usize>, func: *const c_void, blocks: c_int, block_size: c_int) -> CudaResult {
+    let out = required(smem)?;
     let f = function_in_context(func)?;
     cu!(cuOccupancyAvailableDynamicSMemPerBlock(out, f, blocks, block_size))
 }

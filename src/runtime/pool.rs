@@ -8,7 +8,7 @@
 use crate::runtime::required;
 use super::context::enter;
 use super::state::runtime;
-use super::{input, out};
+use super::input;
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
@@ -194,9 +194,9 @@ pub fn export_handle(handle: *mut c_void, pool: cudaMemPool_t, ty: cudaMemAlloca
 
 /// `cudaMemPoolImportFromShareableHandle`. For a POSIX file descriptor the
 /// handle *is* the fd, cast to a pointer, as with the driver.
-pub fn import_handle(pool: *mut cudaMemPool_t, handle: *mut c_void, ty: cudaMemAllocationHandleType, flags: c_uint) -> CudaResult {
+pub fn import_handle(pool: Option<&mut cudaMemPool_t>, handle: *mut c_void, ty: cudaMemAllocationHandleType, flags: c_uint) -> CudaResult {
     enter()?;
-    let pool = unsafe { out(pool) }?;
+    let pool = required(pool)?;
     cu!(cuMemPoolImportFromShareableHandle(pool, handle, ty.0, flags as u64))
 }
 

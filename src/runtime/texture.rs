@@ -7,7 +7,6 @@
 use crate::runtime::required;
 use super::context::enter;
 use super::channel_format::{array_format, channel_desc};
-use super::{input, out};
 use crate::driver::api::misc_abi::*;
 use crate::types::*;
 use std::ffi::{c_int, c_uint};
@@ -159,16 +158,16 @@ pub fn runtime_texture_desc(d: &CUDA_TEXTURE_DESC) -> cudaTextureDesc {
 /// `cudaCreateTextureObject`: the resource and texture descriptors are
 /// required, the view is optional.
 pub fn create_texture(
-    tex: *mut cudaTextureObject_t,
-    res: *const cudaResourceDesc,
-    desc: *const cudaTextureDesc,
+    tex: Option<&mut cudaTextureObject_t>,
+    res: Option<&cudaResourceDesc>,
+    desc: Option<&cudaTextureDesc>,
     view: *const cudaResourceViewDesc,
 ) -> CudaResult {
     enter()?;
     // The resource first (NVIDIA's order, H100, CUDA 13.0).
-    let r = driver_resource_desc(unsafe { input(res) }?)?;
-    let tex = unsafe { out(tex) }?;
-    let t = driver_texture_desc(unsafe { input(desc) }?);
+    let r = driver_resource_desc(required(res)?)?;
+    let tex = required(tex)?;
+    let t = driver_texture_desc(required(desc)?);
     // The view descriptor has the driver's layout and values: NULL or the
     // caller's struct goes through as is.
     cu!(cuTexObjectCreate(tex, &r, &t, view))
