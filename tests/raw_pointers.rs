@@ -16,7 +16,6 @@ const BUDGET: &[(&str, usize)] = &[
     ("external.rs", 1),
     ("graph.rs", 4),
     ("interop.rs", 1),
-    ("pool.rs", 3),
     ("texture.rs", 1),
 ];
 

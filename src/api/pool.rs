@@ -26,7 +26,7 @@ pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
     location: *mut cudaMemLocation,
     r#type: cudaMemAllocationType,
 ) -> cudaError_t {
-    entry!(cudaMemGetDefaultMemPool(memPool, location, r#type) => pool::location_pool(unsafe { runtime::as_out(memPool) }, location, r#type, true))
+    entry!(cudaMemGetDefaultMemPool(memPool, location, r#type) => pool::location_pool(unsafe { runtime::as_out(memPool) }, unsafe { runtime::as_in(location) }, r#type, true))
 }
 
 #[unsafe(no_mangle)]
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn cudaMemGetMemPool(
     location: *mut cudaMemLocation,
     r#type: cudaMemAllocationType,
 ) -> cudaError_t {
-    entry!(cudaMemGetMemPool(memPool, location, r#type) => pool::location_pool(unsafe { runtime::as_out(memPool) }, location, r#type, false))
+    entry!(cudaMemGetMemPool(memPool, location, r#type) => pool::location_pool(unsafe { runtime::as_out(memPool) }, unsafe { runtime::as_in(location) }, r#type, false))
 }
 
 #[unsafe(no_mangle)]
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn cudaMemSetMemPool(
     r#type: cudaMemAllocationType,
     memPool: cudaMemPool_t,
 ) -> cudaError_t {
-    entry!(cudaMemSetMemPool(location, r#type, memPool) => pool::set_location_pool(location, r#type, memPool))
+    entry!(cudaMemSetMemPool(location, r#type, memPool) => pool::set_location_pool(unsafe { runtime::as_in(location) }, r#type, memPool))
 }
 
 #[unsafe(no_mangle)]
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn cudaMemPoolGetAccess(
     memPool: cudaMemPool_t,
     location: *mut cudaMemLocation,
 ) -> cudaError_t {
-    entry!(cudaMemPoolGetAccess(flags, memPool, location) => pool::get_access(unsafe { runtime::as_out(flags) }, memPool, location))
+    entry!(cudaMemPoolGetAccess(flags, memPool, location) => pool::get_access(unsafe { runtime::as_out(flags) }, memPool, unsafe { runtime::as_in(location) }))
 }
 
 #[unsafe(no_mangle)]

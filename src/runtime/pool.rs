@@ -8,7 +8,6 @@
 use crate::runtime::required;
 use super::context::enter;
 use super::state::runtime;
-use super::input;
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
@@ -57,10 +56,10 @@ pub fn set_device_pool(ordinal: c_int, pool: cudaMemPool_t) -> CudaResult {
 }
 
 /// `cudaMemGetDefaultMemPool` / `cudaMemGetMemPool`.
-pub fn location_pool(pool: Option<&mut cudaMemPool_t>, loc: *mut cudaMemLocation, ty: cudaMemAllocationType, default: bool) -> CudaResult {
+pub fn location_pool(pool: Option<&mut cudaMemPool_t>, loc: Option<&cudaMemLocation>, ty: cudaMemAllocationType, default: bool) -> CudaResult {
     runtime()?;
     let pool = required(pool)?;
-    let mut l = driver_location(unsafe { input(loc) }?)?;
+    let mut l = driver_location(required(loc)?)?;
     if default {
         cu!(cuMemGetDefaultMemPool(pool, &mut l, ty.0))
     } else {
@@ -69,9 +68,9 @@ pub fn location_pool(pool: Option<&mut cudaMemPool_t>, loc: *mut cudaMemLocation
 }
 
 /// `cudaMemSetMemPool`.
-pub fn set_location_pool(loc: *mut cudaMemLocation, ty: cudaMemAllocationType, pool: cudaMemPool_t) -> CudaResult {
+pub fn set_location_pool(loc: Option<&cudaMemLocation>, ty: cudaMemAllocationType, pool: cudaMemPool_t) -> CudaResult {
     runtime()?;
-    let mut l = driver_location(unsafe { input(loc) }?)?;
+    let mut l = driver_location(required(loc)?)?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -174,11 +173,11 @@ pub fn set_access(pool: cudaMemPool_t, list: *const cudaMemAccessDesc, count: us
 }
 
 /// `cudaMemPoolGetAccess`.
-pub fn get_access(flags: Option<&mut cudaMemAccessFlags>, pool: cudaMemPool_t, loc: *mut cudaMemLocation) -> CudaResult {
+pub fn get_access(flags: Option<&mut cudaMemAccessFlags>, pool: cudaMemPool_t, loc: Option<&cudaMemLocation>) -> CudaResult {
     enter()?;
     let flags = required(flags)?;
     let pool = pool_ok(pool)?;
-    let mut l = driver_location(unsafe { input(loc) }?)?;
+    let mut l = driver_location(required(loc)?)?;
     cu!(cuMemPoolGetAccess(&mut flags.0, pool, &mut l))
 }
 
