@@ -29,7 +29,7 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
     mipmapDesc: *const cudaExternalMemoryMipmappedArrayDesc,
 ) -> cudaError_t {
     entry!(cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem, mipmapDesc) =>
-        external::mapped_mipmapped_array(unsafe { runtime::as_out(mipmap) }, extMem, mipmapDesc))
+        external::mapped_mipmapped_array(unsafe { runtime::as_out(mipmap) }, extMem, unsafe { runtime::as_in(mipmapDesc) }))
 }
 
 #[unsafe(no_mangle)]

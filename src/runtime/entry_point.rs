@@ -53,7 +53,7 @@ pub fn get(
 /// `cudaGetExportTable`: forwarded to `cuGetExportTable`.
 pub fn export_table(table: Option<&mut *const c_void>, id: *const cudaUUID_t) -> CudaResult {
     let out = required(table)?;
-    unsafe { super::input(id) }?;
+    super::non_null(id)?;
     // With no driver NVIDIA's runtime answers cudaErrorUnknown for an id it
     // does not serve; with one, the driver's answer (cudaErrorInvalidValue
     // for an unknown id). Measured on CUDA 13.0 without and with an H100.

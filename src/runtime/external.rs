@@ -7,7 +7,6 @@
 
 use crate::runtime::required;
 use super::context::enter;
-use super::input;
 use crate::driver::api::misc_abi::{CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC};
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
@@ -58,11 +57,11 @@ pub fn driver_mipmap_desc(d: &cudaExternalMemoryMipmappedArrayDesc) -> CudaResul
 pub fn mapped_mipmapped_array(
     mipmap: Option<&mut cudaMipmappedArray_t>,
     mem: cudaExternalMemory_t,
-    desc: *const cudaExternalMemoryMipmappedArrayDesc,
+    desc: Option<&cudaExternalMemoryMipmappedArrayDesc>,
 ) -> CudaResult {
     enter()?;
     let mipmap = required(mipmap)?;
-    let desc = driver_mipmap_desc(unsafe { input(desc) }?)?;
+    let desc = driver_mipmap_desc(required(desc)?)?;
     if mem.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }

@@ -17,7 +17,7 @@ pub mod convert;
 
 use crate::runtime::required;
 use super::context::enter;
-use super::{input, non_null, out};
+use super::{non_null, out};
 use crate::driver::api::*;
 use crate::driver::{CUcontext, CUdeviceptr, CUkernel, StreamMode};
 use crate::types::*;
@@ -595,7 +595,7 @@ pub fn launch(mode: StreamMode, exec: cudaGraphExec_t, stream: cudaStream_t) -> 
 }
 
 pub fn debug_dot_print(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -> CudaResult {
-    unsafe { input(path) }?;
+    non_null(path)?;
     enter()?;
     cu!(cuGraphDebugDotPrint(graph, path, flags))
 }
@@ -620,7 +620,7 @@ fn cu_device(ordinal: std::ffi::c_int) -> CudaResult<crate::driver::CUdevice> {
 
 /// Attribute numbers are the driver's; values are `cuuint64_t`.
 pub fn graph_mem_attribute(set: bool, device: std::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut c_void) -> CudaResult {
-    unsafe { input(value) }?;
+    non_null(value)?;
     let d = cu_device(device)?;
     enter()?;
     if set {

@@ -5,7 +5,7 @@
 //! Functions here take references, `Option`s (NULL is `None`) and plain
 //! values and return [`CudaResult`](crate::types::CudaResult); raw C
 //! pointers become references only in the `unsafe` [`as_out`] / [`as_in`]
-//! (and [`out`] / [`input`]), which the exports call on their arguments.
+//! (and [`out`]), which the exports call on their arguments.
 //! Most raw pointers left in signatures are addresses handed on to the
 //! driver (device pointers, arrays of handles, user data); the runtime
 //! functions that still convert a C pointer themselves do it in an
@@ -59,7 +59,7 @@ macro_rules! pass {
 pub(crate) use pass;
 
 // C pointers become references in exactly two functions, both `unsafe`:
-// `as_out` and `as_in` (and `out`/`input`, built on them). Exports call them
+// `as_out` and `as_in` (and `out`, built on `as_out`). Exports call them
 // on their arguments; runtime functions take the `Option`s (NULL is `None`)
 // and decide, at the point of NVIDIA's check order, when `None` is
 // `cudaErrorInvalidValue` (`required`).
@@ -128,14 +128,4 @@ pub fn non_null<T>(p: *const T) -> CudaResult<*const T> {
 pub unsafe fn out<'a, T>(p: *mut T) -> CudaResult<&'a mut T> {
     // SAFETY: the caller's contract.
     required(unsafe { as_out(p) })
-}
-
-/// [`as_in`], NULL being `cudaErrorInvalidValue` at once.
-///
-/// # Safety
-/// As for [`as_in`].
-#[inline(always)]
-pub unsafe fn input<'a, T>(p: *const T) -> CudaResult<&'a T> {
-    // SAFETY: the caller's contract.
-    required(unsafe { as_in(p) })
 }
