@@ -33,7 +33,7 @@ pub unsafe extern "C" fn cudaGraphDestroyNode(node: cudaGraphNode_t) -> cudaErro
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddKernelNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaKernelNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_kernel(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pNodeParams) }))
+    entry!(cudaGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_kernel(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -68,22 +68,22 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t,
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pCopyParams: *const cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, pCopyParams) => g::add_memcpy(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pCopyParams) }))
+    entry!(cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies, numDependencies, pCopyParams) => g::add_memcpy(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pCopyParams) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> cudaError_t {
-    entry!(cudaGraphAddMemcpyNode1D(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind) => g::add_memcpy_1d(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind))
+    entry!(cudaGraphAddMemcpyNode1D(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind) => g::add_memcpy_1d(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, dst, src, count, kind))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNodeFromSymbol(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t {
-    entry!(cudaGraphAddMemcpyNodeFromSymbol(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count, offset, kind) => g::add_memcpy_from_symbol(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count, offset, kind))
+    entry!(cudaGraphAddMemcpyNodeFromSymbol(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count, offset, kind) => g::add_memcpy_from_symbol(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, dst, symbol, count, offset, kind))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemcpyNodeToSymbol(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: cudaMemcpyKind) -> cudaError_t {
-    entry!(cudaGraphAddMemcpyNodeToSymbol(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count, offset, kind) => g::add_memcpy_to_symbol(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count, offset, kind))
+    entry!(cudaGraphAddMemcpyNodeToSymbol(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count, offset, kind) => g::add_memcpy_to_symbol(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, symbol, src, count, offset, kind))
 }
 
 #[unsafe(no_mangle)]
@@ -133,7 +133,7 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParamsToSymbol(hGraphExec: cu
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemsetNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pMemsetParams: *const cudaMemsetParams) -> cudaError_t {
-    entry!(cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams) => g::add_memset(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pMemsetParams) }))
+    entry!(cudaGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams) => g::add_memset(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pMemsetParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -153,7 +153,7 @@ pub unsafe extern "C" fn cudaGraphExecMemsetNodeSetParams(hGraphExec: cudaGraphE
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddHostNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, pNodeParams: *const cudaHostNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_host(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pNodeParams) }))
+    entry!(cudaGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams) => g::add_host(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_in(pNodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -173,7 +173,7 @@ pub unsafe extern "C" fn cudaGraphExecHostNodeSetParams(hGraphExec: cudaGraphExe
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddChildGraphNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, childGraph: cudaGraph_t) -> cudaError_t {
-    entry!(cudaGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph) => g::add_child(pGraphNode, graph, pDependencies, numDependencies, childGraph))
+    entry!(cudaGraphAddChildGraphNode(pGraphNode, graph, pDependencies, numDependencies, childGraph) => g::add_child(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, childGraph))
 }
 
 #[unsafe(no_mangle)]
@@ -188,12 +188,12 @@ pub unsafe extern "C" fn cudaGraphExecChildGraphNodeSetParams(hGraphExec: cudaGr
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddEmptyNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
-    entry!(cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies) => g::add_empty(pGraphNode, graph, pDependencies, numDependencies))
+    entry!(cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies) => g::add_empty(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddEventRecordNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t {
-    entry!(cudaGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event) => g::add_event(true, pGraphNode, graph, pDependencies, numDependencies, event))
+    entry!(cudaGraphAddEventRecordNode(pGraphNode, graph, pDependencies, numDependencies, event) => g::add_event(true, unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, event))
 }
 
 #[unsafe(no_mangle)]
@@ -213,7 +213,7 @@ pub unsafe extern "C" fn cudaGraphExecEventRecordNodeSetEvent(hGraphExec: cudaGr
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddEventWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, event: cudaEvent_t) -> cudaError_t {
-    entry!(cudaGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event) => g::add_event(false, pGraphNode, graph, pDependencies, numDependencies, event))
+    entry!(cudaGraphAddEventWaitNode(pGraphNode, graph, pDependencies, numDependencies, event) => g::add_event(false, unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, event))
 }
 
 #[unsafe(no_mangle)]
@@ -233,7 +233,7 @@ pub unsafe extern "C" fn cudaGraphExecEventWaitNodeSetEvent(hGraphExec: cudaGrap
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresSignalNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreSignalNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_signal(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(nodeParams) }))
+    entry!(cudaGraphAddExternalSemaphoresSignalNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_signal(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_in(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -253,7 +253,7 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresSignalNodeSetParams(hGra
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddExternalSemaphoresWaitNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *const cudaExternalSemaphoreWaitNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_wait(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_in(nodeParams) }))
+    entry!(cudaGraphAddExternalSemaphoresWaitNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_sem_wait(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_in(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -273,7 +273,7 @@ pub unsafe extern "C" fn cudaGraphExecExternalSemaphoresWaitNodeSetParams(hGraph
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemAllocNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaMemAllocNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_mem_alloc(pGraphNode, graph, pDependencies, numDependencies, unsafe { runtime::as_out(nodeParams) }))
+    entry!(cudaGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => g::add_mem_alloc(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, unsafe { runtime::as_out(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]
@@ -283,7 +283,7 @@ pub unsafe extern "C" fn cudaGraphMemAllocNodeGetParams(node: cudaGraphNode_t, p
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddMemFreeNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, dptr: *mut c_void) -> cudaError_t {
-    entry!(cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr) => g::add_mem_free(pGraphNode, graph, pDependencies, numDependencies, dptr))
+    entry!(cudaGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dptr) => g::add_mem_free(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, numDependencies, dptr))
 }
 
 #[unsafe(no_mangle)]
@@ -298,7 +298,7 @@ pub unsafe extern "C" fn cudaGraphConditionalHandleCreate(pHandle_out: *mut cuda
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => g::add_node(pGraphNode, graph, pDependencies, dependencyData, numDependencies, unsafe { runtime::as_out(nodeParams) }))
+    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => g::add_node(unsafe { runtime::as_out(pGraphNode) }, graph, pDependencies, dependencyData, numDependencies, unsafe { runtime::as_out(nodeParams) }))
 }
 
 #[unsafe(no_mangle)]

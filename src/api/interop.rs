@@ -71,7 +71,7 @@ pub unsafe extern "C" fn cudaGLGetDevices(
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(resource: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> cudaError_t {
-    entry!(cudaGraphicsGLRegisterBuffer(resource, buffer, flags) => interop::gl_register_buffer(resource, buffer, flags))
+    entry!(cudaGraphicsGLRegisterBuffer(resource, buffer, flags) => interop::gl_register_buffer(unsafe { runtime::as_out(resource) }, buffer, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -81,7 +81,7 @@ pub unsafe extern "C" fn cudaGraphicsGLRegisterImage(
     target: GLenum,
     flags: c_uint,
 ) -> cudaError_t {
-    entry!(cudaGraphicsGLRegisterImage(resource, image, target, flags) => interop::gl_register_image(resource, image, target, flags))
+    entry!(cudaGraphicsGLRegisterImage(resource, image, target, flags) => interop::gl_register_image(unsafe { runtime::as_out(resource) }, image, target, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -134,7 +134,7 @@ pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(
     image: EGLImageKHR,
     flags: c_uint,
 ) -> cudaError_t {
-    entry!(cudaGraphicsEGLRegisterImage(pCudaResource, image, flags) => interop::egl_register_image(pCudaResource, image, flags))
+    entry!(cudaGraphicsEGLRegisterImage(pCudaResource, image, flags) => interop::egl_register_image(unsafe { runtime::as_out(pCudaResource) }, image, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -245,7 +245,7 @@ pub unsafe extern "C" fn cudaGraphicsVDPAURegisterVideoSurface(
     flags: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsVDPAURegisterVideoSurface(resource, vdpSurface, flags) =>
-        interop::vdpau_register_video_surface(resource, vdpSurface, flags))
+        interop::vdpau_register_video_surface(unsafe { runtime::as_out(resource) }, vdpSurface, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -255,5 +255,5 @@ pub unsafe extern "C" fn cudaGraphicsVDPAURegisterOutputSurface(
     flags: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsVDPAURegisterOutputSurface(resource, vdpSurface, flags) =>
-        interop::vdpau_register_output_surface(resource, vdpSurface, flags))
+        interop::vdpau_register_output_surface(unsafe { runtime::as_out(resource) }, vdpSurface, flags))
 }

@@ -34,12 +34,12 @@ pub unsafe extern "C" fn cudaDestroyTextureObject(texObject: cudaTextureObject_t
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaResourceDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    entry!(cudaGetTextureObjectResourceDesc(pResDesc, texObject) => texture::texture_resource_desc(pResDesc, texObject))
+    entry!(cudaGetTextureObjectResourceDesc(pResDesc, texObject) => texture::texture_resource_desc(unsafe { runtime::as_out(pResDesc) }, texObject))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    entry!(cudaGetTextureObjectTextureDesc(pTexDesc, texObject) => texture::texture_texture_desc(pTexDesc, texObject))
+    entry!(cudaGetTextureObjectTextureDesc(pTexDesc, texObject) => texture::texture_texture_desc(unsafe { runtime::as_out(pTexDesc) }, texObject))
 }
 
 #[unsafe(no_mangle)]
@@ -47,7 +47,7 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(
     pResViewDesc: *mut cudaResourceViewDesc,
     texObject: cudaTextureObject_t,
 ) -> cudaError_t {
-    entry!(cudaGetTextureObjectResourceViewDesc(pResViewDesc, texObject) => texture::texture_view_desc(pResViewDesc, texObject))
+    entry!(cudaGetTextureObjectResourceViewDesc(pResViewDesc, texObject) => texture::texture_view_desc(unsafe { runtime::as_out(pResViewDesc) }, texObject))
 }
 
 #[unsafe(no_mangle)]
@@ -62,5 +62,5 @@ pub unsafe extern "C" fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaResourceDesc, surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    entry!(cudaGetSurfaceObjectResourceDesc(pResDesc, surfObject) => texture::surface_resource_desc(pResDesc, surfObject))
+    entry!(cudaGetSurfaceObjectResourceDesc(pResDesc, surfObject) => texture::surface_resource_desc(unsafe { runtime::as_out(pResDesc) }, surfObject))
 }

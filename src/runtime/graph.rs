@@ -17,7 +17,7 @@ pub mod convert;
 
 use crate::runtime::required;
 use super::context::enter;
-use super::{non_null, out};
+use super::non_null;
 use crate::driver::api::*;
 use crate::driver::{CUcontext, CUdeviceptr, CUkernel, StreamMode};
 use crate::types::*;
@@ -77,8 +77,8 @@ fn ctx() -> CudaResult<CUcontext> {
 }
 
 /// Run a driver "add node" call and store the new node in `*p_node`.
-fn add(p_node: *mut cudaGraphNode_t, f: impl FnOnce(&mut cudaGraphNode_t) -> CudaResult) -> CudaResult {
-    let o = unsafe { out(p_node) }?;
+fn add(p_node: Option<&mut cudaGraphNode_t>, f: impl FnOnce(&mut cudaGraphNode_t) -> CudaResult) -> CudaResult {
+    let o = required(p_node)?;
     let mut n = null_mut();
     f(&mut n)?;
     *o = n;
@@ -112,7 +112,7 @@ pub fn clone(p_clone: Option<&mut cudaGraph_t>, original: cudaGraph_t) -> CudaRe
 // ---------------------------------------------------------------------------
 
 pub fn add_kernel(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -146,7 +146,7 @@ pub fn exec_kernel_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Opt
 }
 
 pub fn add_memcpy(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -158,7 +158,7 @@ pub fn add_memcpy(
 }
 
 /// The 1D and symbol variants: `params` already built.
-fn add_memcpy_parms(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, p: CudaResult<cudaMemcpy3DParms>) -> CudaResult {
+fn add_memcpy_parms(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, p: CudaResult<cudaMemcpy3DParms>) -> CudaResult {
     let c = ctx()?;
     let m = memcpy3d_to_driver(&p?)?;
     add(p_node, |o| cu!(cuGraphAddMemcpyNode(o, graph, deps, n, &m, c)))
@@ -166,7 +166,7 @@ fn add_memcpy_parms(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *con
 
 #[allow(clippy::too_many_arguments)]
 pub fn add_memcpy_1d(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -180,7 +180,7 @@ pub fn add_memcpy_1d(
 
 #[allow(clippy::too_many_arguments)]
 pub fn add_memcpy_from_symbol(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -196,7 +196,7 @@ pub fn add_memcpy_from_symbol(
 
 #[allow(clippy::too_many_arguments)]
 pub fn add_memcpy_to_symbol(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -282,7 +282,7 @@ pub fn exec_memcpy_set_to_symbol(exec: cudaGraphExec_t, node: cudaGraphNode_t, s
     memcpy_set_parms(exec, node, Ok(p))
 }
 
-pub fn add_memset(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaMemsetParams>) -> CudaResult {
+pub fn add_memset(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
     let m = memset_to_driver(required(params)?, c);
     add(p_node, |o| cu!(cuGraphAddMemsetNode(o, graph, deps, n, &m, c)))
@@ -309,7 +309,7 @@ pub fn exec_memset_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Opt
     cu!(cuGraphExecMemsetNodeSetParams(exec, node, &m, c))
 }
 
-pub fn add_host(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaHostNodeParams>) -> CudaResult {
+pub fn add_host(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaHostNodeParams>) -> CudaResult {
     enter()?;
     let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddHostNode(o, graph, deps, n, p)))
@@ -331,7 +331,7 @@ pub fn exec_host_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *cons
     cu!(cuGraphExecHostNodeSetParams(exec, node, non_null(params)?))
 }
 
-pub fn add_child(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, child: cudaGraph_t) -> CudaResult {
+pub fn add_child(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, child: cudaGraph_t) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddChildGraphNode(o, graph, deps, n, child)))
 }
@@ -342,13 +342,13 @@ pub fn child_get(node: cudaGraphNode_t, p_graph: Option<&mut cudaGraph_t>) -> Cu
     cu!(cuGraphChildGraphNodeGetGraph(node, o))
 }
 
-pub fn add_empty(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize) -> CudaResult {
+pub fn add_empty(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddEmptyNode(o, graph, deps, n)))
 }
 
 /// Event record (`record` = true) and event wait nodes.
-pub fn add_event(record: bool, p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, event: cudaEvent_t) -> CudaResult {
+pub fn add_event(record: bool, p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, event: cudaEvent_t) -> CudaResult {
     enter()?;
     if record {
         add(p_node, |o| cu!(cuGraphAddEventRecordNode(o, graph, deps, n, event)))
@@ -377,7 +377,7 @@ pub fn exec_event_set(record: bool, exec: cudaGraphExec_t, node: cudaGraphNode_t
     }
 }
 
-pub fn add_sem_signal(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreSignalNodeParams>) -> CudaResult {
+pub fn add_sem_signal(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreSignalNodeParams>) -> CudaResult {
     enter()?;
     let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresSignalNode(o, graph, deps, n, p)))
@@ -399,7 +399,7 @@ pub fn exec_sem_signal_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params:
     cu!(cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, non_null(params)?))
 }
 
-pub fn add_sem_wait(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreWaitNodeParams>) -> CudaResult {
+pub fn add_sem_wait(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreWaitNodeParams>) -> CudaResult {
     enter()?;
     let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresWaitNode(o, graph, deps, n, p)))
@@ -423,7 +423,7 @@ pub fn exec_sem_wait_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *
 
 /// Mem-alloc node: the driver writes the allocation's address into
 /// `params.dptr`.
-pub fn add_mem_alloc(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&mut cudaMemAllocNodeParams>) -> CudaResult {
+pub fn add_mem_alloc(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&mut cudaMemAllocNodeParams>) -> CudaResult {
     enter()?;
     let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddMemAllocNode(o, graph, deps, n, p)))
@@ -435,7 +435,7 @@ pub fn mem_alloc_get(node: cudaGraphNode_t, params: Option<&mut cudaMemAllocNode
     cu!(cuGraphMemAllocNodeGetParams(node, o))
 }
 
-pub fn add_mem_free(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, dptr: *mut c_void) -> CudaResult {
+pub fn add_mem_free(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, dptr: *mut c_void) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddMemFreeNode(o, graph, deps, n, dptr as CUdeviceptr)))
 }
@@ -443,7 +443,8 @@ pub fn add_mem_free(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *con
 /// `dptr_out` is a `void*` that receives the address (C: `void *dptr_out`,
 /// written as `*(void**)dptr_out`).
 pub fn mem_free_get(node: cudaGraphNode_t, dptr_out: *mut c_void) -> CudaResult {
-    let o = unsafe { out(dptr_out.cast::<CUdeviceptr>()) }?;
+    // Handed on to the driver, which writes it: checked, not read here.
+    let o = non_null(dptr_out.cast::<CUdeviceptr>())?.cast_mut();
     enter()?;
     cu!(cuGraphMemFreeNodeGetParams(node, o))
 }
@@ -459,7 +460,7 @@ pub fn conditional_handle_create(p_handle: Option<&mut cudaGraphConditionalHandl
 // ---------------------------------------------------------------------------
 
 pub fn add_node(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     edge_data: *const cudaGraphEdgeData,

@@ -10,7 +10,6 @@
 use crate::runtime::required;
 use super::context::{enter, set_device};
 use super::state::runtime;
-use super::out;
 use crate::driver::api::misc_abi::{CUeglFrame, CUeglFrame_frame};
 use crate::driver::{CUdevice, CUdeviceptr, CUstream};
 use crate::types::*;
@@ -82,21 +81,21 @@ pub fn mapped_mipmapped_array(mipmap: Option<&mut cudaMipmappedArray_t>, res: cu
 }
 
 /// Registration calls all have this shape: out-resource first.
-fn register(res: *mut cudaGraphicsResource_t, f: impl FnOnce(*mut cudaGraphicsResource_t) -> CudaResult) -> CudaResult {
+fn register(res: Option<&mut cudaGraphicsResource_t>, f: impl FnOnce(*mut cudaGraphicsResource_t) -> CudaResult) -> CudaResult {
     enter()?;
-    let res = unsafe { out(res) }?;
+    let res = required(res)?;
     f(res)
 }
 
 // ---- OpenGL ----------------------------------------------------------------
 
 /// `cudaGraphicsGLRegisterBuffer`.
-pub fn gl_register_buffer(res: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> CudaResult {
+pub fn gl_register_buffer(res: Option<&mut cudaGraphicsResource_t>, buffer: GLuint, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsGLRegisterBuffer(r, buffer, flags)))
 }
 
 /// `cudaGraphicsGLRegisterImage`.
-pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target: GLenum, flags: c_uint) -> CudaResult {
+pub fn gl_register_image(res: Option<&mut cudaGraphicsResource_t>, image: GLuint, target: GLenum, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsGLRegisterImage(r, image, target, flags)))
 }
 
@@ -149,7 +148,7 @@ pub fn gl_unmap_buffer_object(buffer: GLuint, stream: Option<cudaStream_t>) -> C
 // ---- EGL -------------------------------------------------------------------
 
 /// `cudaGraphicsEGLRegisterImage`.
-pub fn egl_register_image(res: *mut cudaGraphicsResource_t, image: EGLImageKHR, flags: c_uint) -> CudaResult {
+pub fn egl_register_image(res: Option<&mut cudaGraphicsResource_t>, image: EGLImageKHR, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsEGLRegisterImage(r, image, flags)))
 }
 
@@ -441,11 +440,11 @@ pub fn vdpau_set_device(device: c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -
 }
 
 /// `cudaGraphicsVDPAURegisterVideoSurface`.
-pub fn vdpau_register_video_surface(res: *mut cudaGraphicsResource_t, surface: VdpVideoSurface, flags: c_uint) -> CudaResult {
+pub fn vdpau_register_video_surface(res: Option<&mut cudaGraphicsResource_t>, surface: VdpVideoSurface, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsVDPAURegisterVideoSurface(r, surface, flags)))
 }
 
 /// `cudaGraphicsVDPAURegisterOutputSurface`.
-pub fn vdpau_register_output_surface(res: *mut cudaGraphicsResource_t, surface: VdpOutputSurface, flags: c_uint) -> CudaResult {
+pub fn vdpau_register_output_surface(res: Option<&mut cudaGraphicsResource_t>, surface: VdpOutputSurface, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsVDPAURegisterOutputSurface(r, surface, flags)))
 }

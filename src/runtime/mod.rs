@@ -6,10 +6,12 @@
 //! values and return [`CudaResult`](crate::types::CudaResult); raw C
 //! pointers become references only in the `unsafe` [`as_out`] / [`as_in`]
 //! (and [`out`]), which the exports call on their arguments.
-//! Most raw pointers left in signatures are addresses handed on to the
-//! driver (device pointers, arrays of handles, user data); the runtime
-//! functions that still convert a C pointer themselves do it in an
-//! `unsafe` block and are counted, per file, by tests/raw_pointers.rs.
+//! Raw pointers left in signatures are mostly addresses handed on to the
+//! driver (device pointers, arrays of handles, user data) or checked for
+//! NULL with [`non_null`]; no runtime function calls the conversions
+//! (tests/raw_pointers.rs). A few still read C arrays or optional
+//! out-pointers through the raw pointer in an `unsafe` block (counted by
+//! the same test).
 
 pub mod error;
 pub mod last_error;

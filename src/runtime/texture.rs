@@ -174,9 +174,9 @@ pub fn create_texture(
 }
 
 /// A getter: the driver fills its descriptor `D`, the caller gets it as `R`.
-fn get<D: Default, R>(out: *mut R, fill: impl FnOnce(&mut D) -> CudaResult, convert: impl FnOnce(&D) -> R) -> CudaResult {
+fn get<D: Default, R>(out: Option<&mut R>, fill: impl FnOnce(&mut D) -> CudaResult, convert: impl FnOnce(&D) -> R) -> CudaResult {
     enter()?;
-    let out = unsafe { super::out(out) }?;
+    let out = required(out)?;
     let mut d = D::default();
     fill(&mut d)?;
     *out = convert(&d);
@@ -184,17 +184,17 @@ fn get<D: Default, R>(out: *mut R, fill: impl FnOnce(&mut D) -> CudaResult, conv
 }
 
 /// `cudaGetTextureObjectResourceDesc`.
-pub fn texture_resource_desc(res: *mut cudaResourceDesc, tex: cudaTextureObject_t) -> CudaResult {
+pub fn texture_resource_desc(res: Option<&mut cudaResourceDesc>, tex: cudaTextureObject_t) -> CudaResult {
     get(res, |d| cu!(cuTexObjectGetResourceDesc(d, tex)), runtime_resource_desc)
 }
 
 /// `cudaGetTextureObjectTextureDesc`.
-pub fn texture_texture_desc(desc: *mut cudaTextureDesc, tex: cudaTextureObject_t) -> CudaResult {
+pub fn texture_texture_desc(desc: Option<&mut cudaTextureDesc>, tex: cudaTextureObject_t) -> CudaResult {
     get(desc, |d| cu!(cuTexObjectGetTextureDesc(d, tex)), runtime_texture_desc)
 }
 
 /// `cudaGetTextureObjectResourceViewDesc`.
-pub fn texture_view_desc(view: *mut cudaResourceViewDesc, tex: cudaTextureObject_t) -> CudaResult {
+pub fn texture_view_desc(view: Option<&mut cudaResourceViewDesc>, tex: cudaTextureObject_t) -> CudaResult {
     get(view, |d| cu!(cuTexObjectGetResourceViewDesc(d, tex)), |v: &cudaResourceViewDesc| *v)
 }
 
@@ -214,6 +214,6 @@ pub fn create_surface(surf: Option<&mut cudaSurfaceObject_t>, res: Option<&cudaR
 }
 
 /// `cudaGetSurfaceObjectResourceDesc`.
-pub fn surface_resource_desc(res: *mut cudaResourceDesc, surf: cudaSurfaceObject_t) -> CudaResult {
+pub fn surface_resource_desc(res: Option<&mut cudaResourceDesc>, surf: cudaSurfaceObject_t) -> CudaResult {
     get(res, |d| cu!(cuSurfObjectGetResourceDesc(d, surf)), runtime_resource_desc)
 }
