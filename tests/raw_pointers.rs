@@ -63,3 +63,43 @@ fn runtime_functions_convert_no_more_c_pointers_than_their_budget() {
         .collect();
     assert!(slack.is_empty(), "lower these budgets in tests/raw_pointers.rs:\n{}", slack.join("\n"));
 }
+
+/// C arrays the runtime reads or fills through the raw pointer, after
+/// checking the count it was given (a slice made at the boundary from an
+/// unchecked count would itself be undefined behaviour: cudaSetValidDevices
+/// gets 2^31-1 in the bad-input suite). Each stays in an `unsafe` block
+/// with its SAFETY note; the list may only shrink.
+const C_ARRAYS: &[(&str, usize, &str)] = &[
+    ("device.rs", 1, "cudaSetValidDevices: the list, after len <= device count"),
+    ("interop.rs", 1, "cudaGLGetDevices: the devices array, up to the given size"),
+    ("library.rs", 1, "cudaLibraryEnumerateKernels: the kernels the driver wrote"),
+    ("pool.rs", 1, "cudaMemPoolSetAccess: the access list, after its NULL check"),
+];
+
+#[test]
+fn runtime_functions_read_c_arrays_only_where_listed() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/runtime");
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for e in std::fs::read_dir(&dir).unwrap().chain(std::fs::read_dir(dir.join("memory")).unwrap()).chain(std::fs::read_dir(dir.join("graph")).unwrap()) {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        // The registry and its table dereference their own leaked records.
+        if p.extension().is_none_or(|x| x != "rs") || ["mod.rs", "registry.rs", "addr_map.rs"].contains(&name.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let n = text
+            .lines()
+            .filter(|l| {
+                l.contains("unsafe {")
+                    && (l.contains(".as_mut()") || l.contains(".as_ref()") || l.contains("from_raw_parts") || (l.contains(".add(") && l.contains("*")))
+            })
+            .count();
+        if n > 0 {
+            found.insert(name, n);
+        }
+    }
+    let listed: BTreeMap<String, usize> = C_ARRAYS.iter().map(|(f, n, _)| (f.to_string(), *n)).collect();
+    assert_eq!(found, listed, "raw reads of C pointers in runtime functions: take Option<&T> from the export, or list a C array with its reason");
+}
+

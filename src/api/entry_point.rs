@@ -13,7 +13,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPoint(symbol, funcPtr, flags, driverStatus) =>
-        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, CUDA_VERSION, flags, driverStatus, false))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, CUDA_VERSION, flags, unsafe { runtime::as_out(driverStatus) }, false))
 }
 
 #[unsafe(no_mangle)]
@@ -24,7 +24,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint_ptsz(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPoint_ptsz(symbol, funcPtr, flags, driverStatus) =>
-        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, CUDA_VERSION, flags, driverStatus, true))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, CUDA_VERSION, flags, unsafe { runtime::as_out(driverStatus) }, true))
 }
 
 #[unsafe(no_mangle)]
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPointByVersion(symbol, funcPtr, cudaVersion, flags, driverStatus) =>
-        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, cudaVersion as i32, flags, driverStatus, false))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, cudaVersion as i32, flags, unsafe { runtime::as_out(driverStatus) }, false))
 }
 
 #[unsafe(no_mangle)]
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion_ptsz(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPointByVersion_ptsz(symbol, funcPtr, cudaVersion, flags, driverStatus) =>
-        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, cudaVersion as i32, flags, driverStatus, true))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, cudaVersion as i32, flags, unsafe { runtime::as_out(driverStatus) }, true))
 }
 
 #[unsafe(no_mangle)]

@@ -33,7 +33,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(
     size: *mut usize,
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
-    entry!(cudaGraphicsResourceGetMappedPointer(devPtr, size, resource) => interop::mapped_pointer(unsafe { runtime::as_out(devPtr) }, size, resource))
+    entry!(cudaGraphicsResourceGetMappedPointer(devPtr, size, resource) => interop::mapped_pointer(unsafe { runtime::as_out(devPtr) }, unsafe { runtime::as_out(size) }, resource))
 }
 
 #[unsafe(no_mangle)]
@@ -222,7 +222,7 @@ pub unsafe extern "C" fn cudaEGLStreamProducerReturnFrame(
     eglframe: *mut cudaEglFrame,
     pStream: *mut cudaStream_t,
 ) -> cudaError_t {
-    entry!(cudaEGLStreamProducerReturnFrame(conn, eglframe, pStream) => interop::egl_return_frame(conn, eglframe, pStream))
+    entry!(cudaEGLStreamProducerReturnFrame(conn, eglframe, pStream) => interop::egl_return_frame(conn, unsafe { runtime::as_out(eglframe) }, pStream))
 }
 
 // ---- VDPAU -----------------------------------------------------------------

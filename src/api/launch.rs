@@ -76,7 +76,7 @@ pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
-    entry!(cudaFuncGetParamInfo(func, paramIndex, paramOffset, paramSize) => launch::param_info(func, paramIndex, unsafe { runtime::as_out(paramOffset) }, paramSize))
+    entry!(cudaFuncGetParamInfo(func, paramIndex, paramOffset, paramSize) => launch::param_info(func, paramIndex, unsafe { runtime::as_out(paramOffset) }, unsafe { runtime::as_out(paramSize) }))
 }
 
 #[unsafe(no_mangle)]

@@ -48,12 +48,12 @@ pub unsafe extern "C" fn cudaLibraryGetKernel(pKernel: *mut cudaKernel_t, librar
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLibraryGetGlobal(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    entry!(cudaLibraryGetGlobal(dptr, bytes, library, name) => library::get_global(unsafe { runtime::as_out(dptr) }, bytes, library, name, false))
+    entry!(cudaLibraryGetGlobal(dptr, bytes, library, name) => library::get_global(unsafe { runtime::as_out(dptr) }, unsafe { runtime::as_out(bytes) }, library, name, false))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLibraryGetManaged(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char) -> cudaError_t {
-    entry!(cudaLibraryGetManaged(dptr, bytes, library, name) => library::get_global(unsafe { runtime::as_out(dptr) }, bytes, library, name, true))
+    entry!(cudaLibraryGetManaged(dptr, bytes, library, name) => library::get_global(unsafe { runtime::as_out(dptr) }, unsafe { runtime::as_out(bytes) }, library, name, true))
 }
 
 #[unsafe(no_mangle)]

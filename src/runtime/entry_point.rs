@@ -14,7 +14,7 @@ pub fn get(
     func: Option<&mut *mut c_void>,
     version: c_int,
     flags: u64,
-    status: *mut cudaDriverEntryPointQueryResult,
+    status: Option<&mut cudaDriverEntryPointQueryResult>,
     per_thread: bool,
 ) -> CudaResult {
     let out = required(func)?;
@@ -28,8 +28,6 @@ pub fn get(
     // SAFETY: checked non-NULL; a C string by the API contract.
     let name = unsafe { CStr::from_ptr(symbol) };
     let (r, p, s) = loader::get_proc_address(name, version, flags).map_err(|_| cudaErrorInsufficientDriver)?;
-    // SAFETY: optional out-parameter.
-    let status = unsafe { status.as_mut() };
     if r.0 == 0 && !p.is_null() {
         // With CUDART_SHIM_TRACE_DRIVER=1 a traced forwarder; else `p`.
         *out = crate::trace::wrap_driver_entry_point(name, p);

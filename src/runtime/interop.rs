@@ -49,7 +49,7 @@ pub fn map(count: c_int, res: *mut cudaGraphicsResource_t, stream: cudaStream_t,
 }
 
 /// `cudaGraphicsResourceGetMappedPointer`: `size` may be NULL.
-pub fn mapped_pointer(ptr: Option<&mut *mut c_void>, size: *mut usize, res: cudaGraphicsResource_t) -> CudaResult {
+pub fn mapped_pointer(ptr: Option<&mut *mut c_void>, size: Option<&mut usize>, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
     let ptr = required(ptr)?;
     let mut d: CUdeviceptr = 0;
@@ -57,8 +57,8 @@ pub fn mapped_pointer(ptr: Option<&mut *mut c_void>, size: *mut usize, res: cuda
     let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedPointer(&mut d, &mut n, res))?;
     *ptr = d as *mut c_void;
-    // SAFETY: NULL or writable, by the API contract.
-    if let Some(s) = unsafe { size.as_mut() } {
+    // The size is optional.
+    if let Some(s) = size {
         *s = n;
     }
     Ok(())
@@ -219,10 +219,9 @@ pub fn egl_present_frame(c: *mut cudaEglStreamConnection, frame: &cudaEglFrame, 
 /// `cudaEGLStreamProducerReturnFrame`. A NULL frame is an invalid resource
 /// handle, checked before the connection (NVIDIA's runtime on an H100,
 /// tests/gpu/interop_egl.cu).
-pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
+pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: Option<&mut cudaEglFrame>, stream: *mut cudaStream_t) -> CudaResult {
     enter()?;
-    // SAFETY: NULL or writable, by the API contract.
-    let Some(frame) = (unsafe { frame.as_mut() }) else {
+    let Some(frame) = frame else {
         return Err(cudaErrorInvalidResourceHandle);
     };
     let c = conn(c)?;

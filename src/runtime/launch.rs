@@ -296,12 +296,12 @@ pub fn func_name(out: Option<&mut *const c_char>, func: *const c_void) -> CudaRe
 }
 
 /// `cudaFuncGetParamInfo`.
-pub fn param_info(func: *const c_void, index: usize, offset: Option<&mut usize>, size: *mut usize) -> CudaResult {
+pub fn param_info(func: *const c_void, index: usize, offset: Option<&mut usize>, size: Option<&mut usize>) -> CudaResult {
     let k = registry::resolve(func)?;
     let (mut o, mut s) = (0, 0);
     cu!(cuKernelGetParamInfo(k, index, &mut o, &mut s))?;
     *required(offset)? = o;
-    if let Some(sz) = unsafe { size.as_mut() } {
+    if let Some(sz) = size {
         *sz = s;
     }
     Ok(())

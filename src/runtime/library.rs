@@ -110,7 +110,7 @@ pub fn enumerate_kernels(kernels: *mut cudaKernel_t, num: c_uint, library: cudaL
 }
 
 /// `cudaLibraryGetGlobal` (in the current context) and `cudaLibraryGetManaged`.
-pub fn get_global(dptr: Option<&mut *mut c_void>, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
+pub fn get_global(dptr: Option<&mut *mut c_void>, bytes: Option<&mut usize>, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
     let out = required(dptr)?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -127,8 +127,8 @@ pub fn get_global(dptr: Option<&mut *mut c_void>, bytes: *mut usize, library: cu
         cu!(cuLibraryGetGlobal(&mut p, &mut n, library, name))?;
     }
     *out = p as *mut c_void;
-    // SAFETY: optional out-parameter.
-    if let Some(b) = unsafe { bytes.as_mut() } {
+    // The size is optional.
+    if let Some(b) = bytes {
         *b = n;
     }
     Ok(())
