@@ -11,7 +11,6 @@
 // Raw pointers here come unchanged from the C caller through the
 // `unsafe extern "C"` exports in api/graph.rs; the C API's contract (valid or
 // NULL) is what makes passing them on sound, as in every runtime module.
-#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod convert;
 
