@@ -231,8 +231,11 @@ impl Crate {
         for (file, code) in &self.files {
             let module = module_of(file);
             let mut add = |target: Option<String>| {
+                // The crate root declares and re-exports every module: all
+                // structure, no import.
                 if let Some(t) = target
                     && &t != file
+                    && !module.is_empty()
                     && !module_of(&t).starts_with(&format!("{module}::"))
                 {
                     edges.insert((file.clone(), t));
