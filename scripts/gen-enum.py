@@ -51,6 +51,8 @@ for e in enums:
         shown = hex(val) if v is not None and v.lower().startswith("0x") else str(val)
         out.append(f"pub const {n}: {ty} = {ty}({shown});")
         names.append(n)
-    # Traces print the first name of each value.
-    out += ["", f"crate::trace_enum!({ty} {{ {', '.join(names)} }});", ""]
+    # Names for the layers above (traces print the first name of a value);
+    # the macro lives in src/types, so the generated files import nothing
+    # from a higher layer.
+    out += ["", f"crate::types::c_enum!({ty} {{ {', '.join(names)} }});", ""]
 print("\n".join(out))

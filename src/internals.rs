@@ -10,7 +10,7 @@
 //! is given (`registry` uses pointers as lookup keys only).
 
 pub mod texture {
-    pub use crate::runtime::texture::{array_format, channel_desc};
+    pub use crate::runtime::channel_format::{array_format, channel_desc};
 }
 
 pub mod registry {

@@ -118,3 +118,32 @@ fn fake_driver_keeps_every_code_that_matched_nvidia_on_the_gpu() {
         .collect();
     assert!(regressed.is_empty(), "{} cases no longer match NVIDIA:\n{}", regressed.len(), regressed.join("\n"));
 }
+
+/// NULL out-parameters of the getters where the H100 run found ours
+/// answering differently from NVIDIA (tests/data/bad_input_gpu.tsv, the
+/// NVIDIA column) and the runtime now follows NVIDIA's check order:
+/// cudaMemGetInfo accepts either NULL (and writes the other, see
+/// tests/memory.rs); the array getters check the handle first;
+/// cudaDeviceGetTexture1DLinearMaxWidth checks the channel descriptor
+/// before the device and the out-pointer. Over the
+/// fake driver, ours must give NVIDIA's code for each.
+#[test]
+fn getters_with_a_null_out_parameter_answer_like_nvidia() {
+    const FIXED: &[&str] = &[
+        "cudaMemGetInfo#free=NULL",
+        "cudaMemGetInfo#total=NULL",
+        "cudaArrayGetPlane#pPlaneArray=NULL",
+        "cudaGetMipmappedArrayLevel#levelArray=NULL",
+        "cudaDeviceGetTexture1DLinearMaxWidth#maxWidthInElements=NULL",
+        "cudaDeviceGetTexture1DLinearMaxWidth#device=-1",
+        "cudaDeviceGetTexture1DLinearMaxWidth#device=99",
+    ];
+    let exe = program("null-getters");
+    let out = run(&exe, &[], &fake_env(&[("FAKE_CUDA_DEVICES", "1"), ("CUDART_SHIM_LOG", "off")]));
+    let ours = results(&out.stdout);
+    let gpu = data("bad_input_gpu.tsv");
+    for case in FIXED {
+        let nvidia = &gpu.get(*case).unwrap_or_else(|| panic!("{case} is not in the GPU data"))[0];
+        assert_eq!(ours.get(*case), Some(nvidia), "{case}: NVIDIA on the H100 answers {nvidia}");
+    }
+}

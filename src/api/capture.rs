@@ -3,7 +3,7 @@
 //! `StreamMode::PerThread`.
 
 use crate::driver::StreamMode::{Legacy, PerThread};
-use crate::runtime::capture;
+use crate::runtime::{self, capture};
 use crate::types::*;
 use std::ffi::{c_uint, c_ulonglong};
 
@@ -39,22 +39,22 @@ pub unsafe extern "C" fn cudaStreamEndCapture_ptsz(stream: cudaStream_t, pGraph:
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamIsCapturing(stream: cudaStream_t, pCaptureStatus: *mut cudaStreamCaptureStatus) -> cudaError_t {
-    entry!(cudaStreamIsCapturing(stream, pCaptureStatus) => capture::is_capturing(stream, pCaptureStatus, Legacy))
+    entry!(cudaStreamIsCapturing(stream, pCaptureStatus) => capture::is_capturing(stream, unsafe { runtime::as_out(pCaptureStatus) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamIsCapturing_ptsz(stream: cudaStream_t, pCaptureStatus: *mut cudaStreamCaptureStatus) -> cudaError_t {
-    entry!(cudaStreamIsCapturing_ptsz(stream, pCaptureStatus) => capture::is_capturing(stream, pCaptureStatus, PerThread))
+    entry!(cudaStreamIsCapturing_ptsz(stream, pCaptureStatus) => capture::is_capturing(stream, unsafe { runtime::as_out(pCaptureStatus) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
-    entry!(cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, Legacy))
+    entry!(cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, unsafe { runtime::as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
-    entry!(cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, PerThread))
+    entry!(cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, unsafe { runtime::as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, PerThread))
 }
 
 #[unsafe(no_mangle)]
@@ -69,7 +69,7 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(stream: cudaSt
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut cudaStreamCaptureMode) -> cudaError_t {
-    entry!(cudaThreadExchangeStreamCaptureMode(mode) => capture::exchange_mode(mode))
+    entry!(cudaThreadExchangeStreamCaptureMode(mode) => capture::exchange_mode(unsafe { runtime::as_out(mode) }))
 }
 
 // CUDA 13.3: recapture into an existing graph.

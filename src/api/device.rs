@@ -1,25 +1,17 @@
 //! Device management exports.
 
-use crate::runtime::{self, device, out};
+use crate::runtime::{self, as_in, as_out, device};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
-    entry!(cudaGetDeviceCount(count) => {
-        let n = device::count()?;
-        *out(count)? = n;
-        Ok(())
-    })
+    entry!(cudaGetDeviceCount(count) => device::count(unsafe { as_out(count) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
-    entry!(cudaGetDevice(device) => {
-        let d = runtime::context::current_device()?;
-        *out(device)? = d;
-        Ok(())
-    })
+    entry!(cudaGetDevice(device) => device::current(unsafe { as_out(device) }))
 }
 
 #[unsafe(no_mangle)]
@@ -29,38 +21,22 @@ pub unsafe extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
-    entry!(cudaGetDeviceProperties(prop, device) => {
-        runtime::state::runtime()?;
-        device::properties(out(prop)?, device)
-    })
+    entry!(cudaGetDeviceProperties(prop, device) => device::properties(unsafe { as_out(prop) }, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: cudaDeviceAttr, device: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetAttribute(value, attr, device) => {
-        runtime::state::runtime()?;
-        device::attribute(out(value)?, attr, device)
-    })
+    entry!(cudaDeviceGetAttribute(value, attr, device) => device::attribute(unsafe { as_out(value) }, attr, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaDeviceProp) -> cudaError_t {
-    entry!(cudaChooseDevice(device, prop) => {
-        runtime::state::runtime()?;
-        let d = out(device)?;
-        *d = device::choose(runtime::input(prop)?)?;
-        Ok(())
-    })
+    entry!(cudaChooseDevice(device, prop) => device::choose(unsafe { as_out(device) }, unsafe { as_in(prop) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, pciBusId: *const c_char) -> cudaError_t {
-    entry!(cudaDeviceGetByPCIBusId(device, pciBusId) => {
-        runtime::state::runtime()?;
-        let d = out(device)?;
-        *d = device::by_pci_bus_id(pciBusId)?;
-        Ok(())
-    })
+    entry!(cudaDeviceGetByPCIBusId(device, pciBusId) => device::by_pci_bus_id(unsafe { as_out(device) }, pciBusId))
 }
 
 #[unsafe(no_mangle)]
@@ -70,7 +46,7 @@ pub unsafe extern "C" fn cudaDeviceGetPCIBusId(pciBusId: *mut c_char, len: c_int
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
-    entry!(cudaDeviceSynchronize() => device::synchronize())
+    entry!(cudaDeviceSynchronize() => runtime::pass!(cuCtxSynchronize(std::ptr::null_mut())))
 }
 
 #[unsafe(no_mangle)]
@@ -80,27 +56,27 @@ pub unsafe extern "C" fn cudaDeviceReset() -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
-    entry!(cudaDeviceGetLimit(pValue, limit) => device::limit(pValue, limit))
+    entry!(cudaDeviceGetLimit(pValue, limit) => device::limit(unsafe { runtime::as_out(pValue) }, limit))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
-    entry!(cudaDeviceSetLimit(limit, value) => device::set_limit(limit, value))
+    entry!(cudaDeviceSetLimit(limit, value) => runtime::pass!(cuCtxSetLimit(limit.0, value)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
-    entry!(cudaDeviceGetCacheConfig(pCacheConfig) => device::cache_config(pCacheConfig))
+    entry!(cudaDeviceGetCacheConfig(pCacheConfig) => device::cache_config(unsafe { runtime::as_out(pCacheConfig) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t {
-    entry!(cudaDeviceSetCacheConfig(cacheConfig) => device::set_cache_config(cacheConfig))
+    entry!(cudaDeviceSetCacheConfig(cacheConfig) => runtime::pass!(cuCtxSetCacheConfig(cacheConfig.0)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetSharedMemConfig(pConfig: *mut cudaSharedMemConfig) -> cudaError_t {
-    entry!(cudaDeviceGetSharedMemConfig(pConfig) => device::shared_mem_config(pConfig))
+    entry!(cudaDeviceGetSharedMemConfig(pConfig) => device::shared_mem_config(unsafe { runtime::as_out(pConfig) }))
 }
 
 #[unsafe(no_mangle)]
@@ -110,7 +86,8 @@ pub unsafe extern "C" fn cudaDeviceSetSharedMemConfig(config: cudaSharedMemConfi
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(leastPriority: *mut c_int, greatestPriority: *mut c_int) -> cudaError_t {
-    entry!(cudaDeviceGetStreamPriorityRange(leastPriority, greatestPriority) => device::stream_priority_range(leastPriority, greatestPriority))
+    // Either pointer may be NULL.
+    entry!(cudaDeviceGetStreamPriorityRange(leastPriority, greatestPriority) => runtime::pass!(cuCtxGetStreamPriorityRange(leastPriority, greatestPriority)))
 }
 
 #[unsafe(no_mangle)]
@@ -120,12 +97,7 @@ pub unsafe extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> cudaError_t {
-    entry!(cudaGetDeviceFlags(flags) => {
-        runtime::state::runtime()?;
-        let f = out(flags)?;
-        *f = device::flags()?;
-        Ok(())
-    })
+    entry!(cudaGetDeviceFlags(flags) => device::flags(unsafe { as_out(flags) }))
 }
 
 #[unsafe(no_mangle)]
@@ -145,7 +117,7 @@ pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
     device: c_int,
 ) -> cudaError_t {
     entry!(cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements, fmtDesc, device) =>
-        device::texture_1d_linear_max_width(maxWidthInElements, fmtDesc, device))
+        device::texture_1d_linear_max_width(unsafe { runtime::as_out(maxWidthInElements) }, unsafe { runtime::as_in(fmtDesc) }, device))
 }
 
 #[unsafe(no_mangle)]
@@ -186,7 +158,8 @@ pub unsafe extern "C" fn cudaDeviceFlushGPUDirectRDMAWrites(
     target: cudaFlushGPUDirectRDMAWritesTarget,
     scope: cudaFlushGPUDirectRDMAWritesScope,
 ) -> cudaError_t {
-    entry!(cudaDeviceFlushGPUDirectRDMAWrites(target, scope) => device::flush_gpu_direct_rdma_writes(target, scope))
+    // The enums agree with the driver's.
+    entry!(cudaDeviceFlushGPUDirectRDMAWrites(target, scope) => runtime::pass!(cuFlushGPUDirectRDMAWrites(target.0, scope.0)))
 }
 
 #[unsafe(no_mangle)]

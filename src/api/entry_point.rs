@@ -1,7 +1,7 @@
 //! Driver entry points and export tables.
 
 use crate::driver::loader::CUDA_VERSION;
-use crate::runtime::entry_point;
+use crate::runtime::{self, entry_point};
 use crate::types::*;
 use std::ffi::{c_char, c_uint, c_ulonglong, c_void};
 
@@ -13,7 +13,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPoint(symbol, funcPtr, flags, driverStatus) =>
-        entry_point::get(symbol, funcPtr, CUDA_VERSION, flags, driverStatus, false))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, CUDA_VERSION, flags, unsafe { runtime::as_out(driverStatus) }, false))
 }
 
 #[unsafe(no_mangle)]
@@ -24,7 +24,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint_ptsz(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPoint_ptsz(symbol, funcPtr, flags, driverStatus) =>
-        entry_point::get(symbol, funcPtr, CUDA_VERSION, flags, driverStatus, true))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, CUDA_VERSION, flags, unsafe { runtime::as_out(driverStatus) }, true))
 }
 
 #[unsafe(no_mangle)]
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPointByVersion(symbol, funcPtr, cudaVersion, flags, driverStatus) =>
-        entry_point::get(symbol, funcPtr, cudaVersion as i32, flags, driverStatus, false))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, cudaVersion as i32, flags, unsafe { runtime::as_out(driverStatus) }, false))
 }
 
 #[unsafe(no_mangle)]
@@ -48,10 +48,10 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion_ptsz(
     driverStatus: *mut cudaDriverEntryPointQueryResult,
 ) -> cudaError_t {
     entry!(cudaGetDriverEntryPointByVersion_ptsz(symbol, funcPtr, cudaVersion, flags, driverStatus) =>
-        entry_point::get(symbol, funcPtr, cudaVersion as i32, flags, driverStatus, true))
+        entry_point::get(symbol, unsafe { runtime::as_out(funcPtr) }, cudaVersion as i32, flags, unsafe { runtime::as_out(driverStatus) }, true))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetExportTable(ppExportTable: *mut *const c_void, pExportTableId: *const cudaUUID_t) -> cudaError_t {
-    entry!(@no_init cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(ppExportTable, pExportTableId))
+    entry!(@no_init cudaGetExportTable(ppExportTable, pExportTableId) => entry_point::export_table(unsafe { runtime::as_out(ppExportTable) }, pExportTableId))
 }

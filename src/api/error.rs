@@ -1,17 +1,17 @@
 //! Error handling exports.
 
-use crate::runtime::error;
+use crate::runtime::{error, last_error};
 use crate::types::*;
 use std::ffi::c_char;
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetLastError() -> cudaError_t {
-    entry!(cudaGetLastError() -> error::take_last(), on_panic = cudaErrorUnknown)
+    entry!(cudaGetLastError() -> last_error::take(), on_panic = cudaErrorUnknown)
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaPeekAtLastError() -> cudaError_t {
-    entry!(cudaPeekAtLastError() -> error::peek_last(), on_panic = cudaErrorUnknown)
+    entry!(cudaPeekAtLastError() -> last_error::peek(), on_panic = cudaErrorUnknown)
 }
 
 #[unsafe(no_mangle)]

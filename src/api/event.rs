@@ -2,18 +2,18 @@
 //! function with `StreamMode::PerThread`.
 
 use crate::driver::StreamMode::{Legacy, PerThread};
-use crate::runtime::event;
+use crate::runtime::{self, event};
 use crate::types::*;
 use std::ffi::c_uint;
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t {
-    entry!(cudaEventCreate(event) => event::create(event, cudaEventDefault))
+    entry!(cudaEventCreate(event) => event::create(unsafe { runtime::as_out(event) }, cudaEventDefault))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaEventCreateWithFlags(event: *mut cudaEvent_t, flags: c_uint) -> cudaError_t {
-    entry!(cudaEventCreateWithFlags(event, flags) => event::create(event, flags))
+    entry!(cudaEventCreateWithFlags(event, flags) => event::create(unsafe { runtime::as_out(event) }, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -53,5 +53,5 @@ pub unsafe extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
-    entry!(cudaEventElapsedTime(ms, start, end) => event::elapsed(ms, start, end))
+    entry!(cudaEventElapsedTime(ms, start, end) => event::elapsed(unsafe { runtime::as_out(ms) }, start, end))
 }

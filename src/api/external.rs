@@ -1,7 +1,7 @@
 //! External resource interoperability exports.
 
 use crate::driver::StreamMode::{Legacy, PerThread};
-use crate::runtime::external;
+use crate::runtime::{self, external};
 use crate::types::*;
 use std::ffi::{c_uint, c_void};
 
@@ -10,7 +10,7 @@ pub unsafe extern "C" fn cudaImportExternalMemory(
     extMem_out: *mut cudaExternalMemory_t,
     memHandleDesc: *const cudaExternalMemoryHandleDesc,
 ) -> cudaError_t {
-    entry!(cudaImportExternalMemory(extMem_out, memHandleDesc) => external::import_memory(extMem_out, memHandleDesc))
+    entry!(cudaImportExternalMemory(extMem_out, memHandleDesc) => external::import_memory(unsafe { runtime::as_out(extMem_out) }, unsafe { runtime::as_in(memHandleDesc) }))
 }
 
 #[unsafe(no_mangle)]
@@ -19,7 +19,7 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedBuffer(
     extMem: cudaExternalMemory_t,
     bufferDesc: *const cudaExternalMemoryBufferDesc,
 ) -> cudaError_t {
-    entry!(cudaExternalMemoryGetMappedBuffer(devPtr, extMem, bufferDesc) => external::mapped_buffer(devPtr, extMem, bufferDesc))
+    entry!(cudaExternalMemoryGetMappedBuffer(devPtr, extMem, bufferDesc) => external::mapped_buffer(unsafe { runtime::as_out(devPtr) }, extMem, unsafe { runtime::as_in(bufferDesc) }))
 }
 
 #[unsafe(no_mangle)]
@@ -29,7 +29,7 @@ pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(
     mipmapDesc: *const cudaExternalMemoryMipmappedArrayDesc,
 ) -> cudaError_t {
     entry!(cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem, mipmapDesc) =>
-        external::mapped_mipmapped_array(mipmap, extMem, mipmapDesc))
+        external::mapped_mipmapped_array(unsafe { runtime::as_out(mipmap) }, extMem, unsafe { runtime::as_in(mipmapDesc) }))
 }
 
 #[unsafe(no_mangle)]
@@ -42,7 +42,7 @@ pub unsafe extern "C" fn cudaImportExternalSemaphore(
     extSem_out: *mut cudaExternalSemaphore_t,
     semHandleDesc: *const cudaExternalSemaphoreHandleDesc,
 ) -> cudaError_t {
-    entry!(cudaImportExternalSemaphore(extSem_out, semHandleDesc) => external::import_semaphore(extSem_out, semHandleDesc))
+    entry!(cudaImportExternalSemaphore(extSem_out, semHandleDesc) => external::import_semaphore(unsafe { runtime::as_out(extSem_out) }, unsafe { runtime::as_in(semHandleDesc) }))
 }
 
 #[unsafe(no_mangle)]

@@ -112,11 +112,7 @@ pub unsafe extern "C" fn __cudaPopCallConfiguration(gridDim: *mut dim3, blockDim
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn __cudaGetKernel(kernel: *mut cudaKernel_t, hostFun: *const c_void) -> cudaError_t {
-    entry!(__cudaGetKernel(kernel, hostFun) => {
-        let k = crate::runtime::out(kernel)?;
-        *k = registry::get_kernel_for_stub(hostFun)?;
-        Ok(())
-    })
+    entry!(__cudaGetKernel(kernel, hostFun) => registry::get_kernel_for_stub(unsafe { crate::runtime::as_out(kernel) }, hostFun))
 }
 
 #[unsafe(no_mangle)]

@@ -1,7 +1,7 @@
 //! Graphics interoperability exports: OpenGL, EGL, VDPAU and the
 //! API-independent `cudaGraphics*` calls.
 
-use crate::runtime::interop;
+use crate::runtime::{self, interop};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -33,7 +33,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedPointer(
     size: *mut usize,
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
-    entry!(cudaGraphicsResourceGetMappedPointer(devPtr, size, resource) => interop::mapped_pointer(devPtr, size, resource))
+    entry!(cudaGraphicsResourceGetMappedPointer(devPtr, size, resource) => interop::mapped_pointer(unsafe { runtime::as_out(devPtr) }, unsafe { runtime::as_out(size) }, resource))
 }
 
 #[unsafe(no_mangle)]
@@ -44,7 +44,7 @@ pub unsafe extern "C" fn cudaGraphicsSubResourceGetMappedArray(
     mipLevel: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsSubResourceGetMappedArray(array, resource, arrayIndex, mipLevel) =>
-        interop::mapped_array(array, resource, arrayIndex, mipLevel))
+        interop::mapped_array(unsafe { runtime::as_out(array) }, resource, arrayIndex, mipLevel))
 }
 
 #[unsafe(no_mangle)]
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedMipmappedArray(
     resource: cudaGraphicsResource_t,
 ) -> cudaError_t {
     entry!(cudaGraphicsResourceGetMappedMipmappedArray(mipmappedArray, resource) =>
-        interop::mapped_mipmapped_array(mipmappedArray, resource))
+        interop::mapped_mipmapped_array(unsafe { runtime::as_out(mipmappedArray) }, resource))
 }
 
 // ---- OpenGL ----------------------------------------------------------------
@@ -66,12 +66,12 @@ pub unsafe extern "C" fn cudaGLGetDevices(
     deviceList: cudaGLDeviceList,
 ) -> cudaError_t {
     entry!(cudaGLGetDevices(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList) =>
-        interop::gl_get_devices(pCudaDeviceCount, pCudaDevices, cudaDeviceCount, deviceList))
+        interop::gl_get_devices(unsafe { runtime::as_out(pCudaDeviceCount) }, pCudaDevices, cudaDeviceCount, deviceList))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphicsGLRegisterBuffer(resource: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> cudaError_t {
-    entry!(cudaGraphicsGLRegisterBuffer(resource, buffer, flags) => interop::gl_register_buffer(resource, buffer, flags))
+    entry!(cudaGraphicsGLRegisterBuffer(resource, buffer, flags) => interop::gl_register_buffer(unsafe { runtime::as_out(resource) }, buffer, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -81,7 +81,7 @@ pub unsafe extern "C" fn cudaGraphicsGLRegisterImage(
     target: GLenum,
     flags: c_uint,
 ) -> cudaError_t {
-    entry!(cudaGraphicsGLRegisterImage(resource, image, target, flags) => interop::gl_register_image(resource, image, target, flags))
+    entry!(cudaGraphicsGLRegisterImage(resource, image, target, flags) => interop::gl_register_image(unsafe { runtime::as_out(resource) }, image, target, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -91,22 +91,24 @@ pub unsafe extern "C" fn cudaGLSetGLDevice(device: c_int) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLRegisterBufferObject(bufObj) => interop::gl_register_buffer_object(bufObj))
+    // The deprecated buffer-object calls are the driver's
+    // `cuGL*BufferObject*` counterparts.
+    entry!(cudaGLRegisterBufferObject(bufObj) => runtime::pass!(cuGLRegisterBufferObject(bufObj)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLUnregisterBufferObject(bufObj) => interop::gl_unregister_buffer_object(bufObj))
+    entry!(cudaGLUnregisterBufferObject(bufObj) => runtime::pass!(cuGLUnregisterBufferObject(bufObj)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLMapBufferObject(devPtr: *mut *mut c_void, bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLMapBufferObject(devPtr, bufObj) => interop::gl_map_buffer_object(devPtr, bufObj, None))
+    entry!(cudaGLMapBufferObject(devPtr, bufObj) => interop::gl_map_buffer_object(unsafe { runtime::as_out(devPtr) }, bufObj, None))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLMapBufferObjectAsync(devPtr: *mut *mut c_void, bufObj: GLuint, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaGLMapBufferObjectAsync(devPtr, bufObj, stream) => interop::gl_map_buffer_object(devPtr, bufObj, Some(stream)))
+    entry!(cudaGLMapBufferObjectAsync(devPtr, bufObj, stream) => interop::gl_map_buffer_object(unsafe { runtime::as_out(devPtr) }, bufObj, Some(stream)))
 }
 
 #[unsafe(no_mangle)]
@@ -121,7 +123,7 @@ pub unsafe extern "C" fn cudaGLUnmapBufferObjectAsync(bufObj: GLuint, stream: cu
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLSetBufferObjectMapFlags(bufObj: GLuint, flags: c_uint) -> cudaError_t {
-    entry!(cudaGLSetBufferObjectMapFlags(bufObj, flags) => interop::gl_set_buffer_object_map_flags(bufObj, flags))
+    entry!(cudaGLSetBufferObjectMapFlags(bufObj, flags) => runtime::pass!(cuGLSetBufferObjectMapFlags(bufObj, flags)))
 }
 
 // ---- EGL -------------------------------------------------------------------
@@ -132,7 +134,7 @@ pub unsafe extern "C" fn cudaGraphicsEGLRegisterImage(
     image: EGLImageKHR,
     flags: c_uint,
 ) -> cudaError_t {
-    entry!(cudaGraphicsEGLRegisterImage(pCudaResource, image, flags) => interop::egl_register_image(pCudaResource, image, flags))
+    entry!(cudaGraphicsEGLRegisterImage(pCudaResource, image, flags) => interop::egl_register_image(unsafe { runtime::as_out(pCudaResource) }, image, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -143,12 +145,12 @@ pub unsafe extern "C" fn cudaGraphicsResourceGetMappedEglFrame(
     mipLevel: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsResourceGetMappedEglFrame(eglFrame, resource, index, mipLevel) =>
-        interop::mapped_egl_frame(eglFrame, resource, index, mipLevel))
+        interop::mapped_egl_frame(unsafe { runtime::as_out(eglFrame) }, resource, index, mipLevel))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaEventCreateFromEGLSync(phEvent: *mut cudaEvent_t, eglSync: EGLSyncKHR, flags: c_uint) -> cudaError_t {
-    entry!(cudaEventCreateFromEGLSync(phEvent, eglSync, flags) => interop::event_from_egl_sync(phEvent, eglSync, flags))
+    entry!(cudaEventCreateFromEGLSync(phEvent, eglSync, flags) => interop::event_from_egl_sync(unsafe { runtime::as_out(phEvent) }, eglSync, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -178,7 +180,7 @@ pub unsafe extern "C" fn cudaEGLStreamConsumerAcquireFrame(
     timeout: c_uint,
 ) -> cudaError_t {
     entry!(cudaEGLStreamConsumerAcquireFrame(conn, pCudaResource, pStream, timeout) =>
-        interop::egl_acquire_frame(conn, pCudaResource, pStream, timeout))
+        interop::egl_acquire_frame(conn, unsafe { runtime::as_out(pCudaResource) }, pStream, timeout))
 }
 
 #[unsafe(no_mangle)]
@@ -220,14 +222,14 @@ pub unsafe extern "C" fn cudaEGLStreamProducerReturnFrame(
     eglframe: *mut cudaEglFrame,
     pStream: *mut cudaStream_t,
 ) -> cudaError_t {
-    entry!(cudaEGLStreamProducerReturnFrame(conn, eglframe, pStream) => interop::egl_return_frame(conn, eglframe, pStream))
+    entry!(cudaEGLStreamProducerReturnFrame(conn, eglframe, pStream) => interop::egl_return_frame(conn, unsafe { runtime::as_out(eglframe) }, pStream))
 }
 
 // ---- VDPAU -----------------------------------------------------------------
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaVDPAUGetDevice(device: *mut c_int, vdpDevice: VdpDevice, vdpGetProcAddress: VdpGetProcAddress) -> cudaError_t {
-    entry!(cudaVDPAUGetDevice(device, vdpDevice, vdpGetProcAddress) => interop::vdpau_get_device(device, vdpDevice, vdpGetProcAddress))
+    entry!(cudaVDPAUGetDevice(device, vdpDevice, vdpGetProcAddress) => interop::vdpau_get_device(unsafe { runtime::as_out(device) }, vdpDevice, vdpGetProcAddress))
 }
 
 #[unsafe(no_mangle)]
@@ -243,7 +245,7 @@ pub unsafe extern "C" fn cudaGraphicsVDPAURegisterVideoSurface(
     flags: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsVDPAURegisterVideoSurface(resource, vdpSurface, flags) =>
-        interop::vdpau_register_video_surface(resource, vdpSurface, flags))
+        interop::vdpau_register_video_surface(unsafe { runtime::as_out(resource) }, vdpSurface, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -253,5 +255,5 @@ pub unsafe extern "C" fn cudaGraphicsVDPAURegisterOutputSurface(
     flags: c_uint,
 ) -> cudaError_t {
     entry!(cudaGraphicsVDPAURegisterOutputSurface(resource, vdpSurface, flags) =>
-        interop::vdpau_register_output_surface(resource, vdpSurface, flags))
+        interop::vdpau_register_output_surface(unsafe { runtime::as_out(resource) }, vdpSurface, flags))
 }

@@ -1,7 +1,7 @@
 //! Execution control: launches and function attributes.
 
 use crate::driver::StreamMode;
-use crate::runtime::{self, launch, out};
+use crate::runtime::{self, as_out, launch};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void};
 
@@ -19,12 +19,12 @@ pub unsafe extern "C" fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
-    entry!(cudaLaunchKernelExC(config, func, args) => launch::launch_ex(config, func, args, StreamMode::Legacy))
+    entry!(cudaLaunchKernelExC(config, func, args) => launch::launch_ex(unsafe { runtime::as_in(config) }, func, args, StreamMode::Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLaunchKernelExC_ptsz(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
-    entry!(cudaLaunchKernelExC_ptsz(config, func, args) => launch::launch_ex(config, func, args, StreamMode::PerThread))
+    entry!(cudaLaunchKernelExC_ptsz(config, func, args) => launch::launch_ex(unsafe { runtime::as_in(config) }, func, args, StreamMode::PerThread))
 }
 
 #[unsafe(no_mangle)]
@@ -41,7 +41,7 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(func: *const c_void, g
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut cudaFuncAttributes, func: *const c_void) -> cudaError_t {
-    entry!(cudaFuncGetAttributes(attr, func) => launch::func_attributes(out(attr)?, func))
+    entry!(cudaFuncGetAttributes(attr, func) => launch::func_attributes(unsafe { as_out(attr) }, func))
 }
 
 #[unsafe(no_mangle)]
@@ -61,34 +61,22 @@ pub unsafe extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config:
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetFuncBySymbol(functionPtr: *mut cudaFunction_t, symbolPtr: *const c_void) -> cudaError_t {
-    entry!(cudaGetFuncBySymbol(functionPtr, symbolPtr) => {
-        let o = out(functionPtr)?;
-        *o = launch::function_in_context(symbolPtr)?;
-        Ok(())
-    })
+    entry!(cudaGetFuncBySymbol(functionPtr, symbolPtr) => launch::func_by_symbol(unsafe { as_out(functionPtr) }, symbolPtr))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetKernel(kernelPtr: *mut cudaKernel_t, entryFuncAddr: *const c_void) -> cudaError_t {
-    entry!(cudaGetKernel(kernelPtr, entryFuncAddr) => {
-        let o = out(kernelPtr)?;
-        *o = launch::get_kernel(entryFuncAddr)?;
-        Ok(())
-    })
+    entry!(cudaGetKernel(kernelPtr, entryFuncAddr) => launch::get_kernel(unsafe { as_out(kernelPtr) }, entryFuncAddr))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetName(name: *mut *const c_char, func: *const c_void) -> cudaError_t {
-    entry!(cudaFuncGetName(name, func) => {
-        let o = out(name)?;
-        *o = runtime::registry::func_name(func)?;
-        Ok(())
-    })
+    entry!(cudaFuncGetName(name, func) => launch::func_name(unsafe { as_out(name) }, func))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaFuncGetParamInfo(func: *const c_void, paramIndex: usize, paramOffset: *mut usize, paramSize: *mut usize) -> cudaError_t {
-    entry!(cudaFuncGetParamInfo(func, paramIndex, paramOffset, paramSize) => launch::param_info(func, paramIndex, paramOffset, paramSize))
+    entry!(cudaFuncGetParamInfo(func, paramIndex, paramOffset, paramSize) => launch::param_info(func, paramIndex, unsafe { runtime::as_out(paramOffset) }, unsafe { runtime::as_out(paramSize) }))
 }
 
 #[unsafe(no_mangle)]

@@ -1,6 +1,6 @@
 //! Error log management exports.
 
-use crate::runtime::logs;
+use crate::runtime::{self, logs};
 use crate::types::*;
 use std::ffi::{c_char, c_uint, c_void};
 
@@ -10,7 +10,7 @@ pub unsafe extern "C" fn cudaLogsRegisterCallback(
     userData: *mut c_void,
     callback_out: *mut cudaLogsCallbackHandle,
 ) -> cudaError_t {
-    entry!(cudaLogsRegisterCallback(callbackFunc, userData, callback_out) => logs::register(callbackFunc, userData, callback_out))
+    entry!(cudaLogsRegisterCallback(callbackFunc, userData, callback_out) => logs::register(callbackFunc, userData, unsafe { runtime::as_out(callback_out) }))
 }
 
 #[unsafe(no_mangle)]
@@ -20,7 +20,7 @@ pub unsafe extern "C" fn cudaLogsUnregisterCallback(callback: cudaLogsCallbackHa
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLogsCurrent(iterator_out: *mut cudaLogIterator, flags: c_uint) -> cudaError_t {
-    entry!(cudaLogsCurrent(iterator_out, flags) => logs::current(iterator_out, flags))
+    entry!(cudaLogsCurrent(iterator_out, flags) => logs::current(unsafe { runtime::as_out(iterator_out) }, flags))
 }
 
 #[unsafe(no_mangle)]

@@ -3,13 +3,13 @@
 //! `StreamMode::PerThread`.
 
 use crate::driver::StreamMode;
-use crate::runtime::{self, input, memory, out};
+use crate::runtime::{as_in, as_out, memory};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMalloc(devPtr: *mut *mut c_void, size: usize) -> cudaError_t {
-    entry!(cudaMalloc(devPtr, size) => { runtime::state::runtime()?; let o = out(devPtr)?; *o = memory::malloc(size)?; Ok(()) })
+    entry!(cudaMalloc(devPtr, size) => memory::malloc(unsafe { as_out(devPtr) }, size))
 }
 
 #[unsafe(no_mangle)]
@@ -19,7 +19,7 @@ pub unsafe extern "C" fn cudaFree(devPtr: *mut c_void) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
-    entry!(cudaMallocHost(ptr, size) => { runtime::state::runtime()?; let o = out(ptr)?; *o = memory::malloc_host(size)?; Ok(()) })
+    entry!(cudaMallocHost(ptr, size) => memory::malloc_host(unsafe { as_out(ptr) }, size))
 }
 
 #[unsafe(no_mangle)]
@@ -29,7 +29,7 @@ pub unsafe extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaHostAlloc(pHost: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    entry!(cudaHostAlloc(pHost, size, flags) => { runtime::state::runtime()?; let o = out(pHost)?; *o = memory::host_alloc(size, flags)?; Ok(()) })
+    entry!(cudaHostAlloc(pHost, size, flags) => memory::host_alloc(unsafe { as_out(pHost) }, size, flags))
 }
 
 #[unsafe(no_mangle)]
@@ -44,52 +44,52 @@ pub unsafe extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaHostGetDevicePointer(pDevice: *mut *mut c_void, pHost: *mut c_void, flags: c_uint) -> cudaError_t {
-    entry!(cudaHostGetDevicePointer(pDevice, pHost, flags) => { runtime::state::runtime()?; let o = out(pDevice)?; *o = memory::host_device_pointer(pHost, flags)?; Ok(()) })
+    entry!(cudaHostGetDevicePointer(pDevice, pHost, flags) => memory::host_device_pointer(unsafe { as_out(pDevice) }, pHost, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaHostGetFlags(pFlags: *mut c_uint, pHost: *mut c_void) -> cudaError_t {
-    entry!(cudaHostGetFlags(pFlags, pHost) => { runtime::state::runtime()?; let o = out(pFlags)?; *o = memory::host_flags(pHost)?; Ok(()) })
+    entry!(cudaHostGetFlags(pFlags, pHost) => memory::host_flags(unsafe { as_out(pFlags) }, pHost))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocManaged(devPtr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    entry!(cudaMallocManaged(devPtr, size, flags) => { runtime::state::runtime()?; let o = out(devPtr)?; *o = memory::malloc_managed(size, flags)?; Ok(()) })
+    entry!(cudaMallocManaged(devPtr, size, flags) => memory::malloc_managed(unsafe { as_out(devPtr) }, size, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocPitch(devPtr: *mut *mut c_void, pitch: *mut usize, width: usize, height: usize) -> cudaError_t {
-    entry!(cudaMallocPitch(devPtr, pitch, width, height) => { runtime::state::runtime()?; let (o, op) = (out(devPtr)?, out(pitch)?); (*o, *op) = memory::malloc_pitch(width, height)?; Ok(()) })
+    entry!(cudaMallocPitch(devPtr, pitch, width, height) => memory::malloc_pitch(unsafe { as_out(devPtr) }, unsafe { as_out(pitch) }, width, height))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMalloc3D(pitchedDevPtr: *mut cudaPitchedPtr, extent: cudaExtent) -> cudaError_t {
-    entry!(cudaMalloc3D(pitchedDevPtr, extent) => { runtime::state::runtime()?; let o = out(pitchedDevPtr)?; *o = memory::malloc_3d(extent)?; Ok(()) })
+    entry!(cudaMalloc3D(pitchedDevPtr, extent) => memory::malloc_3d(unsafe { as_out(pitchedDevPtr) }, extent))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t {
-    entry!(cudaMemGetInfo(free, total) => { runtime::state::runtime()?; let (f, t) = (out(free)?, out(total)?); (*f, *t) = memory::mem_info()?; Ok(()) })
+    entry!(cudaMemGetInfo(free, total) => memory::mem_info(unsafe { as_out(free) }, unsafe { as_out(total) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, width: usize, height: usize, flags: c_uint) -> cudaError_t {
-    entry!(cudaMallocArray(array, desc, width, height, flags) => { runtime::state::runtime()?; let o = out(array)?; *o = memory::malloc_array(input(desc)?, width, height, flags)?; Ok(()) })
+    entry!(cudaMallocArray(array, desc, width, height, flags) => memory::malloc_array(unsafe { as_out(array) }, unsafe { as_in(desc) }, width, height, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMalloc3DArray(array: *mut cudaArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> cudaError_t {
-    entry!(cudaMalloc3DArray(array, desc, extent, flags) => { runtime::state::runtime()?; let o = out(array)?; *o = memory::malloc_3d_array(input(desc)?, extent, flags)?; Ok(()) })
+    entry!(cudaMalloc3DArray(array, desc, extent, flags) => memory::malloc_3d_array(unsafe { as_out(array) }, unsafe { as_in(desc) }, extent, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocMipmappedArray(mipmappedArray: *mut cudaMipmappedArray_t, desc: *const cudaChannelFormatDesc, extent: cudaExtent, numLevels: c_uint, flags: c_uint) -> cudaError_t {
-    entry!(cudaMallocMipmappedArray(mipmappedArray, desc, extent, numLevels, flags) => { runtime::state::runtime()?; let o = out(mipmappedArray)?; *o = memory::malloc_mipmapped_array(input(desc)?, extent, numLevels, flags)?; Ok(()) })
+    entry!(cudaMallocMipmappedArray(mipmappedArray, desc, extent, numLevels, flags) => memory::malloc_mipmapped_array(unsafe { as_out(mipmappedArray) }, unsafe { as_in(desc) }, extent, numLevels, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetMipmappedArrayLevel(levelArray: *mut cudaArray_t, mipmappedArray: cudaMipmappedArray_const_t, level: c_uint) -> cudaError_t {
-    entry!(cudaGetMipmappedArrayLevel(levelArray, mipmappedArray, level) => { runtime::state::runtime()?; let o = out(levelArray)?; *o = memory::mipmapped_array_level(mipmappedArray, level)?; Ok(()) })
+    entry!(cudaGetMipmappedArrayLevel(levelArray, mipmappedArray, level) => memory::mipmapped_array_level(unsafe { as_out(levelArray) }, mipmappedArray, level))
 }
 
 #[unsafe(no_mangle)]
@@ -104,32 +104,32 @@ pub unsafe extern "C" fn cudaFreeMipmappedArray(mipmappedArray: cudaMipmappedArr
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaArrayGetInfo(desc: *mut cudaChannelFormatDesc, extent: *mut cudaExtent, flags: *mut c_uint, array: cudaArray_t) -> cudaError_t {
-    entry!(cudaArrayGetInfo(desc, extent, flags, array) => { runtime::state::runtime()?; memory::array_info(out(desc).ok(), out(extent).ok(), out(flags).ok(), array) })
+    entry!(cudaArrayGetInfo(desc, extent, flags, array) => memory::array_info(unsafe { as_out(desc) }, unsafe { as_out(extent) }, unsafe { as_out(flags) }, array))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaArrayGetPlane(pPlaneArray: *mut cudaArray_t, hArray: cudaArray_t, planeIdx: c_uint) -> cudaError_t {
-    entry!(cudaArrayGetPlane(pPlaneArray, hArray, planeIdx) => { runtime::state::runtime()?; let o = out(pPlaneArray)?; *o = memory::array_plane(hArray, planeIdx)?; Ok(()) })
+    entry!(cudaArrayGetPlane(pPlaneArray, hArray, planeIdx) => memory::array_plane(unsafe { as_out(pPlaneArray) }, hArray, planeIdx))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, array: cudaArray_t, device: c_int) -> cudaError_t {
-    entry!(cudaArrayGetMemoryRequirements(memoryRequirements, array, device) => { runtime::state::runtime()?; memory::array_memory_requirements(out(memoryRequirements)?, array, device) })
+    entry!(cudaArrayGetMemoryRequirements(memoryRequirements, array, device) => memory::array_memory_requirements(unsafe { as_out(memoryRequirements) }, array, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMipmappedArrayGetMemoryRequirements(memoryRequirements: *mut cudaArrayMemoryRequirements, mipmap: cudaMipmappedArray_t, device: c_int) -> cudaError_t {
-    entry!(cudaMipmappedArrayGetMemoryRequirements(memoryRequirements, mipmap, device) => { runtime::state::runtime()?; memory::mipmapped_array_memory_requirements(out(memoryRequirements)?, mipmap, device) })
+    entry!(cudaMipmappedArrayGetMemoryRequirements(memoryRequirements, mipmap, device) => memory::mipmapped_array_memory_requirements(unsafe { as_out(memoryRequirements) }, mipmap, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, array: cudaArray_t) -> cudaError_t {
-    entry!(cudaArrayGetSparseProperties(sparseProperties, array) => { runtime::state::runtime()?; memory::array_sparse_properties(out(sparseProperties)?, array) })
+    entry!(cudaArrayGetSparseProperties(sparseProperties, array) => memory::array_sparse_properties(unsafe { as_out(sparseProperties) }, array))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMipmappedArrayGetSparseProperties(sparseProperties: *mut cudaArraySparseProperties, mipmap: cudaMipmappedArray_t) -> cudaError_t {
-    entry!(cudaMipmappedArrayGetSparseProperties(sparseProperties, mipmap) => { runtime::state::runtime()?; memory::mipmapped_array_sparse_properties(out(sparseProperties)?, mipmap) })
+    entry!(cudaMipmappedArrayGetSparseProperties(sparseProperties, mipmap) => memory::mipmapped_array_sparse_properties(unsafe { as_out(sparseProperties) }, mipmap))
 }
 
 #[unsafe(no_mangle)]
@@ -274,42 +274,42 @@ pub unsafe extern "C" fn cudaMemcpyArrayToArray_ptds(dst: cudaArray_t, wOffsetDs
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaMemcpy3D(p) => { runtime::state::runtime()?; memory::memcpy_3d(input(p)?, None, StreamMode::Legacy) })
+    entry!(cudaMemcpy3D(p) => memory::memcpy_3d(unsafe { as_in(p) }, None, StreamMode::Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3D_ptds(p: *const cudaMemcpy3DParms) -> cudaError_t {
-    entry!(cudaMemcpy3D_ptds(p) => { runtime::state::runtime()?; memory::memcpy_3d(input(p)?, None, StreamMode::PerThread) })
+    entry!(cudaMemcpy3D_ptds(p) => memory::memcpy_3d(unsafe { as_in(p) }, None, StreamMode::PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const cudaMemcpy3DParms, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMemcpy3DAsync(p, stream) => { runtime::state::runtime()?; memory::memcpy_3d(input(p)?, Some(stream), StreamMode::Legacy) })
+    entry!(cudaMemcpy3DAsync(p, stream) => memory::memcpy_3d(unsafe { as_in(p) }, Some(stream), StreamMode::Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DAsync_ptsz(p: *const cudaMemcpy3DParms, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMemcpy3DAsync_ptsz(p, stream) => { runtime::state::runtime()?; memory::memcpy_3d(input(p)?, Some(stream), StreamMode::PerThread) })
+    entry!(cudaMemcpy3DAsync_ptsz(p, stream) => memory::memcpy_3d(unsafe { as_in(p) }, Some(stream), StreamMode::PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DPeer(p: *const cudaMemcpy3DPeerParms) -> cudaError_t {
-    entry!(cudaMemcpy3DPeer(p) => { runtime::state::runtime()?; memory::memcpy_3d_peer(input(p)?, None, StreamMode::Legacy) })
+    entry!(cudaMemcpy3DPeer(p) => memory::memcpy_3d_peer(unsafe { as_in(p) }, None, StreamMode::Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DPeer_ptds(p: *const cudaMemcpy3DPeerParms) -> cudaError_t {
-    entry!(cudaMemcpy3DPeer_ptds(p) => { runtime::state::runtime()?; memory::memcpy_3d_peer(input(p)?, None, StreamMode::PerThread) })
+    entry!(cudaMemcpy3DPeer_ptds(p) => memory::memcpy_3d_peer(unsafe { as_in(p) }, None, StreamMode::PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DPeerAsync(p: *const cudaMemcpy3DPeerParms, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMemcpy3DPeerAsync(p, stream) => { runtime::state::runtime()?; memory::memcpy_3d_peer(input(p)?, Some(stream), StreamMode::Legacy) })
+    entry!(cudaMemcpy3DPeerAsync(p, stream) => memory::memcpy_3d_peer(unsafe { as_in(p) }, Some(stream), StreamMode::Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DPeerAsync_ptsz(p: *const cudaMemcpy3DPeerParms, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMemcpy3DPeerAsync_ptsz(p, stream) => { runtime::state::runtime()?; memory::memcpy_3d_peer(input(p)?, Some(stream), StreamMode::PerThread) })
+    entry!(cudaMemcpy3DPeerAsync_ptsz(p, stream) => memory::memcpy_3d_peer(unsafe { as_in(p) }, Some(stream), StreamMode::PerThread))
 }
 
 #[unsafe(no_mangle)]
@@ -404,7 +404,7 @@ pub unsafe extern "C" fn cudaMemset3DAsync_ptsz(pitchedDevPtr: cudaPitchedPtr, v
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaPointerGetAttributes(attributes: *mut cudaPointerAttributes, ptr: *const c_void) -> cudaError_t {
-    entry!(cudaPointerGetAttributes(attributes, ptr) => { runtime::state::runtime()?; memory::pointer_attributes(out(attributes)?, ptr) })
+    entry!(cudaPointerGetAttributes(attributes, ptr) => memory::pointer_attributes(unsafe { as_out(attributes) }, ptr))
 }
 
 #[unsafe(no_mangle)]

@@ -2,7 +2,17 @@
 //!
 //! Every export is written once, with its literal C signature (cbindgen
 //! reads these files to write `include/cudart_shim.h`), and its body is one
-//! [`entry!`](crate::entry!) around a runtime function. No logic lives here.
+//! [`entry!`](crate::entry!) around either
+//!
+//! - a runtime function, given the C arguments converted: a pointer the
+//!   runtime reads or writes becomes `Option<&T>` / `Option<&mut T>`
+//!   through the `unsafe` `runtime::as_in` / `runtime::as_out` (NULL is
+//!   `None`; the runtime decides, in NVIDIA's check order, when that is
+//!   `cudaErrorInvalidValue`); addresses handed on to the driver stay raw;
+//! - or `runtime::pass!(cuName(args))`, for a call that is the driver's own.
+//!
+//! No logic lives here: no initialization check (`entry!` does it), no
+//! argument check, no check order.
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 pub mod device;

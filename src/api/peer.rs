@@ -1,17 +1,12 @@
 //! Exports of the peer device memory access area.
 
-use crate::runtime::{out, peer, state::runtime};
+use crate::runtime::{as_out, peer};
 use crate::types::*;
 use std::ffi::{c_int, c_uint};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceCanAccessPeer(canAccessPeer: *mut c_int, device: c_int, peerDevice: c_int) -> cudaError_t {
-    entry!(cudaDeviceCanAccessPeer(canAccessPeer, device, peerDevice) => {
-        runtime()?;
-        let o = out(canAccessPeer)?;
-        *o = peer::can_access_peer(device, peerDevice)?;
-        Ok(())
-    })
+    entry!(cudaDeviceCanAccessPeer(canAccessPeer, device, peerDevice) => peer::can_access_peer(unsafe { as_out(canAccessPeer) }, device, peerDevice))
 }
 
 #[unsafe(no_mangle)]
@@ -26,12 +21,7 @@ pub unsafe extern "C" fn cudaDeviceDisablePeerAccess(peerDevice: c_int) -> cudaE
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(value: *mut c_int, attr: cudaDeviceP2PAttr, srcDevice: c_int, dstDevice: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetP2PAttribute(value, attr, srcDevice, dstDevice) => {
-        runtime()?;
-        let o = out(value)?;
-        *o = peer::p2p_attribute(attr, srcDevice, dstDevice)?;
-        Ok(())
-    })
+    entry!(cudaDeviceGetP2PAttribute(value, attr, srcDevice, dstDevice) => peer::p2p_attribute(unsafe { as_out(value) }, attr, srcDevice, dstDevice))
 }
 
 #[unsafe(no_mangle)]

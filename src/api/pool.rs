@@ -1,18 +1,18 @@
 //! Stream-ordered allocator and memory pool exports.
 
 use crate::driver::StreamMode::{Legacy, PerThread};
-use crate::runtime::pool;
+use crate::runtime::{self, pool};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetDefaultMemPool(memPool: *mut cudaMemPool_t, device: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetDefaultMemPool(memPool, device) => pool::device_default_pool(memPool, device))
+    entry!(cudaDeviceGetDefaultMemPool(memPool, device) => pool::device_default_pool(unsafe { runtime::as_out(memPool) }, device))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetMemPool(memPool: *mut cudaMemPool_t, device: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetMemPool(memPool, device) => pool::device_pool(memPool, device))
+    entry!(cudaDeviceGetMemPool(memPool, device) => pool::device_pool(unsafe { runtime::as_out(memPool) }, device))
 }
 
 #[unsafe(no_mangle)]
@@ -26,7 +26,7 @@ pub unsafe extern "C" fn cudaMemGetDefaultMemPool(
     location: *mut cudaMemLocation,
     r#type: cudaMemAllocationType,
 ) -> cudaError_t {
-    entry!(cudaMemGetDefaultMemPool(memPool, location, r#type) => pool::location_pool(memPool, location, r#type, true))
+    entry!(cudaMemGetDefaultMemPool(memPool, location, r#type) => pool::location_pool(unsafe { runtime::as_out(memPool) }, unsafe { runtime::as_in(location) }, r#type, true))
 }
 
 #[unsafe(no_mangle)]
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn cudaMemGetMemPool(
     location: *mut cudaMemLocation,
     r#type: cudaMemAllocationType,
 ) -> cudaError_t {
-    entry!(cudaMemGetMemPool(memPool, location, r#type) => pool::location_pool(memPool, location, r#type, false))
+    entry!(cudaMemGetMemPool(memPool, location, r#type) => pool::location_pool(unsafe { runtime::as_out(memPool) }, unsafe { runtime::as_in(location) }, r#type, false))
 }
 
 #[unsafe(no_mangle)]
@@ -44,17 +44,17 @@ pub unsafe extern "C" fn cudaMemSetMemPool(
     r#type: cudaMemAllocationType,
     memPool: cudaMemPool_t,
 ) -> cudaError_t {
-    entry!(cudaMemSetMemPool(location, r#type, memPool) => pool::set_location_pool(location, r#type, memPool))
+    entry!(cudaMemSetMemPool(location, r#type, memPool) => pool::set_location_pool(unsafe { runtime::as_in(location) }, r#type, memPool))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocAsync(devPtr: *mut *mut c_void, size: usize, hStream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMallocAsync(devPtr, size, hStream) => pool::malloc_async(devPtr, size, hStream, Legacy))
+    entry!(cudaMallocAsync(devPtr, size, hStream) => pool::malloc_async(unsafe { runtime::as_out(devPtr) }, size, hStream, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocAsync_ptsz(devPtr: *mut *mut c_void, size: usize, hStream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMallocAsync_ptsz(devPtr, size, hStream) => pool::malloc_async(devPtr, size, hStream, PerThread))
+    entry!(cudaMallocAsync_ptsz(devPtr, size, hStream) => pool::malloc_async(unsafe { runtime::as_out(devPtr) }, size, hStream, PerThread))
 }
 
 #[unsafe(no_mangle)]
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync(
     memPool: cudaMemPool_t,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    entry!(cudaMallocFromPoolAsync(ptr, size, memPool, stream) => pool::malloc_from_pool_async(ptr, size, memPool, stream, Legacy))
+    entry!(cudaMallocFromPoolAsync(ptr, size, memPool, stream) => pool::malloc_from_pool_async(unsafe { runtime::as_out(ptr) }, size, memPool, stream, Legacy))
 }
 
 #[unsafe(no_mangle)]
@@ -84,12 +84,12 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync_ptsz(
     memPool: cudaMemPool_t,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    entry!(cudaMallocFromPoolAsync_ptsz(ptr, size, memPool, stream) => pool::malloc_from_pool_async(ptr, size, memPool, stream, PerThread))
+    entry!(cudaMallocFromPoolAsync_ptsz(ptr, size, memPool, stream) => pool::malloc_from_pool_async(unsafe { runtime::as_out(ptr) }, size, memPool, stream, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t {
-    entry!(cudaMemPoolCreate(memPool, poolProps) => pool::create(memPool, poolProps))
+    entry!(cudaMemPoolCreate(memPool, poolProps) => pool::create(unsafe { runtime::as_out(memPool) }, unsafe { runtime::as_in(poolProps) }))
 }
 
 #[unsafe(no_mangle)]
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn cudaMemPoolGetAccess(
     memPool: cudaMemPool_t,
     location: *mut cudaMemLocation,
 ) -> cudaError_t {
-    entry!(cudaMemPoolGetAccess(flags, memPool, location) => pool::get_access(flags, memPool, location))
+    entry!(cudaMemPoolGetAccess(flags, memPool, location) => pool::get_access(unsafe { runtime::as_out(flags) }, memPool, unsafe { runtime::as_in(location) }))
 }
 
 #[unsafe(no_mangle)]
@@ -145,12 +145,12 @@ pub unsafe extern "C" fn cudaMemPoolImportFromShareableHandle(
     flags: c_uint,
 ) -> cudaError_t {
     entry!(cudaMemPoolImportFromShareableHandle(memPool, shareableHandle, handleType, flags) =>
-        pool::import_handle(memPool, shareableHandle, handleType, flags))
+        pool::import_handle(unsafe { runtime::as_out(memPool) }, shareableHandle, handleType, flags))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemPoolExportPointer(exportData: *mut cudaMemPoolPtrExportData, ptr: *mut c_void) -> cudaError_t {
-    entry!(cudaMemPoolExportPointer(exportData, ptr) => pool::export_pointer(exportData, ptr))
+    entry!(cudaMemPoolExportPointer(exportData, ptr) => pool::export_pointer(unsafe { runtime::as_out(exportData) }, ptr))
 }
 
 #[unsafe(no_mangle)]
@@ -159,5 +159,5 @@ pub unsafe extern "C" fn cudaMemPoolImportPointer(
     memPool: cudaMemPool_t,
     exportData: *mut cudaMemPoolPtrExportData,
 ) -> cudaError_t {
-    entry!(cudaMemPoolImportPointer(ptr, memPool, exportData) => pool::import_pointer(ptr, memPool, exportData))
+    entry!(cudaMemPoolImportPointer(ptr, memPool, exportData) => pool::import_pointer(unsafe { runtime::as_out(ptr) }, memPool, unsafe { runtime::as_out(exportData) }))
 }

@@ -81,7 +81,7 @@ pub unsafe extern "C" fn cudartShimGetFunctionName(function_id: u32) -> *const c
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimGetPoolStats(device: c_int, host: c_int, stats: *mut cudartShimPoolStats) -> cudaError_t {
     entry!(@own cudartShimGetPoolStats(device, host, stats) => {
-        *crate::runtime::out(stats)? = crate::runtime::memory::cache::stats_of(device, host != 0);
+        *unsafe { crate::runtime::out(stats) }? = crate::runtime::memory::cache::stats_of(device, host != 0);
         Ok(())
     })
 }

@@ -3,23 +3,23 @@
 //! the same runtime function with `StreamMode::PerThread`.
 
 use crate::driver::StreamMode::{Legacy, PerThread};
-use crate::runtime::stream;
+use crate::runtime::{self, stream};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamCreate(pStream: *mut cudaStream_t) -> cudaError_t {
-    entry!(cudaStreamCreate(pStream) => stream::create(pStream, cudaStreamDefault, None))
+    entry!(cudaStreamCreate(pStream) => stream::create(unsafe { runtime::as_out(pStream) }, cudaStreamDefault, None))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamCreateWithFlags(pStream: *mut cudaStream_t, flags: c_uint) -> cudaError_t {
-    entry!(cudaStreamCreateWithFlags(pStream, flags) => stream::create(pStream, flags, None))
+    entry!(cudaStreamCreateWithFlags(pStream, flags) => stream::create(unsafe { runtime::as_out(pStream) }, flags, None))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamCreateWithPriority(pStream: *mut cudaStream_t, flags: c_uint, priority: c_int) -> cudaError_t {
-    entry!(cudaStreamCreateWithPriority(pStream, flags, priority) => stream::create(pStream, flags, Some(priority)))
+    entry!(cudaStreamCreateWithPriority(pStream, flags, priority) => stream::create(unsafe { runtime::as_out(pStream) }, flags, Some(priority)))
 }
 
 #[unsafe(no_mangle)]
@@ -59,62 +59,62 @@ pub unsafe extern "C" fn cudaStreamWaitEvent_ptsz(stream: cudaStream_t, event: c
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetFlags(hStream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
-    entry!(cudaStreamGetFlags(hStream, flags) => stream::flags(hStream, flags, Legacy))
+    entry!(cudaStreamGetFlags(hStream, flags) => stream::flags(hStream, unsafe { runtime::as_out(flags) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetFlags_ptsz(hStream: cudaStream_t, flags: *mut c_uint) -> cudaError_t {
-    entry!(cudaStreamGetFlags_ptsz(hStream, flags) => stream::flags(hStream, flags, PerThread))
+    entry!(cudaStreamGetFlags_ptsz(hStream, flags) => stream::flags(hStream, unsafe { runtime::as_out(flags) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetPriority(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    entry!(cudaStreamGetPriority(hStream, priority) => stream::priority(hStream, priority, Legacy))
+    entry!(cudaStreamGetPriority(hStream, priority) => stream::priority(hStream, unsafe { runtime::as_out(priority) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetPriority_ptsz(hStream: cudaStream_t, priority: *mut c_int) -> cudaError_t {
-    entry!(cudaStreamGetPriority_ptsz(hStream, priority) => stream::priority(hStream, priority, PerThread))
+    entry!(cudaStreamGetPriority_ptsz(hStream, priority) => stream::priority(hStream, unsafe { runtime::as_out(priority) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetId(hStream: cudaStream_t, streamId: *mut c_ulonglong) -> cudaError_t {
-    entry!(cudaStreamGetId(hStream, streamId) => stream::id(hStream, streamId, Legacy))
+    entry!(cudaStreamGetId(hStream, streamId) => stream::id(hStream, unsafe { runtime::as_out(streamId) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetId_ptsz(hStream: cudaStream_t, streamId: *mut c_ulonglong) -> cudaError_t {
-    entry!(cudaStreamGetId_ptsz(hStream, streamId) => stream::id(hStream, streamId, PerThread))
+    entry!(cudaStreamGetId_ptsz(hStream, streamId) => stream::id(hStream, unsafe { runtime::as_out(streamId) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetDevice(hStream: cudaStream_t, device: *mut c_int) -> cudaError_t {
-    entry!(cudaStreamGetDevice(hStream, device) => stream::device(hStream, device, Legacy))
+    entry!(cudaStreamGetDevice(hStream, device) => stream::device(hStream, unsafe { runtime::as_out(device) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetDevice_ptsz(hStream: cudaStream_t, device: *mut c_int) -> cudaError_t {
-    entry!(cudaStreamGetDevice_ptsz(hStream, device) => stream::device(hStream, device, PerThread))
+    entry!(cudaStreamGetDevice_ptsz(hStream, device) => stream::device(hStream, unsafe { runtime::as_out(device) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaStreamAttrID, value_out: *mut cudaStreamAttrValue) -> cudaError_t {
-    entry!(cudaStreamGetAttribute(hStream, attr, value_out) => stream::attribute(hStream, attr, value_out, Legacy))
+    entry!(cudaStreamGetAttribute(hStream, attr, value_out) => stream::attribute(hStream, attr, unsafe { runtime::as_out(value_out) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamGetAttribute_ptsz(hStream: cudaStream_t, attr: cudaStreamAttrID, value_out: *mut cudaStreamAttrValue) -> cudaError_t {
-    entry!(cudaStreamGetAttribute_ptsz(hStream, attr, value_out) => stream::attribute(hStream, attr, value_out, PerThread))
+    entry!(cudaStreamGetAttribute_ptsz(hStream, attr, value_out) => stream::attribute(hStream, attr, unsafe { runtime::as_out(value_out) }, PerThread))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaStreamAttrID, value: *const cudaStreamAttrValue) -> cudaError_t {
-    entry!(cudaStreamSetAttribute(hStream, attr, value) => stream::set_attribute(hStream, attr, value, Legacy))
+    entry!(cudaStreamSetAttribute(hStream, attr, value) => stream::set_attribute(hStream, attr, unsafe { runtime::as_in(value) }, Legacy))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamSetAttribute_ptsz(hStream: cudaStream_t, attr: cudaStreamAttrID, value: *const cudaStreamAttrValue) -> cudaError_t {
-    entry!(cudaStreamSetAttribute_ptsz(hStream, attr, value) => stream::set_attribute(hStream, attr, value, PerThread))
+    entry!(cudaStreamSetAttribute_ptsz(hStream, attr, value) => stream::set_attribute(hStream, attr, unsafe { runtime::as_in(value) }, PerThread))
 }
 
 #[unsafe(no_mangle)]

@@ -3,28 +3,19 @@
 //! cudaMemcpyToSymbol/FromSymbol and their async and per-thread twins.
 
 use crate::driver::StreamMode;
-use crate::runtime::out;
+use crate::runtime::as_out;
 use crate::runtime::symbol::{self, Direction};
 use crate::types::*;
 use std::ffi::c_void;
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetSymbolAddress(devPtr: *mut *mut c_void, symbol: *const c_void) -> cudaError_t {
-    entry!(cudaGetSymbolAddress(devPtr, symbol) => {
-        // The symbol is checked before the out-pointer, as NVIDIA's runtime.
-        let a = symbol::address_and_size(symbol)?.0;
-        *out(devPtr)? = a as *mut c_void;
-        Ok(())
-    })
+    entry!(cudaGetSymbolAddress(devPtr, symbol) => symbol::address(unsafe { as_out(devPtr) }, symbol))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) -> cudaError_t {
-    entry!(cudaGetSymbolSize(size, symbol) => {
-        let n = symbol::address_and_size(symbol)?.1;
-        *out(size)? = n;
-        Ok(())
-    })
+    entry!(cudaGetSymbolSize(size, symbol) => symbol::size(unsafe { as_out(size) }, symbol))
 }
 
 #[unsafe(no_mangle)]

@@ -1,6 +1,6 @@
 //! Texture object, surface object and channel descriptor exports.
 
-use crate::runtime::texture;
+use crate::runtime::{self, texture};
 use crate::types::*;
 use std::ffi::c_int;
 
@@ -12,7 +12,7 @@ pub unsafe extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut cudaChannelFormatDesc, array: cudaArray_const_t) -> cudaError_t {
-    entry!(cudaGetChannelDesc(desc, array) => texture::get_channel_desc(desc, array))
+    entry!(cudaGetChannelDesc(desc, array) => texture::get_channel_desc(unsafe { runtime::as_out(desc) }, array))
 }
 
 #[unsafe(no_mangle)]
@@ -23,22 +23,23 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     pResViewDesc: *const cudaResourceViewDesc,
 ) -> cudaError_t {
     entry!(cudaCreateTextureObject(pTexObject, pResDesc, pTexDesc, pResViewDesc) =>
-        texture::create_texture(pTexObject, pResDesc, pTexDesc, pResViewDesc))
+        texture::create_texture(unsafe { runtime::as_out(pTexObject) }, unsafe { runtime::as_in(pResDesc) }, unsafe { runtime::as_in(pTexDesc) }, pResViewDesc))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDestroyTextureObject(texObject: cudaTextureObject_t) -> cudaError_t {
-    entry!(cudaDestroyTextureObject(texObject) => texture::destroy_texture(texObject))
+    // Object 0 is never valid.
+    entry!(cudaDestroyTextureObject(texObject) => runtime::pass!(cuTexObjectDestroy(texObject)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut cudaResourceDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    entry!(cudaGetTextureObjectResourceDesc(pResDesc, texObject) => texture::texture_resource_desc(pResDesc, texObject))
+    entry!(cudaGetTextureObjectResourceDesc(pResDesc, texObject) => texture::texture_resource_desc(unsafe { runtime::as_out(pResDesc) }, texObject))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetTextureObjectTextureDesc(pTexDesc: *mut cudaTextureDesc, texObject: cudaTextureObject_t) -> cudaError_t {
-    entry!(cudaGetTextureObjectTextureDesc(pTexDesc, texObject) => texture::texture_texture_desc(pTexDesc, texObject))
+    entry!(cudaGetTextureObjectTextureDesc(pTexDesc, texObject) => texture::texture_texture_desc(unsafe { runtime::as_out(pTexDesc) }, texObject))
 }
 
 #[unsafe(no_mangle)]
@@ -46,20 +47,20 @@ pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(
     pResViewDesc: *mut cudaResourceViewDesc,
     texObject: cudaTextureObject_t,
 ) -> cudaError_t {
-    entry!(cudaGetTextureObjectResourceViewDesc(pResViewDesc, texObject) => texture::texture_view_desc(pResViewDesc, texObject))
+    entry!(cudaGetTextureObjectResourceViewDesc(pResViewDesc, texObject) => texture::texture_view_desc(unsafe { runtime::as_out(pResViewDesc) }, texObject))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const cudaResourceDesc) -> cudaError_t {
-    entry!(cudaCreateSurfaceObject(pSurfObject, pResDesc) => texture::create_surface(pSurfObject, pResDesc))
+    entry!(cudaCreateSurfaceObject(pSurfObject, pResDesc) => texture::create_surface(unsafe { runtime::as_out(pSurfObject) }, unsafe { runtime::as_in(pResDesc) }))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDestroySurfaceObject(surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    entry!(cudaDestroySurfaceObject(surfObject) => texture::destroy_surface(surfObject))
+    entry!(cudaDestroySurfaceObject(surfObject) => runtime::pass!(cuSurfObjectDestroy(surfObject)))
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut cudaResourceDesc, surfObject: cudaSurfaceObject_t) -> cudaError_t {
-    entry!(cudaGetSurfaceObjectResourceDesc(pResDesc, surfObject) => texture::surface_resource_desc(pResDesc, surfObject))
+    entry!(cudaGetSurfaceObjectResourceDesc(pResDesc, surfObject) => texture::surface_resource_desc(unsafe { runtime::as_out(pResDesc) }, surfObject))
 }

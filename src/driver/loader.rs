@@ -132,7 +132,7 @@ impl Driver {
         };
         log::warn!(
             "the CUDA driver {} does not provide {shown} ({mode:?}; cuGetProcAddress: result {}, status {}): calls that need it return {}",
-            self.path, r.0, status.0, crate::types::error::name(err)
+            self.path, r.0, status.0, crate::types::error_names::name(err)
         );
         Err(err)
     }

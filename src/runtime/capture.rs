@@ -5,7 +5,8 @@
 //! statuses, edge data and update flags have the driver's numbers and
 //! layouts).
 
-use super::{context, out};
+use crate::runtime::required;
+use super::context;
 use crate::driver::StreamMode;
 use crate::types::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -69,8 +70,8 @@ pub fn end(s: cudaStream_t, graph: *mut cudaGraph_t, m: StreamMode) -> CudaResul
     r
 }
 
-pub fn is_capturing(s: cudaStream_t, status: *mut cudaStreamCaptureStatus, m: StreamMode) -> CudaResult {
-    let status = out(status)?;
+pub fn is_capturing(s: cudaStream_t, status: Option<&mut cudaStreamCaptureStatus>, m: StreamMode) -> CudaResult {
+    let status = required(status)?;
     context::enter()?;
     cu!(mode m; cuStreamIsCapturing(s, &mut status.0))
 }
@@ -81,7 +82,7 @@ pub fn is_capturing(s: cudaStream_t, status: *mut cudaStreamCaptureStatus, m: St
 #[allow(clippy::too_many_arguments)]
 pub fn info(
     s: cudaStream_t,
-    status: *mut cudaStreamCaptureStatus,
+    status: Option<&mut cudaStreamCaptureStatus>,
     id: *mut u64,
     graph: *mut cudaGraph_t,
     deps: *mut *const cudaGraphNode_t,
@@ -89,7 +90,7 @@ pub fn info(
     count: *mut usize,
     m: StreamMode,
 ) -> CudaResult {
-    let status = out(status)?;
+    let status = required(status)?;
     context::enter()?;
     cu!(mode m; cuStreamGetCaptureInfo(s, &mut status.0, id, graph, deps, edges, count))
 }
@@ -113,8 +114,8 @@ pub fn update_dependencies(
 
 /// `cudaThreadExchangeStreamCaptureMode`: the mode is per thread in the
 /// driver; no context is needed.
-pub fn exchange_mode(mode: *mut cudaStreamCaptureMode) -> CudaResult {
-    let mode = out(mode)?;
+pub fn exchange_mode(mode: Option<&mut cudaStreamCaptureMode>) -> CudaResult {
+    let mode = required(mode)?;
     // The mode goes to the driver unchecked: NVIDIA's runtime returned
     // success for the value the GPU test passes (H100, CUDA 13.0).
     super::state::runtime()?;

@@ -2,13 +2,19 @@
 
 use super::context::{self, enter};
 use super::state::runtime;
+use super::{non_null, out_first, required, value_first};
 use crate::driver::CUuuid;
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// `cudaGetDeviceCount`.
-pub fn count() -> CudaResult<c_int> {
-    Ok(runtime()?.count())
+pub fn count(out: Option<&mut c_int>) -> CudaResult {
+    value_first(out, runtime().map(|rt| rt.count()))
+}
+
+/// `cudaGetDevice`.
+pub fn current(out: Option<&mut c_int>) -> CudaResult {
+    value_first(out, context::current_device())
 }
 
 fn attr(a: c_int, cu_dev: crate::driver::CUdevice) -> CudaResult<c_int> {
@@ -21,7 +27,8 @@ fn attr(a: c_int, cu_dev: crate::driver::CUdevice) -> CudaResult<c_int> {
 /// so the value passes through; the driver rejects unknown attributes.
 /// Values are fixed for the life of the process, so each is asked of the
 /// driver once per device and then served from the device's cache.
-pub fn attribute(value: &mut c_int, a: cudaDeviceAttr, ordinal: c_int) -> CudaResult {
+pub fn attribute(value: Option<&mut c_int>, a: cudaDeviceAttr, ordinal: c_int) -> CudaResult {
+    let value = required(value)?;
     let d = runtime()?.device(ordinal)?;
     if let Some(v) = d.cached_attribute(a.0) {
         *value = v;
@@ -35,7 +42,8 @@ pub fn attribute(value: &mut c_int, a: cudaDeviceAttr, ordinal: c_int) -> CudaRe
 
 /// `cudaGetDeviceProperties`: every field of the CUDA 13.0 struct, from the
 /// driver's attributes, name, UUID, LUID and total memory.
-pub fn properties(p: &mut cudaDeviceProp, ordinal: c_int) -> CudaResult {
+pub fn properties(p: Option<&mut cudaDeviceProp>, ordinal: c_int) -> CudaResult {
+    let p = required(p)?;
     let d = runtime()?.device(ordinal)?;
     let dev = d.cu;
     let a = |x: cudaDeviceAttr| attr(x.0, dev);
@@ -159,7 +167,13 @@ pub fn properties(p: &mut cudaDeviceProp, ordinal: c_int) -> CudaResult {
 /// `cudaChooseDevice`: the device that matches the most of the requested
 /// compute capability, preferring an exact match, then the closest newer
 /// one, then the first device.
-pub fn choose(want: &cudaDeviceProp) -> CudaResult<c_int> {
+pub fn choose(out: Option<&mut c_int>, want: Option<&cudaDeviceProp>) -> CudaResult {
+    let out = required(out)?;
+    *out = best_match(required(want)?)?;
+    Ok(())
+}
+
+fn best_match(want: &cudaDeviceProp) -> CudaResult<c_int> {
     let rt = runtime()?;
     let mut best: Option<(i64, c_int)> = None;
     for d in rt.devices.iter() {
@@ -183,14 +197,13 @@ pub fn choose(want: &cudaDeviceProp) -> CudaResult<c_int> {
 }
 
 /// `cudaDeviceGetByPCIBusId`.
-pub fn by_pci_bus_id(id: *const c_char) -> CudaResult<c_int> {
-    let rt = runtime()?;
-    if id.is_null() {
-        return Err(cudaErrorInvalidValue);
-    }
-    let mut dev = 0;
-    cu!(cuDeviceGetByPCIBusId(&mut dev, id))?;
-    rt.ordinal_of(dev)
+pub fn by_pci_bus_id(out: Option<&mut c_int>, id: *const c_char) -> CudaResult {
+    out_first(out, || {
+        let rt = runtime()?;
+        let mut dev = 0;
+        cu!(cuDeviceGetByPCIBusId(&mut dev, non_null(id)?))?;
+        rt.ordinal_of(dev)
+    })
 }
 
 /// `cudaDeviceGetPCIBusId`.
@@ -202,43 +215,25 @@ pub fn pci_bus_id(buf: *mut c_char, len: c_int, ordinal: c_int) -> CudaResult {
     cu!(cuDeviceGetPCIBusId(buf, len, d.cu))
 }
 
-/// `cudaDeviceSynchronize`.
-pub fn synchronize() -> CudaResult {
-    enter()?;
-    cu!(cuCtxSynchronize(std::ptr::null_mut()))
-}
-
 /// `cudaDeviceGetLimit`.
-pub fn limit(value: *mut usize, l: cudaLimit) -> CudaResult {
+pub fn limit(value: Option<&mut usize>, l: cudaLimit) -> CudaResult {
     enter()?;
-    let v = super::out(value)?;
+    let v = required(value)?;
     cu!(cuCtxGetLimit(v, l.0))
 }
 
-/// `cudaDeviceSetLimit`.
-pub fn set_limit(l: cudaLimit, value: usize) -> CudaResult {
-    enter()?;
-    cu!(cuCtxSetLimit(l.0, value))
-}
-
 /// `cudaDeviceGetCacheConfig`.
-pub fn cache_config(c: *mut cudaFuncCache) -> CudaResult {
+pub fn cache_config(c: Option<&mut cudaFuncCache>) -> CudaResult {
     enter()?;
-    let c = super::out(c)?;
+    let c = required(c)?;
     cu!(cuCtxGetCacheConfig(&mut c.0))
-}
-
-/// `cudaDeviceSetCacheConfig`.
-pub fn set_cache_config(c: cudaFuncCache) -> CudaResult {
-    enter()?;
-    cu!(cuCtxSetCacheConfig(c.0))
 }
 
 /// `cudaDeviceGetSharedMemConfig`: bank size is fixed at four bytes on every
 /// architecture CUDA 13 supports, which is what NVIDIA's runtime reports.
-pub fn shared_mem_config(c: *mut cudaSharedMemConfig) -> CudaResult {
+pub fn shared_mem_config(c: Option<&mut cudaSharedMemConfig>) -> CudaResult {
     enter()?;
-    *super::out(c)? = cudaSharedMemBankSizeFourByte;
+    *required(c)? = cudaSharedMemBankSizeFourByte;
     Ok(())
 }
 
@@ -250,12 +245,6 @@ pub fn set_shared_mem_config(c: cudaSharedMemConfig) -> CudaResult {
         return Err(cudaErrorInvalidValue);
     }
     Ok(())
-}
-
-/// `cudaDeviceGetStreamPriorityRange`: either pointer may be NULL.
-pub fn stream_priority_range(least: *mut c_int, greatest: *mut c_int) -> CudaResult {
-    enter()?;
-    cu!(cuCtxGetStreamPriorityRange(least, greatest))
 }
 
 /// The valid `cudaSetDeviceFlags` flags: one scheduling mode at most, plus
@@ -285,9 +274,11 @@ pub fn set_flags(flags: c_uint) -> CudaResult {
 /// device. Measured on CUDA 13.0 / H100: `cudaDeviceMapHost` (0x8) before
 /// any `cudaSetDeviceFlags`, the set flags plus 0x8 after one, and 0 after
 /// `cudaDeviceReset` (see `Device::reset`).
-pub fn flags() -> CudaResult<c_uint> {
-    let rt = runtime()?;
-    Ok(rt.device(context::current_device()?)?.runtime_flags())
+pub fn flags(out: Option<&mut c_uint>) -> CudaResult {
+    out_first(out, || {
+        let rt = runtime()?;
+        Ok(rt.device(context::current_device()?)?.runtime_flags())
+    })
 }
 
 /// `cudaInitDevice`: initialize the device's primary context (optionally
@@ -332,10 +323,13 @@ pub fn set_valid_devices(list: *mut c_int, len: c_int) -> CudaResult {
 }
 
 /// `cudaDeviceGetTexture1DLinearMaxWidth`.
-pub fn texture_1d_linear_max_width(out: *mut usize, desc: *const cudaChannelFormatDesc, ordinal: c_int) -> CudaResult {
+pub fn texture_1d_linear_max_width(out: Option<&mut usize>, desc: Option<&cudaChannelFormatDesc>, ordinal: c_int) -> CudaResult {
+    // The descriptor first, then the device, then the out-pointer, as
+    // NVIDIA's runtime (H100: an invalid descriptor is named before a bad
+    // device or a NULL out-pointer).
+    let (format, channels) = super::channel_format::array_format(required(desc)?)?;
     let d = runtime()?.device(ordinal)?;
-    let out = super::out(out)?;
-    let (format, channels) = super::texture::array_format(super::input(desc)?)?;
+    let out = required(out)?;
     cu!(cuDeviceGetTexture1DLinearMaxWidth(out, format.0, channels, d.cu))
 }
 
@@ -380,12 +374,6 @@ pub fn nvsci_sync_attributes(list: *mut c_void, ordinal: c_int, flags: c_int) ->
         return Err(cudaErrorInvalidValue);
     }
     cu!(cuDeviceGetNvSciSyncAttributes(list, d.cu, flags))
-}
-
-/// `cudaDeviceFlushGPUDirectRDMAWrites`: enums agree with the driver's.
-pub fn flush_gpu_direct_rdma_writes(target: cudaFlushGPUDirectRDMAWritesTarget, scope: cudaFlushGPUDirectRDMAWritesScope) -> CudaResult {
-    enter()?;
-    cu!(cuFlushGPUDirectRDMAWrites(target.0, scope.0))
 }
 
 /// `cudaCtxResetPersistingL2Cache`: acts on the thread's current context

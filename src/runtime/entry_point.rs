@@ -1,6 +1,7 @@
 //! `cudaGetDriverEntryPoint*` and `cudaGetExportTable`: the driver's own
 //! answers, passed through.
 
+use crate::runtime::required;
 use crate::driver::{loader, CUuuid, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -10,13 +11,13 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 /// reason in `status` (what PyTorch relies on).
 pub fn get(
     symbol: *const c_char,
-    func: *mut *mut c_void,
+    func: Option<&mut *mut c_void>,
     version: c_int,
     flags: u64,
-    status: *mut cudaDriverEntryPointQueryResult,
+    status: Option<&mut cudaDriverEntryPointQueryResult>,
     per_thread: bool,
 ) -> CudaResult {
-    let out = super::out(func)?;
+    let out = required(func)?;
     if symbol.is_null() || flags > cudaEnablePerThreadDefaultStream {
         return Err(cudaErrorInvalidValue);
     }
@@ -27,8 +28,6 @@ pub fn get(
     // SAFETY: checked non-NULL; a C string by the API contract.
     let name = unsafe { CStr::from_ptr(symbol) };
     let (r, p, s) = loader::get_proc_address(name, version, flags).map_err(|_| cudaErrorInsufficientDriver)?;
-    // SAFETY: optional out-parameter.
-    let status = unsafe { status.as_mut() };
     if r.0 == 0 && !p.is_null() {
         // Traced when the driver is the interposer (src/trace/driver.rs).
         *out = p;
@@ -50,9 +49,9 @@ pub fn get(
 }
 
 /// `cudaGetExportTable`: forwarded to `cuGetExportTable`.
-pub fn export_table(table: *mut *const c_void, id: *const cudaUUID_t) -> CudaResult {
-    let out = super::out(table)?;
-    super::input(id)?;
+pub fn export_table(table: Option<&mut *const c_void>, id: *const cudaUUID_t) -> CudaResult {
+    let out = required(table)?;
+    super::non_null(id)?;
     // With no driver NVIDIA's runtime answers cudaErrorUnknown for an id it
     // does not serve; with one, the driver's answer (cudaErrorInvalidValue
     // for an unknown id). Measured on CUDA 13.0 without and with an H100.

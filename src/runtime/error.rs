@@ -27,40 +27,35 @@ pub fn record(e: cudaError_t) {
     let _ = LAST.try_with(|c| c.set(e));
 }
 
-/// An error that overrides the thread's own: a failed initialization (e.g.
-/// no driver) or a sticky error.
-fn overriding() -> Option<cudaError_t> {
-    if let Err(e) = super::state::runtime() {
-        return Some(e);
-    }
+/// The process's sticky error, if one was seen.
+pub fn sticky() -> Option<cudaError_t> {
     match STICKY.load(Ordering::Relaxed) {
         0 => None,
         s => Some(cudaError_t(s)),
     }
 }
 
-/// `cudaGetLastError`: return and clear.
-pub fn take_last() -> cudaError_t {
-    if let Some(e) = overriding() {
+/// `cudaGetLastError`: return and clear the thread's last error, or
+/// `overriding` (clearing the thread's own).
+pub fn take_last(overriding: Option<cudaError_t>) -> cudaError_t {
+    if let Some(e) = overriding {
         let _ = LAST.try_with(|c| c.set(cudaSuccess));
         return e;
     }
     LAST.try_with(|c| c.replace(cudaSuccess)).unwrap_or(cudaSuccess)
 }
 
-/// `cudaPeekAtLastError`: return, keep.
-pub fn peek_last() -> cudaError_t {
-    if let Some(e) = overriding() {
-        return e;
-    }
-    LAST.try_with(Cell::get).unwrap_or(cudaSuccess)
+/// `cudaPeekAtLastError`: return and keep the thread's last error, or
+/// `overriding`.
+pub fn peek_last(overriding: Option<cudaError_t>) -> cudaError_t {
+    overriding.unwrap_or_else(|| LAST.try_with(Cell::get).unwrap_or(cudaSuccess))
 }
 
-pub use crate::types::error::{name, name_c, string_c};
+pub use crate::types::error_names::{name, name_c, string_c};
 
 impl crate::trace::TraceArg for cudaError_t {
     fn trace(&self, out: &mut String) {
-        match crate::types::error::known_name(*self) {
+        match crate::types::error_names::known_name(*self) {
             Some(n) => out.push_str(n),
             None => crate::trace::args::push_int(out, self.0),
         }

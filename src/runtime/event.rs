@@ -2,7 +2,8 @@
 //! `CUevent`; flags have the driver's values. NULL events are refused here
 //! with `cudaErrorInvalidResourceHandle` before reaching the driver.
 
-use super::{context, out};
+use crate::runtime::required;
+use super::context;
 use crate::driver::StreamMode;
 use crate::types::*;
 use std::ffi::c_uint;
@@ -14,8 +15,8 @@ fn handle(e: cudaEvent_t) -> CudaResult<cudaEvent_t> {
 }
 
 /// `cudaEventCreate*`: an interprocess event must also disable timing.
-pub fn create(p: *mut cudaEvent_t, flags: c_uint) -> CudaResult {
-    let p = out(p)?;
+pub fn create(p: Option<&mut cudaEvent_t>, flags: c_uint) -> CudaResult {
+    let p = required(p)?;
     if flags & !CREATE_FLAGS != 0 || (flags & cudaEventInterprocess != 0 && flags & cudaEventDisableTiming == 0) {
         return Err(cudaErrorInvalidValue);
     }
@@ -62,8 +63,8 @@ pub fn synchronize(e: cudaEvent_t) -> CudaResult {
 /// `cudaEventElapsedTime`: the driver gives NVIDIA's codes:
 /// `cudaErrorInvalidResourceHandle` when either event disables timing or
 /// was never recorded, `cudaErrorNotReady` while one is pending.
-pub fn elapsed(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
-    let ms = out(ms)?;
+pub fn elapsed(ms: Option<&mut f32>, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
+    let ms = required(ms)?;
     context::enter()?;
     cu!(cuEventElapsedTime(ms, handle(start)?, handle(end)?))
 }

@@ -5,26 +5,26 @@
 //! array descriptor is converted (channel format + extent + flags become a
 //! `CUDA_ARRAY3D_DESCRIPTOR`).
 
+use crate::runtime::required;
 use super::context::enter;
-use super::{input, out};
 use crate::driver::api::misc_abi::{CUDA_ARRAY3D_DESCRIPTOR, CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC};
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
 use std::ffi::{c_uint, c_void};
 
 /// `cudaImportExternalMemory`.
-pub fn import_memory(mem: *mut cudaExternalMemory_t, desc: *const cudaExternalMemoryHandleDesc) -> CudaResult {
+pub fn import_memory(mem: Option<&mut cudaExternalMemory_t>, desc: Option<&cudaExternalMemoryHandleDesc>) -> CudaResult {
     enter()?;
-    let mem = out(mem)?;
-    let desc = input(desc)?;
+    let mem = required(mem)?;
+    let desc = required(desc)?;
     cu!(cuImportExternalMemory(mem, desc))
 }
 
 /// `cudaExternalMemoryGetMappedBuffer`.
-pub fn mapped_buffer(ptr: *mut *mut c_void, mem: cudaExternalMemory_t, desc: *const cudaExternalMemoryBufferDesc) -> CudaResult {
+pub fn mapped_buffer(ptr: Option<&mut *mut c_void>, mem: cudaExternalMemory_t, desc: Option<&cudaExternalMemoryBufferDesc>) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
-    let desc = input(desc)?;
+    let ptr = required(ptr)?;
+    let desc = required(desc)?;
     if mem.is_null() {
         return Err(cudaErrorInvalidValue); // NULL: invalid value (NVIDIA, H100, CUDA 13.0)
     }
@@ -36,7 +36,7 @@ pub fn mapped_buffer(ptr: *mut *mut c_void, mem: cudaExternalMemory_t, desc: *co
 
 /// The driver's mipmapped-array descriptor for the runtime's.
 pub fn driver_mipmap_desc(d: &cudaExternalMemoryMipmappedArrayDesc) -> CudaResult<CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC> {
-    let (format, channels) = super::texture::array_format(&d.formatDesc)?;
+    let (format, channels) = super::channel_format::array_format(&d.formatDesc)?;
     Ok(CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
         offset: d.offset,
         arrayDesc: CUDA_ARRAY3D_DESCRIPTOR {
@@ -55,13 +55,13 @@ pub fn driver_mipmap_desc(d: &cudaExternalMemoryMipmappedArrayDesc) -> CudaResul
 
 /// `cudaExternalMemoryGetMappedMipmappedArray`.
 pub fn mapped_mipmapped_array(
-    mipmap: *mut cudaMipmappedArray_t,
+    mipmap: Option<&mut cudaMipmappedArray_t>,
     mem: cudaExternalMemory_t,
-    desc: *const cudaExternalMemoryMipmappedArrayDesc,
+    desc: Option<&cudaExternalMemoryMipmappedArrayDesc>,
 ) -> CudaResult {
     enter()?;
-    let mipmap = out(mipmap)?;
-    let desc = driver_mipmap_desc(input(desc)?)?;
+    let mipmap = required(mipmap)?;
+    let desc = driver_mipmap_desc(required(desc)?)?;
     if mem.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -78,10 +78,10 @@ pub fn destroy_memory(mem: cudaExternalMemory_t) -> CudaResult {
 }
 
 /// `cudaImportExternalSemaphore`.
-pub fn import_semaphore(sem: *mut cudaExternalSemaphore_t, desc: *const cudaExternalSemaphoreHandleDesc) -> CudaResult {
+pub fn import_semaphore(sem: Option<&mut cudaExternalSemaphore_t>, desc: Option<&cudaExternalSemaphoreHandleDesc>) -> CudaResult {
     enter()?;
-    let sem = out(sem)?;
-    let desc = input(desc)?;
+    let sem = required(sem)?;
+    let desc = required(desc)?;
     cu!(cuImportExternalSemaphore(sem, desc))
 }
 

@@ -11,12 +11,12 @@
 // Raw pointers here come unchanged from the C caller through the
 // `unsafe extern "C"` exports in api/graph.rs; the C API's contract (valid or
 // NULL) is what makes passing them on sound, as in every runtime module.
-#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod convert;
 
+use crate::runtime::required;
 use super::context::enter;
-use super::{input, out};
+use super::non_null;
 use crate::driver::api::*;
 use crate::driver::{CUcontext, CUdeviceptr, CUkernel, StreamMode};
 use crate::types::*;
@@ -76,8 +76,8 @@ fn ctx() -> CudaResult<CUcontext> {
 }
 
 /// Run a driver "add node" call and store the new node in `*p_node`.
-fn add(p_node: *mut cudaGraphNode_t, f: impl FnOnce(&mut cudaGraphNode_t) -> CudaResult) -> CudaResult {
-    let o = out(p_node)?;
+fn add(p_node: Option<&mut cudaGraphNode_t>, f: impl FnOnce(&mut cudaGraphNode_t) -> CudaResult) -> CudaResult {
+    let o = required(p_node)?;
     let mut n = null_mut();
     f(&mut n)?;
     *o = n;
@@ -88,8 +88,8 @@ fn add(p_node: *mut cudaGraphNode_t, f: impl FnOnce(&mut cudaGraphNode_t) -> Cud
 // Graphs.
 // ---------------------------------------------------------------------------
 
-pub fn create(p_graph: *mut cudaGraph_t, flags: c_uint) -> CudaResult {
-    let o = out(p_graph)?;
+pub fn create(p_graph: Option<&mut cudaGraph_t>, flags: c_uint) -> CudaResult {
+    let o = required(p_graph)?;
     enter()?;
     let mut g = null_mut();
     cu!(cuGraphCreate(&mut g, flags))?;
@@ -97,8 +97,8 @@ pub fn create(p_graph: *mut cudaGraph_t, flags: c_uint) -> CudaResult {
     Ok(())
 }
 
-pub fn clone(p_clone: *mut cudaGraph_t, original: cudaGraph_t) -> CudaResult {
-    let o = out(p_clone)?;
+pub fn clone(p_clone: Option<&mut cudaGraph_t>, original: cudaGraph_t) -> CudaResult {
+    let o = required(p_clone)?;
     enter()?;
     let mut g = null_mut();
     cu!(cuGraphClone(&mut g, original))?;
@@ -106,34 +106,24 @@ pub fn clone(p_clone: *mut cudaGraph_t, original: cudaGraph_t) -> CudaResult {
     Ok(())
 }
 
-pub fn destroy(graph: cudaGraph_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphDestroy(graph))
-}
-
-pub fn destroy_node(node: cudaGraphNode_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphDestroyNode(node))
-}
-
 // ---------------------------------------------------------------------------
 // Nodes by type.
 // ---------------------------------------------------------------------------
 
 pub fn add_kernel(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
-    params: *const cudaKernelNodeParams,
+    params: Option<&cudaKernelNodeParams>,
 ) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(input(params)?)?;
+    let k = kernel_to_driver(required(params)?)?;
     add(p_node, |o| cu!(cuGraphAddKernelNode(o, graph, deps, n, &k)))
 }
 
-pub fn kernel_get(node: cudaGraphNode_t, params: *mut cudaKernelNodeParams) -> CudaResult {
-    let o = out(params)?;
+pub fn kernel_get(node: cudaGraphNode_t, params: Option<&mut cudaKernelNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     // SAFETY: all-zero is a valid CUDA_KERNEL_NODE_PARAMS (NULL pointers).
     let mut k: CUDA_KERNEL_NODE_PARAMS = unsafe { std::mem::zeroed() };
@@ -142,32 +132,32 @@ pub fn kernel_get(node: cudaGraphNode_t, params: *mut cudaKernelNodeParams) -> C
     Ok(())
 }
 
-pub fn kernel_set(node: cudaGraphNode_t, params: *const cudaKernelNodeParams) -> CudaResult {
+pub fn kernel_set(node: cudaGraphNode_t, params: Option<&cudaKernelNodeParams>) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(input(params)?)?;
+    let k = kernel_to_driver(required(params)?)?;
     cu!(cuGraphKernelNodeSetParams(node, &k))
 }
 
-pub fn exec_kernel_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaKernelNodeParams) -> CudaResult {
+pub fn exec_kernel_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&cudaKernelNodeParams>) -> CudaResult {
     enter()?;
-    let k = kernel_to_driver(input(params)?)?;
+    let k = kernel_to_driver(required(params)?)?;
     cu!(cuGraphExecKernelNodeSetParams(exec, node, &k))
 }
 
 pub fn add_memcpy(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
-    params: *const cudaMemcpy3DParms,
+    params: Option<&cudaMemcpy3DParms>,
 ) -> CudaResult {
     let c = ctx()?;
-    let m = memcpy3d_to_driver(input(params)?)?;
+    let m = memcpy3d_to_driver(required(params)?)?;
     add(p_node, |o| cu!(cuGraphAddMemcpyNode(o, graph, deps, n, &m, c)))
 }
 
 /// The 1D and symbol variants: `params` already built.
-fn add_memcpy_parms(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, p: CudaResult<cudaMemcpy3DParms>) -> CudaResult {
+fn add_memcpy_parms(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, p: CudaResult<cudaMemcpy3DParms>) -> CudaResult {
     let c = ctx()?;
     let m = memcpy3d_to_driver(&p?)?;
     add(p_node, |o| cu!(cuGraphAddMemcpyNode(o, graph, deps, n, &m, c)))
@@ -175,7 +165,7 @@ fn add_memcpy_parms(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *con
 
 #[allow(clippy::too_many_arguments)]
 pub fn add_memcpy_1d(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -189,7 +179,7 @@ pub fn add_memcpy_1d(
 
 #[allow(clippy::too_many_arguments)]
 pub fn add_memcpy_from_symbol(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -205,7 +195,7 @@ pub fn add_memcpy_from_symbol(
 
 #[allow(clippy::too_many_arguments)]
 pub fn add_memcpy_to_symbol(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     n: usize,
@@ -219,8 +209,8 @@ pub fn add_memcpy_to_symbol(
     add_memcpy_parms(p_node, graph, deps, n, symbol_copy(true, symbol, src as *mut c_void, count, offset, kind))
 }
 
-pub fn memcpy_get(node: cudaGraphNode_t, params: *mut cudaMemcpy3DParms) -> CudaResult {
-    let o = out(params)?;
+pub fn memcpy_get(node: cudaGraphNode_t, params: Option<&mut cudaMemcpy3DParms>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     let mut m = CUDA_MEMCPY3D::default();
     cu!(cuGraphMemcpyNodeGetParams(node, &mut m))?;
@@ -240,8 +230,8 @@ fn memcpy_set_parms(exec: cudaGraphExec_t, node: cudaGraphNode_t, p: CudaResult<
     }
 }
 
-pub fn memcpy_set(node: cudaGraphNode_t, params: *const cudaMemcpy3DParms) -> CudaResult {
-    memcpy_set_parms(null_mut(), node, input(params).copied())
+pub fn memcpy_set(node: cudaGraphNode_t, params: Option<&cudaMemcpy3DParms>) -> CudaResult {
+    memcpy_set_parms(null_mut(), node, required(params).copied())
 }
 
 pub fn memcpy_set_1d(node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> CudaResult {
@@ -263,9 +253,9 @@ fn need_exec(exec: cudaGraphExec_t) -> CudaResult {
     if exec.is_null() { Err(cudaErrorInvalidValue) } else { Ok(()) }
 }
 
-pub fn exec_memcpy_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaMemcpy3DParms) -> CudaResult {
+pub fn exec_memcpy_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&cudaMemcpy3DParms>) -> CudaResult {
     need_exec(exec)?;
-    memcpy_set_parms(exec, node, input(params).copied())
+    memcpy_set_parms(exec, node, required(params).copied())
 }
 
 pub fn exec_memcpy_set_1d(exec: cudaGraphExec_t, node: cudaGraphNode_t, dst: *mut c_void, src: *const c_void, count: usize, kind: cudaMemcpyKind) -> CudaResult {
@@ -291,14 +281,14 @@ pub fn exec_memcpy_set_to_symbol(exec: cudaGraphExec_t, node: cudaGraphNode_t, s
     memcpy_set_parms(exec, node, Ok(p))
 }
 
-pub fn add_memset(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaMemsetParams) -> CudaResult {
+pub fn add_memset(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(input(params)?, c);
+    let m = memset_to_driver(required(params)?, c);
     add(p_node, |o| cu!(cuGraphAddMemsetNode(o, graph, deps, n, &m, c)))
 }
 
-pub fn memset_get(node: cudaGraphNode_t, params: *mut cudaMemsetParams) -> CudaResult {
-    let o = out(params)?;
+pub fn memset_get(node: cudaGraphNode_t, params: Option<&mut cudaMemsetParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     let mut m = memset_to_driver(&cudaMemsetParams { dst: null_mut(), pitch: 0, value: 0, elementSize: 0, width: 0, height: 0 }, null_mut());
     cu!(cuGraphMemsetNodeGetParams(node, &mut m))?;
@@ -306,63 +296,58 @@ pub fn memset_get(node: cudaGraphNode_t, params: *mut cudaMemsetParams) -> CudaR
     Ok(())
 }
 
-pub fn memset_set(node: cudaGraphNode_t, params: *const cudaMemsetParams) -> CudaResult {
+pub fn memset_set(node: cudaGraphNode_t, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(input(params)?, c);
+    let m = memset_to_driver(required(params)?, c);
     cu!(cuGraphMemsetNodeSetParams(node, &m))
 }
 
-pub fn exec_memset_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaMemsetParams) -> CudaResult {
+pub fn exec_memset_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&cudaMemsetParams>) -> CudaResult {
     let c = ctx()?;
-    let m = memset_to_driver(input(params)?, c);
+    let m = memset_to_driver(required(params)?, c);
     cu!(cuGraphExecMemsetNodeSetParams(exec, node, &m, c))
 }
 
-pub fn add_host(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaHostNodeParams) -> CudaResult {
+pub fn add_host(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaHostNodeParams>) -> CudaResult {
     enter()?;
-    let p = input(params)?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddHostNode(o, graph, deps, n, p)))
 }
 
-pub fn host_get(node: cudaGraphNode_t, params: *mut cudaHostNodeParams) -> CudaResult {
-    let o = out(params)?;
+pub fn host_get(node: cudaGraphNode_t, params: Option<&mut cudaHostNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphHostNodeGetParams(node, o))
 }
 
 pub fn host_set(node: cudaGraphNode_t, params: *const cudaHostNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphHostNodeSetParams(node, input(params)?))
+    cu!(cuGraphHostNodeSetParams(node, non_null(params)?))
 }
 
 pub fn exec_host_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaHostNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExecHostNodeSetParams(exec, node, input(params)?))
+    cu!(cuGraphExecHostNodeSetParams(exec, node, non_null(params)?))
 }
 
-pub fn add_child(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, child: cudaGraph_t) -> CudaResult {
+pub fn add_child(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, child: cudaGraph_t) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddChildGraphNode(o, graph, deps, n, child)))
 }
 
-pub fn child_get(node: cudaGraphNode_t, p_graph: *mut cudaGraph_t) -> CudaResult {
-    let o = out(p_graph)?;
+pub fn child_get(node: cudaGraphNode_t, p_graph: Option<&mut cudaGraph_t>) -> CudaResult {
+    let o = required(p_graph)?;
     enter()?;
     cu!(cuGraphChildGraphNodeGetGraph(node, o))
 }
 
-pub fn exec_child_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, child: cudaGraph_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphExecChildGraphNodeSetParams(exec, node, child))
-}
-
-pub fn add_empty(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize) -> CudaResult {
+pub fn add_empty(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddEmptyNode(o, graph, deps, n)))
 }
 
 /// Event record (`record` = true) and event wait nodes.
-pub fn add_event(record: bool, p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, event: cudaEvent_t) -> CudaResult {
+pub fn add_event(record: bool, p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, event: cudaEvent_t) -> CudaResult {
     enter()?;
     if record {
         add(p_node, |o| cu!(cuGraphAddEventRecordNode(o, graph, deps, n, event)))
@@ -371,8 +356,8 @@ pub fn add_event(record: bool, p_node: *mut cudaGraphNode_t, graph: cudaGraph_t,
     }
 }
 
-pub fn event_get(record: bool, node: cudaGraphNode_t, event_out: *mut cudaEvent_t) -> CudaResult {
-    let o = out(event_out)?;
+pub fn event_get(record: bool, node: cudaGraphNode_t, event_out: Option<&mut cudaEvent_t>) -> CudaResult {
+    let o = required(event_out)?;
     enter()?;
     if record { cu!(cuGraphEventRecordNodeGetEvent(node, o)) } else { cu!(cuGraphEventWaitNodeGetEvent(node, o)) }
 }
@@ -391,65 +376,65 @@ pub fn exec_event_set(record: bool, exec: cudaGraphExec_t, node: cudaGraphNode_t
     }
 }
 
-pub fn add_sem_signal(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
+pub fn add_sem_signal(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreSignalNodeParams>) -> CudaResult {
     enter()?;
-    let p = input(params)?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresSignalNode(o, graph, deps, n, p)))
 }
 
-pub fn sem_signal_get(node: cudaGraphNode_t, params: *mut cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
-    let o = out(params)?;
+pub fn sem_signal_get(node: cudaGraphNode_t, params: Option<&mut cudaExternalSemaphoreSignalNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphExternalSemaphoresSignalNodeGetParams(node, o))
 }
 
 pub fn sem_signal_set(node: cudaGraphNode_t, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExternalSemaphoresSignalNodeSetParams(node, input(params)?))
+    cu!(cuGraphExternalSemaphoresSignalNodeSetParams(node, non_null(params)?))
 }
 
 pub fn exec_sem_signal_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaExternalSemaphoreSignalNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, input(params)?))
+    cu!(cuGraphExecExternalSemaphoresSignalNodeSetParams(exec, node, non_null(params)?))
 }
 
-pub fn add_sem_wait(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
+pub fn add_sem_wait(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&cudaExternalSemaphoreWaitNodeParams>) -> CudaResult {
     enter()?;
-    let p = input(params)?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddExternalSemaphoresWaitNode(o, graph, deps, n, p)))
 }
 
-pub fn sem_wait_get(node: cudaGraphNode_t, params: *mut cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
-    let o = out(params)?;
+pub fn sem_wait_get(node: cudaGraphNode_t, params: Option<&mut cudaExternalSemaphoreWaitNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphExternalSemaphoresWaitNodeGetParams(node, o))
 }
 
 pub fn sem_wait_set(node: cudaGraphNode_t, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExternalSemaphoresWaitNodeSetParams(node, input(params)?))
+    cu!(cuGraphExternalSemaphoresWaitNodeSetParams(node, non_null(params)?))
 }
 
 pub fn exec_sem_wait_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *const cudaExternalSemaphoreWaitNodeParams) -> CudaResult {
     enter()?;
-    cu!(cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, node, input(params)?))
+    cu!(cuGraphExecExternalSemaphoresWaitNodeSetParams(exec, node, non_null(params)?))
 }
 
 /// Mem-alloc node: the driver writes the allocation's address into
 /// `params.dptr`.
-pub fn add_mem_alloc(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: *mut cudaMemAllocNodeParams) -> CudaResult {
+pub fn add_mem_alloc(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, params: Option<&mut cudaMemAllocNodeParams>) -> CudaResult {
     enter()?;
-    let p = out(params)?;
+    let p = required(params)?;
     add(p_node, |o| cu!(cuGraphAddMemAllocNode(o, graph, deps, n, p)))
 }
 
-pub fn mem_alloc_get(node: cudaGraphNode_t, params: *mut cudaMemAllocNodeParams) -> CudaResult {
-    let o = out(params)?;
+pub fn mem_alloc_get(node: cudaGraphNode_t, params: Option<&mut cudaMemAllocNodeParams>) -> CudaResult {
+    let o = required(params)?;
     enter()?;
     cu!(cuGraphMemAllocNodeGetParams(node, o))
 }
 
-pub fn add_mem_free(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, dptr: *mut c_void) -> CudaResult {
+pub fn add_mem_free(p_node: Option<&mut cudaGraphNode_t>, graph: cudaGraph_t, deps: *const cudaGraphNode_t, n: usize, dptr: *mut c_void) -> CudaResult {
     enter()?;
     add(p_node, |o| cu!(cuGraphAddMemFreeNode(o, graph, deps, n, dptr as CUdeviceptr)))
 }
@@ -457,13 +442,14 @@ pub fn add_mem_free(p_node: *mut cudaGraphNode_t, graph: cudaGraph_t, deps: *con
 /// `dptr_out` is a `void*` that receives the address (C: `void *dptr_out`,
 /// written as `*(void**)dptr_out`).
 pub fn mem_free_get(node: cudaGraphNode_t, dptr_out: *mut c_void) -> CudaResult {
-    let o = out(dptr_out.cast::<CUdeviceptr>())?;
+    // Handed on to the driver, which writes it: checked, not read here.
+    let o = non_null(dptr_out.cast::<CUdeviceptr>())?.cast_mut();
     enter()?;
     cu!(cuGraphMemFreeNodeGetParams(node, o))
 }
 
-pub fn conditional_handle_create(p_handle: *mut cudaGraphConditionalHandle, graph: cudaGraph_t, default_value: c_uint, flags: c_uint) -> CudaResult {
-    let o = out(p_handle)?;
+pub fn conditional_handle_create(p_handle: Option<&mut cudaGraphConditionalHandle>, graph: cudaGraph_t, default_value: c_uint, flags: c_uint) -> CudaResult {
+    let o = required(p_handle)?;
     let c = ctx()?;
     cu!(cuGraphConditionalHandleCreate(o, graph, c, default_value, flags))
 }
@@ -473,30 +459,30 @@ pub fn conditional_handle_create(p_handle: *mut cudaGraphConditionalHandle, grap
 // ---------------------------------------------------------------------------
 
 pub fn add_node(
-    p_node: *mut cudaGraphNode_t,
+    p_node: Option<&mut cudaGraphNode_t>,
     graph: cudaGraph_t,
     deps: *const cudaGraphNode_t,
     edge_data: *const cudaGraphEdgeData,
     n: usize,
-    params: *mut cudaGraphNodeParams,
+    params: Option<&mut cudaGraphNodeParams>,
 ) -> CudaResult {
     let c = ctx()?;
-    let p = out(params)?;
+    let p = required(params)?;
     let mut d = node_params_to_driver(p, c)?;
     add(p_node, |o| cu!(cuGraphAddNode(o, graph, deps, edge_data, n, &mut d)))?;
     node_params_writeback(&d, p);
     Ok(())
 }
 
-pub fn node_set_params(node: cudaGraphNode_t, params: *mut cudaGraphNodeParams) -> CudaResult {
+pub fn node_set_params(node: cudaGraphNode_t, params: Option<&mut cudaGraphNodeParams>) -> CudaResult {
     let c = ctx()?;
-    let mut d = node_params_to_driver(out(params)?, c)?;
+    let mut d = node_params_to_driver(required(params)?, c)?;
     cu!(cuGraphNodeSetParams(node, &mut d))
 }
 
-pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: *mut cudaGraphNodeParams) -> CudaResult {
+pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params: Option<&mut cudaGraphNodeParams>) -> CudaResult {
     let c = ctx()?;
-    let mut d = node_params_to_driver(out(params)?, c)?;
+    let mut d = node_params_to_driver(required(params)?, c)?;
     cu!(cuGraphExecNodeSetParams(exec, node, &mut d))
 }
 
@@ -504,49 +490,39 @@ pub fn exec_node_set_params(exec: cudaGraphExec_t, node: cudaGraphNode_t, params
 // Edges and queries (CUDA 13 signatures, with edge data).
 // ---------------------------------------------------------------------------
 
-pub fn add_dependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edge_data: *const cudaGraphEdgeData, n: usize) -> CudaResult {
-    enter()?;
-    cu!(cuGraphAddDependencies(graph, from, to, edge_data, n))
-}
-
-pub fn remove_dependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edge_data: *const cudaGraphEdgeData, n: usize) -> CudaResult {
-    enter()?;
-    cu!(cuGraphRemoveDependencies(graph, from, to, edge_data, n))
-}
-
-pub fn get_edges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+pub fn get_edges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphGetEdges(graph, from, to, edge_data, n))
 }
 
-pub fn node_dependencies(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+pub fn node_dependencies(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphNodeGetDependencies(node, deps, edge_data, n))
 }
 
-pub fn node_dependents(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+pub fn node_dependents(node: cudaGraphNode_t, deps: *mut cudaGraphNode_t, edge_data: *mut cudaGraphEdgeData, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphNodeGetDependentNodes(node, deps, edge_data, n))
 }
 
-pub fn get_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+pub fn get_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphGetNodes(graph, nodes, n))
 }
 
-pub fn get_root_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: *mut usize) -> CudaResult {
-    let n = out(n)?;
+pub fn get_root_nodes(graph: cudaGraph_t, nodes: *mut cudaGraphNode_t, n: Option<&mut usize>) -> CudaResult {
+    let n = required(n)?;
     enter()?;
     cu!(cuGraphGetRootNodes(graph, nodes, n))
 }
 
 /// Node types have the same numbers in both enums.
-pub fn node_type(node: cudaGraphNode_t, p_type: *mut cudaGraphNodeType) -> CudaResult {
-    let o = out(p_type)?;
+pub fn node_type(node: cudaGraphNode_t, p_type: Option<&mut cudaGraphNodeType>) -> CudaResult {
+    let o = required(p_type)?;
     enter()?;
     let mut t = 0;
     cu!(cuGraphNodeGetType(node, &mut t))?;
@@ -554,8 +530,8 @@ pub fn node_type(node: cudaGraphNode_t, p_type: *mut cudaGraphNodeType) -> CudaR
     Ok(())
 }
 
-pub fn find_in_clone(p_node: *mut cudaGraphNode_t, original: cudaGraphNode_t, cloned: cudaGraph_t) -> CudaResult {
-    let o = out(p_node)?;
+pub fn find_in_clone(p_node: Option<&mut cudaGraphNode_t>, original: cudaGraphNode_t, cloned: cudaGraph_t) -> CudaResult {
+    let o = required(p_node)?;
     enter()?;
     cu!(cuGraphNodeFindInClone(o, original, cloned))
 }
@@ -566,8 +542,8 @@ pub fn find_in_clone(p_node: *mut cudaGraphNode_t, original: cudaGraphNode_t, cl
 
 /// `cudaGraphInstantiate` and `cudaGraphInstantiateWithFlags` (the same call
 /// since CUDA 12).
-pub fn instantiate(p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ulonglong) -> CudaResult {
-    let o = out(p_exec)?;
+pub fn instantiate(p_exec: Option<&mut cudaGraphExec_t>, graph: cudaGraph_t, flags: c_ulonglong) -> CudaResult {
+    let o = required(p_exec)?;
     enter()?;
     let mut e = null_mut();
     cu!(cuGraphInstantiateWithFlags(&mut e, graph, flags))?;
@@ -578,9 +554,9 @@ pub fn instantiate(p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, flags: c_ul
 /// `cudaGraphInstantiateWithParams`: the driver fills `result_out` and
 /// `errNode_out`; stream 0 of the upload is the per-thread stream in the
 /// `_ptsz` twin.
-pub fn instantiate_with_params(mode: StreamMode, p_exec: *mut cudaGraphExec_t, graph: cudaGraph_t, params: *mut cudaGraphInstantiateParams) -> CudaResult {
-    let o = out(p_exec)?;
-    let p = out(params)?;
+pub fn instantiate_with_params(mode: StreamMode, p_exec: Option<&mut cudaGraphExec_t>, graph: cudaGraph_t, params: Option<&mut cudaGraphInstantiateParams>) -> CudaResult {
+    let o = required(p_exec)?;
+    let p = required(params)?;
     enter()?;
     let mut e = null_mut();
     cu!(mode mode; cuGraphInstantiateWithParams(&mut e, graph, p))?;
@@ -588,30 +564,20 @@ pub fn instantiate_with_params(mode: StreamMode, p_exec: *mut cudaGraphExec_t, g
     Ok(())
 }
 
-pub fn exec_destroy(exec: cudaGraphExec_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphExecDestroy(exec))
-}
-
-pub fn exec_flags(exec: cudaGraphExec_t, flags: *mut c_ulonglong) -> CudaResult {
-    let o = out(flags)?;
+pub fn exec_flags(exec: cudaGraphExec_t, flags: Option<&mut c_ulonglong>) -> CudaResult {
+    let o = required(flags)?;
     enter()?;
     cu!(cuGraphExecGetFlags(exec, o))
 }
 
-pub fn exec_update(exec: cudaGraphExec_t, graph: cudaGraph_t, info: *mut cudaGraphExecUpdateResultInfo) -> CudaResult {
-    let o = out(info)?;
+pub fn exec_update(exec: cudaGraphExec_t, graph: cudaGraph_t, info: Option<&mut cudaGraphExecUpdateResultInfo>) -> CudaResult {
+    let o = required(info)?;
     enter()?;
     cu!(cuGraphExecUpdate(exec, graph, o))
 }
 
-pub fn node_set_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGraphNodeSetEnabled(exec, node, enabled))
-}
-
-pub fn node_get_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: *mut c_uint) -> CudaResult {
-    let o = out(enabled)?;
+pub fn node_get_enabled(exec: cudaGraphExec_t, node: cudaGraphNode_t, enabled: Option<&mut c_uint>) -> CudaResult {
+    let o = required(enabled)?;
     enter()?;
     cu!(cuGraphNodeGetEnabled(exec, node, o))
 }
@@ -629,7 +595,7 @@ pub fn launch(mode: StreamMode, exec: cudaGraphExec_t, stream: cudaStream_t) -> 
 }
 
 pub fn debug_dot_print(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -> CudaResult {
-    input(path)?;
+    non_null(path)?;
     enter()?;
     cu!(cuGraphDebugDotPrint(graph, path, flags))
 }
@@ -638,30 +604,10 @@ pub fn debug_dot_print(graph: cudaGraph_t, path: *const c_char, flags: c_uint) -
 // User objects.
 // ---------------------------------------------------------------------------
 
-pub fn user_object_create(p_obj: *mut cudaUserObject_t, ptr: *mut c_void, destroy: cudaHostFn_t, initial: c_uint, flags: c_uint) -> CudaResult {
-    let o = out(p_obj)?;
+pub fn user_object_create(p_obj: Option<&mut cudaUserObject_t>, ptr: *mut c_void, destroy: cudaHostFn_t, initial: c_uint, flags: c_uint) -> CudaResult {
+    let o = required(p_obj)?;
     enter()?;
     cu!(cuUserObjectCreate(o, ptr, destroy, initial, flags))
-}
-
-pub fn user_object_retain(obj: cudaUserObject_t, count: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuUserObjectRetain(obj, count))
-}
-
-pub fn user_object_release(obj: cudaUserObject_t, count: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuUserObjectRelease(obj, count))
-}
-
-pub fn graph_retain_user_object(graph: cudaGraph_t, obj: cudaUserObject_t, count: c_uint, flags: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGraphRetainUserObject(graph, obj, count, flags))
-}
-
-pub fn graph_release_user_object(graph: cudaGraph_t, obj: cudaUserObject_t, count: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGraphReleaseUserObject(graph, obj, count))
 }
 
 // ---------------------------------------------------------------------------
@@ -674,7 +620,7 @@ fn cu_device(ordinal: std::ffi::c_int) -> CudaResult<crate::driver::CUdevice> {
 
 /// Attribute numbers are the driver's; values are `cuuint64_t`.
 pub fn graph_mem_attribute(set: bool, device: std::ffi::c_int, attr: cudaGraphMemAttributeType, value: *mut c_void) -> CudaResult {
-    input(value)?;
+    non_null(value)?;
     let d = cu_device(device)?;
     enter()?;
     if set {
@@ -692,19 +638,15 @@ pub fn graph_mem_trim(device: std::ffi::c_int) -> CudaResult {
 
 /// Kernel node attributes: ids and values are the driver's launch
 /// attributes, same numbers and layout.
-pub fn kernel_attr_get(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *mut cudaLaunchAttributeValue) -> CudaResult {
-    let o = out(value)?;
+pub fn kernel_attr_get(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: Option<&mut cudaLaunchAttributeValue>) -> CudaResult {
+    let o = required(value)?;
     enter()?;
     cu!(cuGraphKernelNodeGetAttribute(node, attr.0, o))
 }
 
-pub fn kernel_attr_set(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> CudaResult {
-    let v = input(value)?;
+pub fn kernel_attr_set(node: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: Option<&cudaLaunchAttributeValue>) -> CudaResult {
+    let v = required(value)?;
     enter()?;
     cu!(cuGraphKernelNodeSetAttribute(node, attr.0, v))
 }
 
-pub fn kernel_attr_copy(dst: cudaGraphNode_t, src: cudaGraphNode_t) -> CudaResult {
-    enter()?;
-    cu!(cuGraphKernelNodeCopyAttributes(dst, src))
-}

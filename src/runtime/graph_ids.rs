@@ -62,7 +62,7 @@ pub fn node_params(n: cudaGraphNode_t, out: Option<&mut cudaGraphNodeParams>) ->
     let out = out.ok_or(cudaErrorInvalidValue)?;
     cuGraphNodeGetParams.get()?;
     let mut t = cudaGraphNodeType(-1);
-    g::node_type(n, &mut t)?;
+    g::node_type(n, Some(&mut t))?;
     let mut p = cudaGraphNodeParams::zeroed(t);
     // SAFETY: each arm writes the union member `t` names, through a
     // pointer to that member of the local `p`.
@@ -71,25 +71,25 @@ pub fn node_params(n: cudaGraphNode_t, out: Option<&mut cudaGraphNodeParams>) ->
         match t {
             cudaGraphNodeTypeKernel => {
                 let mut k = cudaKernelNodeParams { func: null_mut(), gridDim: dim3::default(), blockDim: dim3::default(), sharedMemBytes: 0, kernelParams: null_mut(), extra: null_mut() };
-                g::kernel_get(n, &mut k)?;
+                g::kernel_get(n, Some(&mut k))?;
                 u.kernel = cudaKernelNodeParamsV2::from_v1(&k);
             }
-            cudaGraphNodeTypeMemcpy => g::memcpy_get(n, &mut u.memcpy.copyParams)?,
-            cudaGraphNodeTypeMemset => g::memset_get(n, &mut u.memset)?,
+            cudaGraphNodeTypeMemcpy => g::memcpy_get(n, Some(&mut u.memcpy.copyParams))?,
+            cudaGraphNodeTypeMemset => g::memset_get(n, Some(&mut u.memset))?,
             cudaGraphNodeTypeHost => {
                 let mut h = cudaHostNodeParams { r#fn: None, userData: null_mut() };
-                g::host_get(n, &mut h)?;
+                g::host_get(n, Some(&mut h))?;
                 u.host = cudaHostNodeParamsV2::from_v1(&h);
             }
-            cudaGraphNodeTypeGraph => g::child_get(n, &mut u.graph.graph)?,
+            cudaGraphNodeTypeGraph => g::child_get(n, Some(&mut u.graph.graph))?,
             cudaGraphNodeTypeEmpty => {}
-            cudaGraphNodeTypeWaitEvent => g::event_get(false, n, &mut u.eventWait.event)?,
-            cudaGraphNodeTypeEventRecord => g::event_get(true, n, &mut u.eventRecord.event)?,
+            cudaGraphNodeTypeWaitEvent => g::event_get(false, n, Some(&mut u.eventWait.event))?,
+            cudaGraphNodeTypeEventRecord => g::event_get(true, n, Some(&mut u.eventRecord.event))?,
             // The first versions are layout prefixes of the 13.5 ones (whose
             // `ctx` stays NULL: the current context).
-            cudaGraphNodeTypeExtSemaphoreSignal => g::sem_signal_get(n, (&raw mut u.extSemSignal).cast())?,
-            cudaGraphNodeTypeExtSemaphoreWait => g::sem_wait_get(n, (&raw mut u.extSemWait).cast())?,
-            cudaGraphNodeTypeMemAlloc => g::mem_alloc_get(n, &mut u.alloc)?,
+            cudaGraphNodeTypeExtSemaphoreSignal => g::sem_signal_get(n, Some(&mut *(&raw mut u.extSemSignal).cast()))?,
+            cudaGraphNodeTypeExtSemaphoreWait => g::sem_wait_get(n, Some(&mut *(&raw mut u.extSemWait).cast()))?,
+            cudaGraphNodeTypeMemAlloc => g::mem_alloc_get(n, Some(&mut u.alloc))?,
             cudaGraphNodeTypeMemFree => g::mem_free_get(n, (&raw mut u.free.dptr).cast())?,
             _ => {
                 static ONCE: std::sync::Once = std::sync::Once::new();

@@ -7,9 +7,9 @@
 //! once, through the driver table. When the program has no graphics
 //! context the driver's error comes back unchanged.
 
+use crate::runtime::required;
 use super::context::{enter, set_device};
 use super::state::runtime;
-use super::out;
 use crate::driver::api::misc_abi::{CUeglFrame, CUeglFrame_frame};
 use crate::driver::{CUdevice, CUdeviceptr, CUstream};
 use crate::types::*;
@@ -49,61 +49,61 @@ pub fn map(count: c_int, res: *mut cudaGraphicsResource_t, stream: cudaStream_t,
 }
 
 /// `cudaGraphicsResourceGetMappedPointer`: `size` may be NULL.
-pub fn mapped_pointer(ptr: *mut *mut c_void, size: *mut usize, res: cudaGraphicsResource_t) -> CudaResult {
+pub fn mapped_pointer(ptr: Option<&mut *mut c_void>, size: Option<&mut usize>, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = required(ptr)?;
     let mut d: CUdeviceptr = 0;
     let mut n = 0usize;
     let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedPointer(&mut d, &mut n, res))?;
     *ptr = d as *mut c_void;
-    // SAFETY: NULL or writable, by the API contract.
-    if let Some(s) = unsafe { size.as_mut() } {
+    // The size is optional.
+    if let Some(s) = size {
         *s = n;
     }
     Ok(())
 }
 
 /// `cudaGraphicsSubResourceGetMappedArray`.
-pub fn mapped_array(array: *mut cudaArray_t, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
+pub fn mapped_array(array: Option<&mut cudaArray_t>, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
-    let array = out(array)?;
+    let array = required(array)?;
     let res = resource(res)?;
     cu!(cuGraphicsSubResourceGetMappedArray(array, res, index, level))
 }
 
 /// `cudaGraphicsResourceGetMappedMipmappedArray`.
-pub fn mapped_mipmapped_array(mipmap: *mut cudaMipmappedArray_t, res: cudaGraphicsResource_t) -> CudaResult {
+pub fn mapped_mipmapped_array(mipmap: Option<&mut cudaMipmappedArray_t>, res: cudaGraphicsResource_t) -> CudaResult {
     enter()?;
-    let mipmap = out(mipmap)?;
+    let mipmap = required(mipmap)?;
     let res = resource(res)?;
     cu!(cuGraphicsResourceGetMappedMipmappedArray(mipmap, res))
 }
 
 /// Registration calls all have this shape: out-resource first.
-fn register(res: *mut cudaGraphicsResource_t, f: impl FnOnce(*mut cudaGraphicsResource_t) -> CudaResult) -> CudaResult {
+fn register(res: Option<&mut cudaGraphicsResource_t>, f: impl FnOnce(*mut cudaGraphicsResource_t) -> CudaResult) -> CudaResult {
     enter()?;
-    let res = out(res)?;
+    let res = required(res)?;
     f(res)
 }
 
 // ---- OpenGL ----------------------------------------------------------------
 
 /// `cudaGraphicsGLRegisterBuffer`.
-pub fn gl_register_buffer(res: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint) -> CudaResult {
+pub fn gl_register_buffer(res: Option<&mut cudaGraphicsResource_t>, buffer: GLuint, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsGLRegisterBuffer(r, buffer, flags)))
 }
 
 /// `cudaGraphicsGLRegisterImage`.
-pub fn gl_register_image(res: *mut cudaGraphicsResource_t, image: GLuint, target: GLenum, flags: c_uint) -> CudaResult {
+pub fn gl_register_image(res: Option<&mut cudaGraphicsResource_t>, image: GLuint, target: GLenum, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsGLRegisterImage(r, image, target, flags)))
 }
 
 /// `cudaGLGetDevices`: the driver's devices, as runtime ordinals.
-pub fn gl_get_devices(count: *mut c_uint, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
+pub fn gl_get_devices(count: Option<&mut c_uint>, devices: *mut c_int, max: c_uint, list: cudaGLDeviceList) -> CudaResult {
     // No context: programs call this to choose the device they then set.
     let rt = runtime()?;
-    let count = out(count)?;
+    let count = required(count)?;
     if max > 0 && devices.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -123,23 +123,10 @@ pub fn gl_set_gl_device(device: c_int) -> CudaResult {
     set_device(device)
 }
 
-/// `cudaGLRegisterBufferObject` and the other deprecated buffer-object
-/// calls: the driver's `cuGL*BufferObject*` counterparts.
-pub fn gl_register_buffer_object(buffer: GLuint) -> CudaResult {
-    enter()?;
-    cu!(cuGLRegisterBufferObject(buffer))
-}
-
-/// `cudaGLUnregisterBufferObject`.
-pub fn gl_unregister_buffer_object(buffer: GLuint) -> CudaResult {
-    enter()?;
-    cu!(cuGLUnregisterBufferObject(buffer))
-}
-
 /// `cudaGLMapBufferObject` / `cudaGLMapBufferObjectAsync` (`stream` given).
-pub fn gl_map_buffer_object(ptr: *mut *mut c_void, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
+pub fn gl_map_buffer_object(ptr: Option<&mut *mut c_void>, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = required(ptr)?;
     let (mut d, mut size): (CUdeviceptr, usize) = (0, 0);
     match stream {
         Some(s) => cu!(cuGLMapBufferObjectAsync(&mut d, &mut size, buffer, s))?,
@@ -158,23 +145,17 @@ pub fn gl_unmap_buffer_object(buffer: GLuint, stream: Option<cudaStream_t>) -> C
     }
 }
 
-/// `cudaGLSetBufferObjectMapFlags`.
-pub fn gl_set_buffer_object_map_flags(buffer: GLuint, flags: c_uint) -> CudaResult {
-    enter()?;
-    cu!(cuGLSetBufferObjectMapFlags(buffer, flags))
-}
-
 // ---- EGL -------------------------------------------------------------------
 
 /// `cudaGraphicsEGLRegisterImage`.
-pub fn egl_register_image(res: *mut cudaGraphicsResource_t, image: EGLImageKHR, flags: c_uint) -> CudaResult {
+pub fn egl_register_image(res: Option<&mut cudaGraphicsResource_t>, image: EGLImageKHR, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsEGLRegisterImage(r, image, flags)))
 }
 
 /// `cudaEventCreateFromEGLSync`.
-pub fn event_from_egl_sync(event: *mut cudaEvent_t, sync: EGLSyncKHR, flags: c_uint) -> CudaResult {
+pub fn event_from_egl_sync(event: Option<&mut cudaEvent_t>, sync: EGLSyncKHR, flags: c_uint) -> CudaResult {
     enter()?;
-    let event = out(event)?;
+    let event = required(event)?;
     cu!(cuEventCreateFromEGLSync(event, sync, flags))
 }
 
@@ -202,13 +183,13 @@ pub fn egl_disconnect(c: *mut cudaEglStreamConnection, producer: bool) -> CudaRe
 /// `cudaEGLStreamConsumerAcquireFrame`.
 pub fn egl_acquire_frame(
     c: *mut cudaEglStreamConnection,
-    res: *mut cudaGraphicsResource_t,
+    res: Option<&mut cudaGraphicsResource_t>,
     stream: *mut cudaStream_t,
     timeout: c_uint,
 ) -> CudaResult {
     enter()?;
     let c = conn(c)?;
-    let res = out(res)?;
+    let res = required(res)?;
     cu!(cuEGLStreamConsumerAcquireFrame(c, res, stream as *mut CUstream, timeout))
 }
 
@@ -238,10 +219,9 @@ pub fn egl_present_frame(c: *mut cudaEglStreamConnection, frame: &cudaEglFrame, 
 /// `cudaEGLStreamProducerReturnFrame`. A NULL frame is an invalid resource
 /// handle, checked before the connection (NVIDIA's runtime on an H100,
 /// tests/gpu/interop_egl.cu).
-pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFrame, stream: *mut cudaStream_t) -> CudaResult {
+pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: Option<&mut cudaEglFrame>, stream: *mut cudaStream_t) -> CudaResult {
     enter()?;
-    // SAFETY: NULL or writable, by the API contract.
-    let Some(frame) = (unsafe { frame.as_mut() }) else {
+    let Some(frame) = frame else {
         return Err(cudaErrorInvalidResourceHandle);
     };
     let c = conn(c)?;
@@ -252,11 +232,11 @@ pub fn egl_return_frame(c: *mut cudaEglStreamConnection, frame: *mut cudaEglFram
 }
 
 /// `cudaGraphicsResourceGetMappedEglFrame`.
-pub fn mapped_egl_frame(frame: *mut cudaEglFrame, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
+pub fn mapped_egl_frame(frame: Option<&mut cudaEglFrame>, res: cudaGraphicsResource_t, index: c_uint, level: c_uint) -> CudaResult {
     enter()?;
     // The resource is checked first (NVIDIA's order, measured on an H100).
     let res = resource(res)?;
-    let frame = out(frame)?;
+    let frame = required(frame)?;
     let mut f = empty_driver_frame();
     cu!(cuGraphicsResourceGetMappedEglFrame(&mut f, res, index, level))?;
     *frame = runtime_egl_frame(&f)?;
@@ -334,7 +314,7 @@ fn empty_driver_frame() -> CUeglFrame {
 /// `cudaErrorInvalidValue`).
 pub fn driver_egl_frame(f: &cudaEglFrame) -> CudaResult<CUeglFrame> {
     let p0 = &f.planeDesc[0];
-    let (cuFormat, numChannels) = super::texture::array_format(&p0.channelDesc)?;
+    let (cuFormat, numChannels) = super::channel_format::array_format(&p0.channelDesc)?;
     if !runtime_color_format(f.eglColorFormat.0) || !matches!(f.frameType.0, EGL_FRAME_TYPE_ARRAY | EGL_FRAME_TYPE_PITCH) {
         return Err(cudaErrorInvalidValue);
     }
@@ -379,7 +359,7 @@ pub fn runtime_egl_frame(f: &CUeglFrame) -> CudaResult<cudaEglFrame> {
     let n = (f.planeCount as usize).min(CUDA_EGL_PLANES);
     let mut planes = [cudaEglPlaneDesc::default(); CUDA_EGL_PLANES];
     if n > 0 {
-        let desc = super::texture::channel_desc(f.cuFormat, f.numChannels);
+        let desc = super::channel_format::channel_desc(f.cuFormat, f.numChannels);
         if desc.f == cudaChannelFormatKindNone || !(1..=4).contains(&f.numChannels) {
             return Err(cudaErrorInvalidChannelDescriptor);
         }
@@ -429,9 +409,9 @@ pub fn runtime_egl_frame(f: &CUeglFrame) -> CudaResult<cudaEglFrame> {
 // ---- VDPAU -----------------------------------------------------------------
 
 /// `cudaVDPAUGetDevice`: the driver's device, as a runtime ordinal.
-pub fn vdpau_get_device(device: *mut c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
+pub fn vdpau_get_device(device: Option<&mut c_int>, vdp: VdpDevice, gpa: VdpGetProcAddress) -> CudaResult {
     let rt = runtime()?;
-    let device = out(device)?;
+    let device = required(device)?;
     let mut d: CUdevice = 0;
     cu!(cuVDPAUGetDevice(&mut d, vdp, gpa))?;
     *device = rt.ordinal_of(d)?;
@@ -459,11 +439,11 @@ pub fn vdpau_set_device(device: c_int, vdp: VdpDevice, gpa: VdpGetProcAddress) -
 }
 
 /// `cudaGraphicsVDPAURegisterVideoSurface`.
-pub fn vdpau_register_video_surface(res: *mut cudaGraphicsResource_t, surface: VdpVideoSurface, flags: c_uint) -> CudaResult {
+pub fn vdpau_register_video_surface(res: Option<&mut cudaGraphicsResource_t>, surface: VdpVideoSurface, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsVDPAURegisterVideoSurface(r, surface, flags)))
 }
 
 /// `cudaGraphicsVDPAURegisterOutputSurface`.
-pub fn vdpau_register_output_surface(res: *mut cudaGraphicsResource_t, surface: VdpOutputSurface, flags: c_uint) -> CudaResult {
+pub fn vdpau_register_output_surface(res: Option<&mut cudaGraphicsResource_t>, surface: VdpOutputSurface, flags: c_uint) -> CudaResult {
     register(res, |r| cu!(cuGraphicsVDPAURegisterOutputSurface(r, surface, flags)))
 }

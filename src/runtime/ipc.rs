@@ -1,23 +1,23 @@
 //! Inter-process sharing of device memory and events: the driver's IPC
 //! calls, whose 64-byte handles have the runtime's layout.
 
+use crate::runtime::required;
 use super::context::enter;
-use super::out;
 use crate::driver::CUdeviceptr;
 use crate::types::*;
 use std::ffi::{c_uint, c_void};
 
 /// `cudaIpcGetMemHandle`.
-pub fn get_mem_handle(handle: *mut cudaIpcMemHandle_t, ptr: *mut c_void) -> CudaResult {
+pub fn get_mem_handle(handle: Option<&mut cudaIpcMemHandle_t>, ptr: *mut c_void) -> CudaResult {
     enter()?;
-    let handle = out(handle)?;
+    let handle = required(handle)?;
     cu!(cuIpcGetMemHandle(handle, ptr as CUdeviceptr))
 }
 
 /// `cudaIpcOpenMemHandle`: `cudaIpcMemLazyEnablePeerAccess` is the only flag.
-pub fn open_mem_handle(ptr: *mut *mut c_void, handle: cudaIpcMemHandle_t, flags: c_uint) -> CudaResult {
+pub fn open_mem_handle(ptr: Option<&mut *mut c_void>, handle: cudaIpcMemHandle_t, flags: c_uint) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = required(ptr)?;
     if flags & !(cudaIpcMemLazyEnablePeerAccess as c_uint) != 0 {
         return Err(cudaErrorInvalidValue);
     }
@@ -35,9 +35,9 @@ pub fn close_mem_handle(ptr: *mut c_void) -> CudaResult {
 
 /// `cudaIpcGetEventHandle`: the driver requires an event made with
 /// `cudaEventInterprocess | cudaEventDisableTiming` and answers otherwise.
-pub fn get_event_handle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -> CudaResult {
+pub fn get_event_handle(handle: Option<&mut cudaIpcEventHandle_t>, event: cudaEvent_t) -> CudaResult {
     enter()?;
-    let handle = out(handle)?;
+    let handle = required(handle)?;
     // NULL is an invalid value here (NVIDIA, H100, CUDA 13.0).
     if event.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -46,8 +46,8 @@ pub fn get_event_handle(handle: *mut cudaIpcEventHandle_t, event: cudaEvent_t) -
 }
 
 /// `cudaIpcOpenEventHandle`.
-pub fn open_event_handle(event: *mut cudaEvent_t, handle: cudaIpcEventHandle_t) -> CudaResult {
+pub fn open_event_handle(event: Option<&mut cudaEvent_t>, handle: cudaIpcEventHandle_t) -> CudaResult {
     enter()?;
-    let event = out(event)?;
+    let event = required(event)?;
     cu!(cuIpcOpenEventHandle(event, handle))
 }

@@ -9,12 +9,13 @@
 //! the stub's `__cudaPopCallConfiguration`, `__cudaGetKernel` once per stub,
 //! then `__cudaLaunchKernel[_ptsz]`: one context check and one driver call.
 
-use super::registry;
+use crate::runtime::required;
+use super::{out_first, registry};
 use crate::driver::api::CUlaunchConfig;
 use crate::driver::{CUfunction, CUkernel, StreamMode};
 use crate::types::*;
 use std::cell::RefCell;
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// One `<<<grid, block, shared, stream>>>` configuration.
 #[derive(Clone, Copy)]
@@ -150,8 +151,8 @@ pub fn driver_config(c: &cudaLaunchConfig_t) -> CudaResult<CUlaunchConfig> {
 }
 
 /// `cudaLaunchKernelExC[_ptsz]`.
-pub fn launch_ex(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void, mode: StreamMode) -> CudaResult {
-    let c = super::input(config)?;
+pub fn launch_ex(config: Option<&cudaLaunchConfig_t>, func: *const c_void, args: *mut *mut c_void, mode: StreamMode) -> CudaResult {
+    let c = required(config)?;
     let k = registry::resolve(func)?;
     let dc = driver_config(c)?;
     super::context::enter()?;
@@ -190,7 +191,8 @@ fn kernel_and_device(func: *const c_void) -> CudaResult<(CUkernel, crate::driver
 }
 
 /// `cudaFuncGetAttributes`.
-pub fn func_attributes(out: &mut cudaFuncAttributes, func: *const c_void) -> CudaResult {
+pub fn func_attributes(out: Option<&mut cudaFuncAttributes>, func: *const c_void) -> CudaResult {
+    let out = super::required(out)?;
     let (k, dev) = kernel_and_device(func)?;
     let get = |a: c_int| -> CudaResult<c_int> {
         let mut v = 0;
@@ -287,17 +289,27 @@ pub fn set_shared_mem_config(func: *const c_void, config: cudaSharedMemConfig) -
 }
 
 /// `cudaGetKernel`.
-pub fn get_kernel(func: *const c_void) -> CudaResult<CUkernel> {
-    registry::resolve(func)
+pub fn get_kernel(out: Option<&mut CUkernel>, func: *const c_void) -> CudaResult {
+    out_first(out, || registry::resolve(func))
+}
+
+/// `cudaGetFuncBySymbol`.
+pub fn func_by_symbol(out: Option<&mut CUfunction>, func: *const c_void) -> CudaResult {
+    out_first(out, || function_in_context(func))
+}
+
+/// `cudaFuncGetName`.
+pub fn func_name(out: Option<&mut *const c_char>, func: *const c_void) -> CudaResult {
+    out_first(out, || registry::func_name(func))
 }
 
 /// `cudaFuncGetParamInfo`.
-pub fn param_info(func: *const c_void, index: usize, offset: *mut usize, size: *mut usize) -> CudaResult {
+pub fn param_info(func: *const c_void, index: usize, offset: Option<&mut usize>, size: Option<&mut usize>) -> CudaResult {
     let k = registry::resolve(func)?;
     let (mut o, mut s) = (0, 0);
     cu!(cuKernelGetParamInfo(k, index, &mut o, &mut s))?;
-    *super::out(offset)? = o;
-    if let Some(sz) = unsafe { size.as_mut() } {
+    *required(offset)? = o;
+    if let Some(sz) = size {
         *sz = s;
     }
     Ok(())

@@ -2,6 +2,7 @@
 //! handles are the driver's (`cudaLibrary_t` is a `CUlibrary`, `cudaKernel_t`
 //! a `CUkernel`); JIT and library option numbers are the driver's too.
 
+use crate::runtime::required;
 use super::registry;
 use crate::driver::{CUdeviceptr, CUlibrary};
 use crate::types::*;
@@ -23,7 +24,7 @@ pub enum Source {
 /// `cudaLibraryLoadData` / `cudaLibraryLoadFromFile`.
 #[allow(clippy::too_many_arguments)]
 pub fn load(
-    library: *mut cudaLibrary_t,
+    library: Option<&mut cudaLibrary_t>,
     source: Source,
     jit_options: *mut cudaJitOption,
     jit_values: *mut *mut c_void,
@@ -32,7 +33,7 @@ pub fn load(
     lib_values: *mut *mut c_void,
     num_lib: c_uint,
 ) -> CudaResult {
-    let out = super::out(library)?;
+    let out = required(library)?;
     check_options(num_jit, jit_options.cast(), jit_values)?;
     check_options(num_lib, lib_options.cast(), lib_values)?;
     super::state::runtime()?;
@@ -65,8 +66,8 @@ pub fn unload(library: cudaLibrary_t) -> CudaResult {
 }
 
 /// `cudaLibraryGetKernel`.
-pub fn get_kernel(kernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *const c_char) -> CudaResult {
-    let out = super::out(kernel)?;
+pub fn get_kernel(kernel: Option<&mut cudaKernel_t>, library: cudaLibrary_t, name: *const c_char) -> CudaResult {
+    let out = required(kernel)?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -82,8 +83,8 @@ pub fn get_kernel(kernel: *mut cudaKernel_t, library: cudaLibrary_t, name: *cons
 }
 
 /// `cudaLibraryGetKernelCount`.
-pub fn kernel_count(count: *mut c_uint, library: cudaLibrary_t) -> CudaResult {
-    let out = super::out(count)?;
+pub fn kernel_count(count: Option<&mut c_uint>, library: cudaLibrary_t) -> CudaResult {
+    let out = required(count)?;
     if library.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
@@ -109,8 +110,8 @@ pub fn enumerate_kernels(kernels: *mut cudaKernel_t, num: c_uint, library: cudaL
 }
 
 /// `cudaLibraryGetGlobal` (in the current context) and `cudaLibraryGetManaged`.
-pub fn get_global(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
-    let out = super::out(dptr)?;
+pub fn get_global(dptr: Option<&mut *mut c_void>, bytes: Option<&mut usize>, library: cudaLibrary_t, name: *const c_char, managed: bool) -> CudaResult {
+    let out = required(dptr)?;
     if name.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -126,16 +127,16 @@ pub fn get_global(dptr: *mut *mut c_void, bytes: *mut usize, library: cudaLibrar
         cu!(cuLibraryGetGlobal(&mut p, &mut n, library, name))?;
     }
     *out = p as *mut c_void;
-    // SAFETY: optional out-parameter.
-    if let Some(b) = unsafe { bytes.as_mut() } {
+    // The size is optional.
+    if let Some(b) = bytes {
         *b = n;
     }
     Ok(())
 }
 
 /// `cudaLibraryGetUnifiedFunction`.
-pub fn unified_function(fptr: *mut *mut c_void, library: cudaLibrary_t, symbol: *const c_char) -> CudaResult {
-    let out = super::out(fptr)?;
+pub fn unified_function(fptr: Option<&mut *mut c_void>, library: cudaLibrary_t, symbol: *const c_char) -> CudaResult {
+    let out = required(fptr)?;
     if symbol.is_null() {
         return Err(cudaErrorInvalidValue);
     }

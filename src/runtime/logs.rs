@@ -1,15 +1,15 @@
 //! Error-log management (`cudaLogs*`): the driver keeps the log; these are
 //! its `cuLogs*` calls. The iterator and callback handle are the driver's.
 
-use super::out;
+use crate::runtime::required;
 use super::state::runtime;
 use crate::types::*;
 use std::ffi::{c_char, c_uint, c_void};
 
 /// `cudaLogsRegisterCallback`.
-pub fn register(cb: cudaLogsCallback_t, user: *mut c_void, handle: *mut cudaLogsCallbackHandle) -> CudaResult {
+pub fn register(cb: cudaLogsCallback_t, user: *mut c_void, handle: Option<&mut cudaLogsCallbackHandle>) -> CudaResult {
     runtime()?;
-    let handle = out(handle)?;
+    let handle = required(handle)?;
     if cb.is_none() {
         return Err(cudaErrorInvalidValue);
     }
@@ -26,9 +26,9 @@ pub fn unregister(handle: cudaLogsCallbackHandle) -> CudaResult {
 }
 
 /// `cudaLogsCurrent`: `flags` must be 0.
-pub fn current(it: *mut cudaLogIterator, flags: c_uint) -> CudaResult {
+pub fn current(it: Option<&mut cudaLogIterator>, flags: c_uint) -> CudaResult {
     runtime()?;
-    let it = out(it)?;
+    let it = required(it)?;
     cu!(cuLogsCurrent(it, flags))
 }
 

@@ -7,12 +7,17 @@
 //! `...Unsupported`) share the runtime's numbers and pass through.
 
 use super::context::enter;
+use super::out_first;
 use super::state::runtime;
 use crate::types::*;
 use std::ffi::{c_int, c_uint};
 
 /// `cudaDeviceCanAccessPeer`: a device cannot access itself as a peer.
-pub fn can_access_peer(device: c_int, peer: c_int) -> CudaResult<c_int> {
+pub fn can_access_peer(out: Option<&mut c_int>, device: c_int, peer: c_int) -> CudaResult {
+    out_first(out, || can_access(device, peer))
+}
+
+fn can_access(device: c_int, peer: c_int) -> CudaResult<c_int> {
     let rt = runtime()?;
     let (d, p) = (rt.device(device)?.cu, rt.device(peer)?.cu);
     if device == peer {
@@ -48,7 +53,11 @@ pub fn disable_peer_access(peer: c_int) -> CudaResult {
 }
 
 /// `cudaDeviceGetP2PAttribute`: attribute numbers equal the driver's.
-pub fn p2p_attribute(attr: cudaDeviceP2PAttr, src: c_int, dst: c_int) -> CudaResult<c_int> {
+pub fn p2p_attribute(out: Option<&mut c_int>, attr: cudaDeviceP2PAttr, src: c_int, dst: c_int) -> CudaResult {
+    out_first(out, || p2p_value(attr, src, dst))
+}
+
+fn p2p_value(attr: cudaDeviceP2PAttr, src: c_int, dst: c_int) -> CudaResult<c_int> {
     let rt = runtime()?;
     let (s, d) = (rt.device(src)?.cu, rt.device(dst)?.cu);
     let mut v = 0;

@@ -5,9 +5,9 @@
 //! checking and one translation: a device location's `id` is a runtime
 //! ordinal, the driver wants a `CUdevice`.
 
+use crate::runtime::required;
 use super::context::enter;
 use super::state::runtime;
-use super::{input, out};
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
@@ -32,16 +32,16 @@ fn driver_props(p: &cudaMemPoolProps) -> CudaResult<cudaMemPoolProps> {
 }
 
 /// `cudaDeviceGetDefaultMemPool`.
-pub fn device_default_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
+pub fn device_default_pool(pool: Option<&mut cudaMemPool_t>, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device(ordinal)?;
-    let pool = out(pool)?;
+    let pool = required(pool)?;
     cu!(cuDeviceGetDefaultMemPool(pool, d.cu))
 }
 
 /// `cudaDeviceGetMemPool`.
-pub fn device_pool(pool: *mut cudaMemPool_t, ordinal: c_int) -> CudaResult {
+pub fn device_pool(pool: Option<&mut cudaMemPool_t>, ordinal: c_int) -> CudaResult {
     let d = runtime()?.device_arg(ordinal)?;
-    let pool = out(pool)?;
+    let pool = required(pool)?;
     cu!(cuDeviceGetMemPool(pool, d.cu))
 }
 
@@ -56,10 +56,10 @@ pub fn set_device_pool(ordinal: c_int, pool: cudaMemPool_t) -> CudaResult {
 }
 
 /// `cudaMemGetDefaultMemPool` / `cudaMemGetMemPool`.
-pub fn location_pool(pool: *mut cudaMemPool_t, loc: *mut cudaMemLocation, ty: cudaMemAllocationType, default: bool) -> CudaResult {
+pub fn location_pool(pool: Option<&mut cudaMemPool_t>, loc: Option<&cudaMemLocation>, ty: cudaMemAllocationType, default: bool) -> CudaResult {
     runtime()?;
-    let pool = out(pool)?;
-    let mut l = driver_location(input(loc)?)?;
+    let pool = required(pool)?;
+    let mut l = driver_location(required(loc)?)?;
     if default {
         cu!(cuMemGetDefaultMemPool(pool, &mut l, ty.0))
     } else {
@@ -68,9 +68,9 @@ pub fn location_pool(pool: *mut cudaMemPool_t, loc: *mut cudaMemLocation, ty: cu
 }
 
 /// `cudaMemSetMemPool`.
-pub fn set_location_pool(loc: *mut cudaMemLocation, ty: cudaMemAllocationType, pool: cudaMemPool_t) -> CudaResult {
+pub fn set_location_pool(loc: Option<&cudaMemLocation>, ty: cudaMemAllocationType, pool: cudaMemPool_t) -> CudaResult {
     runtime()?;
-    let mut l = driver_location(input(loc)?)?;
+    let mut l = driver_location(required(loc)?)?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -80,9 +80,9 @@ pub fn set_location_pool(loc: *mut cudaMemLocation, ty: cudaMemAllocationType, p
 /// `cudaMallocAsync` (and `_ptsz`): from the current pool of the stream's
 /// device. Size 0 goes to the driver, which decides (unverified: NVIDIA's
 /// runtime may return success with NULL instead; the GPU run tells).
-pub fn malloc_async(ptr: *mut *mut c_void, size: usize, stream: cudaStream_t, mode: StreamMode) -> CudaResult {
+pub fn malloc_async(ptr: Option<&mut *mut c_void>, size: usize, stream: cudaStream_t, mode: StreamMode) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = required(ptr)?;
     let mut d: CUdeviceptr = 0;
     cu!(mode mode; cuMemAllocAsync(&mut d, size, stream))?;
     *ptr = d as *mut c_void;
@@ -91,14 +91,14 @@ pub fn malloc_async(ptr: *mut *mut c_void, size: usize, stream: cudaStream_t, mo
 
 /// `cudaMallocFromPoolAsync` (and `_ptsz`).
 pub fn malloc_from_pool_async(
-    ptr: *mut *mut c_void,
+    ptr: Option<&mut *mut c_void>,
     size: usize,
     pool: cudaMemPool_t,
     stream: cudaStream_t,
     mode: StreamMode,
 ) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = required(ptr)?;
     if pool.is_null() {
         return Err(cudaErrorInvalidValue);
     }
@@ -116,10 +116,10 @@ pub fn free_async(ptr: *mut c_void, stream: cudaStream_t, mode: StreamMode) -> C
 }
 
 /// `cudaMemPoolCreate`.
-pub fn create(pool: *mut cudaMemPool_t, props: *const cudaMemPoolProps) -> CudaResult {
+pub fn create(pool: Option<&mut cudaMemPool_t>, props: Option<&cudaMemPoolProps>) -> CudaResult {
     enter()?;
-    let pool = out(pool)?;
-    let p = driver_props(input(props)?)?;
+    let pool = required(pool)?;
+    let p = driver_props(required(props)?)?;
     cu!(cuMemPoolCreate(pool, &p))
 }
 
@@ -173,11 +173,11 @@ pub fn set_access(pool: cudaMemPool_t, list: *const cudaMemAccessDesc, count: us
 }
 
 /// `cudaMemPoolGetAccess`.
-pub fn get_access(flags: *mut cudaMemAccessFlags, pool: cudaMemPool_t, loc: *mut cudaMemLocation) -> CudaResult {
+pub fn get_access(flags: Option<&mut cudaMemAccessFlags>, pool: cudaMemPool_t, loc: Option<&cudaMemLocation>) -> CudaResult {
     enter()?;
-    let flags = out(flags)?;
+    let flags = required(flags)?;
     let pool = pool_ok(pool)?;
-    let mut l = driver_location(input(loc)?)?;
+    let mut l = driver_location(required(loc)?)?;
     cu!(cuMemPoolGetAccess(&mut flags.0, pool, &mut l))
 }
 
@@ -193,25 +193,25 @@ pub fn export_handle(handle: *mut c_void, pool: cudaMemPool_t, ty: cudaMemAlloca
 
 /// `cudaMemPoolImportFromShareableHandle`. For a POSIX file descriptor the
 /// handle *is* the fd, cast to a pointer, as with the driver.
-pub fn import_handle(pool: *mut cudaMemPool_t, handle: *mut c_void, ty: cudaMemAllocationHandleType, flags: c_uint) -> CudaResult {
+pub fn import_handle(pool: Option<&mut cudaMemPool_t>, handle: *mut c_void, ty: cudaMemAllocationHandleType, flags: c_uint) -> CudaResult {
     enter()?;
-    let pool = out(pool)?;
+    let pool = required(pool)?;
     cu!(cuMemPoolImportFromShareableHandle(pool, handle, ty.0, flags as u64))
 }
 
 /// `cudaMemPoolExportPointer`.
-pub fn export_pointer(data: *mut cudaMemPoolPtrExportData, ptr: *mut c_void) -> CudaResult {
+pub fn export_pointer(data: Option<&mut cudaMemPoolPtrExportData>, ptr: *mut c_void) -> CudaResult {
     enter()?;
-    let data = out(data)?;
+    let data = required(data)?;
     cu!(cuMemPoolExportPointer(data, ptr as CUdeviceptr))
 }
 
 /// `cudaMemPoolImportPointer`.
-pub fn import_pointer(ptr: *mut *mut c_void, pool: cudaMemPool_t, data: *mut cudaMemPoolPtrExportData) -> CudaResult {
+pub fn import_pointer(ptr: Option<&mut *mut c_void>, pool: cudaMemPool_t, data: Option<&mut cudaMemPoolPtrExportData>) -> CudaResult {
     enter()?;
-    let ptr = out(ptr)?;
+    let ptr = required(ptr)?;
     let pool = pool_ok(pool)?;
-    let data = out(data)?;
+    let data = required(data)?;
     let mut d: CUdeviceptr = 0;
     cu!(cuMemPoolImportPointer(&mut d, pool, data))?;
     *ptr = d as *mut c_void;

@@ -15,15 +15,17 @@
 //! (the driver loads the module into each context at first use).
 //!
 //! Records are leaked (`&'static`): handles given to the program stay
-//! valid in every teardown order. Lookups by host address go through one
-//! `RwLock`ed map, read-locked briefly and never across a driver call; the
-//! `<<<>>>` hot path does not touch it (the stub caches its `CUkernel`).
+//! valid in every teardown order. Lookups by host address or kernel handle
+//! take no lock ([`AddrMap`]): `cudaLaunchKernel` from many threads costs
+//! what the `<<<>>>` path does plus a few atomic loads. Only registration
+//! and a kernel's first resolution take the maps' writer mutex, never
+//! across a driver call.
 
 use crate::driver::api::*;
 use crate::driver::{CUdeviceptr, CUkernel, CUlibrary};
 use crate::types::*;
-use parking_lot::{Mutex, RwLock};
-use std::collections::HashMap;
+use super::addr_map::AddrMap;
+use parking_lot::Mutex;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr::null_mut;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
@@ -80,21 +82,17 @@ pub struct Var {
 unsafe impl Send for Var {}
 unsafe impl Sync for Var {}
 
-#[derive(Default)]
-struct Maps {
-    functions: HashMap<usize, &'static Function>,
-    vars: HashMap<usize, &'static Var>,
-    /// Kernel handles the runtime handed out, so `cudaLaunchKernel` and
-    /// friends can tell a `cudaKernel_t` from a host stub; with the
-    /// registered function, when it has one (for names and stubs).
-    kernels: HashMap<usize, Option<&'static Function>>,
-}
-
-static MAPS: OnceLock<RwLock<Maps>> = OnceLock::new();
-
-fn maps() -> &'static RwLock<Maps> {
-    MAPS.get_or_init(|| RwLock::new(Maps::default()))
-}
+/// Registered kernels by host stub address.
+static FUNCTIONS: AddrMap<Function> = AddrMap::new();
+/// Registered variables by host shadow address (and, for `__managed__`
+/// ones, by managed address too).
+static VARS: AddrMap<Var> = AddrMap::new();
+/// Kernel handles of registered functions, so `cudaLaunchKernel` and
+/// friends can tell a `cudaKernel_t` from a host stub, and names and stubs
+/// can be found from a handle.
+static KERNELS: AddrMap<Function> = AddrMap::new();
+/// Other kernel handles the runtime handed out (library kernels).
+static OTHER_KERNELS: AddrMap<()> = AddrMap::new();
 
 fn eager() -> bool {
     static EAGER: OnceLock<bool> = OnceLock::new();
@@ -144,11 +142,8 @@ pub fn unregister(handle: *mut *mut c_void) {
     if fb.unregistered.swap(true, Ordering::AcqRel) {
         return;
     }
-    if let Some(m) = MAPS.get() {
-        let mut g = m.write();
-        g.functions.retain(|_, f| !std::ptr::eq(f.module, fb));
-        g.vars.retain(|_, v| !std::ptr::eq(v.module, fb));
-    }
+    FUNCTIONS.retain(|f| !std::ptr::eq(f.module, fb));
+    VARS.retain(|v| !std::ptr::eq(v.module, fb));
     if let Some(Ok(lib)) = fb.library.get() {
         // The driver may already be tearing down at exit; it answers
         // CUDA_ERROR_DEINITIALIZED then, which is fine to ignore.
@@ -162,8 +157,11 @@ pub fn register_function(handle: *mut *mut c_void, host_fun: *const c_char, devi
     if host_fun.is_null() || device_name.is_null() {
         return;
     }
+    // Traces name kernels through this registry (the first registration
+    // hands them the lookup; later calls find it set).
+    crate::trace::set_symbol_namer(trace_name);
     let f: &'static Function = Box::leak(Box::new(Function { module, host_fun: host_fun as usize, name: device_name, kernel: AtomicPtr::new(null_mut()) }));
-    maps().write().functions.insert(host_fun as usize, f);
+    FUNCTIONS.insert(host_fun as usize, f);
 }
 
 /// `__cudaRegisterVar` / `__cudaRegisterManagedVar`. The registered size is
@@ -183,7 +181,7 @@ pub fn register_var(handle: *mut *mut c_void, host_var: *const c_void, name: *co
             fill_managed(*lib as CUlibrary, v);
         }
     }
-    maps().write().vars.insert(host_var as usize, v);
+    VARS.insert(host_var as usize, v);
 }
 
 /// `__cudaInitModule`: load the module so `__managed__` host pointers are
@@ -201,7 +199,7 @@ fn fill_managed(lib: CUlibrary, v: &'static Var) {
             unsafe { *v.managed_host_ptr = dptr as *mut c_void };
             // Host code names a managed variable by its managed address
             // (`cudaMemcpyToSymbol(mv, ...)` dereferences the shadow).
-            maps().write().vars.insert(dptr as usize, v);
+            VARS.insert(dptr as usize, v);
         }
         Err(e) => log::warn!("__managed__ variable {}: cuLibraryGetManaged failed with {}", name_of(v.name), super::error::name(e)),
     }
@@ -286,7 +284,7 @@ impl Function {
         cu!(cuLibraryGetKernel(&mut k, lib, self.name))?;
         self.kernel.store(k, Ordering::Release);
         if !k.is_null() {
-            maps().write().kernels.insert(k as usize, Some(self));
+            KERNELS.insert(k as usize, self);
         }
         Ok(k)
     }
@@ -294,19 +292,19 @@ impl Function {
 
 /// The registered function whose host stub is `host_fun`.
 pub fn function(host_fun: *const c_void) -> Option<&'static Function> {
-    maps().read().functions.get(&(host_fun as usize)).copied()
+    FUNCTIONS.get(host_fun as usize)
 }
 
 /// The registered variable whose host shadow is `host_var`.
 pub fn var(host_var: *const c_void) -> Option<&'static Var> {
-    maps().read().vars.get(&(host_var as usize)).copied()
+    VARS.get(host_var as usize)
 }
 
 /// Note a kernel handle given to the program (`cudaGetKernel`,
 /// `cudaLibraryGetKernel`, ...).
 pub fn remember_kernel(k: CUkernel) {
-    if !k.is_null() {
-        maps().write().kernels.entry(k as usize).or_insert(None);
+    if !k.is_null() && KERNELS.get(k as usize).is_none() && OTHER_KERNELS.get(k as usize).is_none() {
+        OTHER_KERNELS.insert(k as usize, &());
     }
 }
 
@@ -314,7 +312,7 @@ pub fn remember_kernel(k: CUkernel) {
 /// registered one (nvcc code); `None` for library kernels and unknown
 /// handles.
 pub fn function_of_kernel(k: CUkernel) -> Option<&'static Function> {
-    maps().read().kernels.get(&(k as usize)).copied().flatten()
+    KERNELS.get(k as usize)
 }
 
 /// The host stub the program knows a kernel by (graph kernel-node queries
@@ -335,15 +333,13 @@ pub fn resolve(func: *const c_void) -> CudaResult<CUkernel> {
     if func.is_null() {
         return Err(cudaErrorInvalidDeviceFunction);
     }
-    let g = maps().read();
-    if let Some(f) = g.functions.get(&(func as usize)).copied() {
-        drop(g);
+    let key = func as usize;
+    if let Some(f) = FUNCTIONS.get(key) {
         return f.kernel();
     }
-    if g.kernels.contains_key(&(func as usize)) {
+    if KERNELS.get(key).is_some() || OTHER_KERNELS.get(key).is_some() {
         return Ok(func as CUkernel);
     }
-    drop(g);
     super::state::runtime()?;
     Err(cudaErrorInvalidResourceHandle)
 }
@@ -356,12 +352,14 @@ const UNRESOLVED_TAG: usize = 1;
 /// `__cudaGetKernel`: the kernel of a host stub. On a load failure the
 /// handle is a tagged pointer to the record, so the launch (whose error the
 /// program sees) retries and reports why.
-pub fn get_kernel_for_stub(host_fun: *const c_void) -> CudaResult<CUkernel> {
-    let f = function(host_fun).ok_or(cudaErrorInvalidDeviceFunction)?;
-    match f.kernel() {
-        Ok(k) => Ok(k),
-        Err(_) => Ok((f as *const Function as usize | UNRESOLVED_TAG) as CUkernel),
-    }
+pub fn get_kernel_for_stub(out: Option<&mut CUkernel>, host_fun: *const c_void) -> CudaResult {
+    super::out_first(out, || {
+        let f = function(host_fun).ok_or(cudaErrorInvalidDeviceFunction)?;
+        match f.kernel() {
+            Ok(k) => Ok(k),
+            Err(_) => Ok((f as *const Function as usize | UNRESOLVED_TAG) as CUkernel),
+        }
+    })
 }
 
 /// The kernel a `__cudaLaunchKernel` handle stands for.

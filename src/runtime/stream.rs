@@ -11,7 +11,8 @@
 //! Nothing here takes a lock: every call is `context::enter` (a driver
 //! thread-local read, a thread-local and an atomic) plus one driver call.
 
-use super::{context, out};
+use crate::runtime::required;
+use super::context;
 use crate::driver::{CUresult, StreamMode};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};
@@ -25,8 +26,8 @@ fn is_default(s: cudaStream_t) -> bool {
 /// `cudaStreamCreate*`. Flags: `cudaStreamDefault` or
 /// `cudaStreamNonBlocking`. The driver clamps the priority to
 /// `cudaDeviceGetStreamPriorityRange`, as NVIDIA's runtime does.
-pub fn create(p: *mut cudaStream_t, flags: c_uint, priority: Option<c_int>) -> CudaResult {
-    let p = out(p)?;
+pub fn create(p: Option<&mut cudaStream_t>, flags: c_uint, priority: Option<c_int>) -> CudaResult {
+    let p = required(p)?;
     if flags & !cudaStreamNonBlocking != 0 {
         return Err(cudaErrorInvalidValue);
     }
@@ -78,27 +79,27 @@ pub fn wait_event(s: cudaStream_t, e: cudaEvent_t, flags: c_uint, m: StreamMode)
     cu!(mode m; cuStreamWaitEvent(s, e, flags))
 }
 
-pub fn flags(s: cudaStream_t, p: *mut c_uint, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+pub fn flags(s: cudaStream_t, p: Option<&mut c_uint>, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     context::enter()?;
     cu!(mode m; cuStreamGetFlags(s, p))
 }
 
-pub fn priority(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+pub fn priority(s: cudaStream_t, p: Option<&mut c_int>, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     context::enter()?;
     cu!(mode m; cuStreamGetPriority(s, p))
 }
 
-pub fn id(s: cudaStream_t, p: *mut u64, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+pub fn id(s: cudaStream_t, p: Option<&mut u64>, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     context::enter()?;
     cu!(mode m; cuStreamGetId(s, p))
 }
 
 /// `cudaStreamGetDevice`: the runtime ordinal of the stream's device.
-pub fn device(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
-    let p = out(p)?;
+pub fn device(s: cudaStream_t, p: Option<&mut c_int>, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     context::enter()?;
     let mut dev = 0;
     cu!(mode m; cuStreamGetDevice(s, &mut dev))?;
@@ -108,14 +109,14 @@ pub fn device(s: cudaStream_t, p: *mut c_int, m: StreamMode) -> CudaResult {
 
 /// `cudaStreamGetAttribute`: the value union has the driver's layout and
 /// ids, so it passes through.
-pub fn attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: *mut cudaLaunchAttributeValue, m: StreamMode) -> CudaResult {
-    let v = out(v)?;
+pub fn attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: Option<&mut cudaLaunchAttributeValue>, m: StreamMode) -> CudaResult {
+    let v = required(v)?;
     context::enter()?;
     cu!(mode m; cuStreamGetAttribute(s, a.0, v))
 }
 
-pub fn set_attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: *const cudaLaunchAttributeValue, m: StreamMode) -> CudaResult {
-    let v = super::input(v)?;
+pub fn set_attribute(s: cudaStream_t, a: cudaLaunchAttributeID, v: Option<&cudaLaunchAttributeValue>, m: StreamMode) -> CudaResult {
+    let v = required(v)?;
     context::enter()?;
     cu!(mode m; cuStreamSetAttribute(s, a.0, v))
 }

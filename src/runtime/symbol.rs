@@ -1,7 +1,7 @@
 //! `__device__`, `__constant__` and `__managed__` variables named by their
 //! host shadow: addresses, sizes, and copies to and from them.
 
-use super::registry;
+use super::{registry, value_first};
 use crate::driver::{CUdeviceptr, StreamMode};
 use crate::types::*;
 use std::ffi::c_void;
@@ -13,6 +13,17 @@ pub fn address_and_size(symbol: *const c_void) -> CudaResult<(CUdeviceptr, usize
         return Err(cudaErrorInvalidSymbol);
     }
     registry::var_address(symbol)
+}
+
+/// `cudaGetSymbolAddress`: the symbol is checked before the out-parameter,
+/// as NVIDIA's runtime does.
+pub fn address(out: Option<&mut *mut c_void>, symbol: *const c_void) -> CudaResult {
+    value_first(out, address_and_size(symbol).map(|(a, _)| a as *mut c_void))
+}
+
+/// `cudaGetSymbolSize`: the symbol first, as for [`address`].
+pub fn size(out: Option<&mut usize>, symbol: *const c_void) -> CudaResult {
+    value_first(out, address_and_size(symbol).map(|(_, n)| n))
 }
 
 /// Which way a symbol copy goes.

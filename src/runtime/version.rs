@@ -1,5 +1,6 @@
 //! Runtime and driver versions.
 
+use super::out_first;
 use crate::types::*;
 use std::ffi::c_int;
 
@@ -9,7 +10,17 @@ pub const RUNTIME_VERSION: c_int = 13050;
 
 /// `cudaDriverGetVersion`: 0 (and success) when no driver can be loaded.
 /// Needs no `cuInit`.
-pub fn driver_version() -> CudaResult<c_int> {
+/// `cudaDriverGetVersion`.
+pub fn get_driver_version(out: Option<&mut c_int>) -> CudaResult {
+    out_first(out, driver_version)
+}
+
+/// `cudaRuntimeGetVersion`.
+pub fn get_runtime_version(out: Option<&mut c_int>) -> CudaResult {
+    out_first(out, || Ok(RUNTIME_VERSION))
+}
+
+fn driver_version() -> CudaResult<c_int> {
     if crate::driver::driver().is_err() {
         return Ok(0);
     }

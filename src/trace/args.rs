@@ -11,8 +11,9 @@
 //! wrote (`0x7ffc1234->2`). The pointee is read only when the capture says
 //! the call returned success ([`CallArgs::new`]).
 
+use crate::types::{self, CEnum};
 use std::any::TypeId;
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 use std::fmt::Write;
 use std::mem::MaybeUninit;
 
@@ -412,46 +413,61 @@ pub fn write_kept(args: &[Kept], text: &str, out: &mut String) {
         k.write_value(text, out);
         if out.as_bytes()[start..].iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
             let value = out.split_off(start);
-            super::timeline::escape_into(&value, out);
+            escape_into(&value, out);
         }
         out.push('"');
     }
 }
 
-/// Implement [`TraceArg`] with `Debug` for plain-data structs passed by value
-/// (extents, positions...).
-#[macro_export]
+/// JSON string escaping (the timeline writes kept arguments and names
+/// with it).
+pub fn escape_into(s: &str, o: &mut String) {
+    for ch in s.chars() {
+        match ch {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+}
+
+/// [`TraceArg`] with `Debug`, for the plain-data structs exports take by
+/// value (extents, positions, handles by value...).
 macro_rules! trace_debug {
     ($($t:ty),* $(,)?) => {$(
-        impl $crate::trace::TraceArg for $t {
+        impl TraceArg for $t {
             fn trace(&self, out: &mut String) {
-                use std::fmt::Write;
                 let _ = write!(out, "{:?}", self);
             }
         }
     )*};
 }
+trace_debug!(
+    types::cudaIpcMemHandle_st,
+    types::cudaIpcEventHandle_st,
+    types::cudaGLDeviceList,
+    types::cudaEglFrame,
+    types::cudaMemLocation,
+    types::cudaPitchedPtr,
+    types::cudaExtent,
+    types::cudaPos,
+    types::cudaChannelFormatDesc,
+);
 
-/// Implement [`TraceArg`] for an enum newtype: the constant's name when the
-/// value is known, else the number.
-#[macro_export]
-macro_rules! trace_enum {
-    ($t:ty { $($c:ident),* $(,)? }) => {
-        impl $crate::trace::TraceArg for $t {
-            fn trace(&self, out: &mut String) {
-                $( if *self == $c { out.push_str(stringify!($c)); return; } )*
-                $crate::trace::args::push_int(out, self.0);
-            }
-            #[inline]
-            fn raw(&self, _: bool) -> Option<$crate::trace::args::Raw> {
-                Some($crate::trace::args::Raw {
-                    a: self.0 as u64,
-                    b: 0,
-                    fmt: |a, _, out| $crate::trace::TraceArg::trace(&Self(a as _), out),
-                })
-            }
+/// Every C enum newtype of the lower layers ([`CEnum`]): the enumerator's
+/// name when the value has one, else the number.
+impl<T: CEnum> TraceArg for T {
+    fn trace(&self, out: &mut String) {
+        match self.name() {
+            Some(n) => out.push_str(n),
+            None => push_int(out, self.value()),
         }
-    };
+    }
+    #[inline]
+    fn raw(&self, _: bool) -> Option<Raw> {
+        Some(Raw { a: self.value() as u64, b: 0, fmt: |a, _, out| T::from_value(a as c_int).trace(out) })
+    }
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //! flush, at exit, even if the process is killed later.
 
 use super::clock;
-use super::args::{push_int, write_kept, CallArgs, Kept};
+use super::args::{escape_into, push_int, write_kept, CallArgs, Kept};
 use super::output;
 use std::cell::UnsafeCell;
 use std::collections::{HashSet, VecDeque};
@@ -459,7 +459,7 @@ impl Writer {
             }
             if e.value != 0 {
                 // The start of the arrow to the GPU work this call launched
-                // (its end: super::gpu).
+                // (its end: the GPU slice, trace/gpu).
                 b.push_str("{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"s\",\"id\":");
                 push_int(b, e.value);
                 b.push_str(&call_mid[call_mid.find(",\"pid").unwrap_or(0)..]);
@@ -505,7 +505,7 @@ impl Writer {
     }
 }
 
-/// Write events formatted elsewhere (GPU activity: super::gpu), each a
+/// Write events formatted elsewhere (GPU activity, trace/gpu), each a
 /// complete JSON object. Dropped (and counted) once the trace is closed.
 pub fn write_objects(objects: &[String]) {
     let mut guard = super::lock(&WRITER);
@@ -528,7 +528,7 @@ pub fn write_objects(objects: &[String]) {
 }
 
 /// Nanoseconds written as microseconds with three decimals.
-fn push_us(out: &mut String, ns: u64) {
+pub(crate) fn push_us(out: &mut String, ns: u64) {
     push_int(out, ns / 1000);
     let f = ns % 1000;
     let frac = [b'.', b'0' + (f / 100) as u8, b'0' + (f / 10 % 10) as u8, b'0' + (f % 10) as u8];
@@ -543,16 +543,6 @@ pub fn escape(s: &str) -> String {
     o
 }
 
-pub fn escape_into(s: &str, o: &mut String) {
-    for ch in s.chars() {
-        match ch {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-            c => o.push(c),
-        }
-    }
-}
 
 /// Append an event and its arguments to this thread's lane. Only the
 /// lane's owner calls it: the thread whose state holds the lane.

@@ -6,9 +6,6 @@
 //! like the driver's `CUdevResource` and `CU_DEV_SM_RESOURCE_GROUP_PARAMS`,
 //! so they pass to the driver unconverted.
 
-use super::graph::cudaGraphNodeParams;
-use super::handles::cudaGraphNode_t;
-use super::error::cudaError_t;
 use std::ffi::{c_int, c_uint, c_void};
 
 pub use super::execution_enums::*;
@@ -109,23 +106,4 @@ pub struct cudaDevSmResourceGroupParams {
     pub flags: c_uint,
     pub localityDomainId: c_uint,
     pub reserved: [c_uint; 11],
-}
-
-/// C: `cudaGraphRecaptureCallback_t`.
-pub type cudaGraphRecaptureCallback_t = Option<
-    unsafe extern "C" fn(
-        data: *mut c_void,
-        node: cudaGraphNode_t,
-        originalParams: *const cudaGraphNodeParams,
-        recaptureParams: *const cudaGraphNodeParams,
-        status: cudaGraphRecaptureStatus,
-    ) -> cudaError_t,
->;
-
-/// C: `struct cudaGraphRecaptureCallbackData`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct cudaGraphRecaptureCallbackData {
-    pub callbackFunc: cudaGraphRecaptureCallback_t,
-    pub userData: *mut c_void,
 }

@@ -13,7 +13,7 @@ pub const cudaDevResourceTypeSm: cudaDevResourceType = cudaDevResourceType(1);
 pub const cudaDevResourceTypeWorkqueueConfig: cudaDevResourceType = cudaDevResourceType(1000);
 pub const cudaDevResourceTypeWorkqueue: cudaDevResourceType = cudaDevResourceType(10000);
 
-crate::trace_enum!(cudaDevResourceType { cudaDevResourceTypeInvalid, cudaDevResourceTypeSm, cudaDevResourceTypeWorkqueueConfig, cudaDevResourceTypeWorkqueue });
+crate::types::c_enum!(cudaDevResourceType { cudaDevResourceTypeInvalid, cudaDevResourceTypeSm, cudaDevResourceTypeWorkqueueConfig, cudaDevResourceTypeWorkqueue });
 
 /// C: `cudaDevWorkqueueConfigScope`.
 #[repr(transparent)]
@@ -23,7 +23,7 @@ pub struct cudaDevWorkqueueConfigScope(pub c_int);
 pub const cudaDevWorkqueueConfigScopeDeviceCtx: cudaDevWorkqueueConfigScope = cudaDevWorkqueueConfigScope(0);
 pub const cudaDevWorkqueueConfigScopeGreenCtxBalanced: cudaDevWorkqueueConfigScope = cudaDevWorkqueueConfigScope(1);
 
-crate::trace_enum!(cudaDevWorkqueueConfigScope { cudaDevWorkqueueConfigScopeDeviceCtx, cudaDevWorkqueueConfigScopeGreenCtxBalanced });
+crate::types::c_enum!(cudaDevWorkqueueConfigScope { cudaDevWorkqueueConfigScopeDeviceCtx, cudaDevWorkqueueConfigScopeGreenCtxBalanced });
 
 /// C: `cudaDevSmResourceGroup_flags`.
 #[repr(transparent)]
@@ -35,7 +35,7 @@ pub const cudaDevSmResourceGroupBackfill: cudaDevSmResourceGroup_flags = cudaDev
 pub const cudaDevSmResourceGroupLocalityDomainId: cudaDevSmResourceGroup_flags = cudaDevSmResourceGroup_flags(0x2);
 pub const cudaDevSmResourceGroupLocalityDomainSupplementalSms: cudaDevSmResourceGroup_flags = cudaDevSmResourceGroup_flags(0x4);
 
-crate::trace_enum!(cudaDevSmResourceGroup_flags { cudaDevSmResourceGroupDefault, cudaDevSmResourceGroupBackfill, cudaDevSmResourceGroupLocalityDomainId, cudaDevSmResourceGroupLocalityDomainSupplementalSms });
+crate::types::c_enum!(cudaDevSmResourceGroup_flags { cudaDevSmResourceGroupDefault, cudaDevSmResourceGroupBackfill, cudaDevSmResourceGroupLocalityDomainId, cudaDevSmResourceGroupLocalityDomainSupplementalSms });
 
 /// C: `cudaDevSmResourceSplitByCount_flags`.
 #[repr(transparent)]
@@ -45,7 +45,7 @@ pub struct cudaDevSmResourceSplitByCount_flags(pub c_int);
 pub const cudaDevSmResourceSplitIgnoreSmCoscheduling: cudaDevSmResourceSplitByCount_flags = cudaDevSmResourceSplitByCount_flags(0x1);
 pub const cudaDevSmResourceSplitMaxPotentialClusterSize: cudaDevSmResourceSplitByCount_flags = cudaDevSmResourceSplitByCount_flags(0x2);
 
-crate::trace_enum!(cudaDevSmResourceSplitByCount_flags { cudaDevSmResourceSplitIgnoreSmCoscheduling, cudaDevSmResourceSplitMaxPotentialClusterSize });
+crate::types::c_enum!(cudaDevSmResourceSplitByCount_flags { cudaDevSmResourceSplitIgnoreSmCoscheduling, cudaDevSmResourceSplitMaxPotentialClusterSize });
 
 /// C: `cudaHostTaskSyncMode`.
 #[repr(transparent)]
@@ -55,7 +55,7 @@ pub struct cudaHostTaskSyncMode(pub c_int);
 pub const cudaHostTaskBlocking: cudaHostTaskSyncMode = cudaHostTaskSyncMode(0x0);
 pub const cudaHostTaskSpinWait: cudaHostTaskSyncMode = cudaHostTaskSyncMode(0x1);
 
-crate::trace_enum!(cudaHostTaskSyncMode { cudaHostTaskBlocking, cudaHostTaskSpinWait });
+crate::types::c_enum!(cudaHostTaskSyncMode { cudaHostTaskBlocking, cudaHostTaskSpinWait });
 
 /// C: `cudaGraphRecaptureStatus`.
 #[repr(transparent)]
@@ -66,7 +66,7 @@ pub const cudaGraphRecaptureEligibleForUpdate: cudaGraphRecaptureStatus = cudaGr
 pub const cudaGraphRecaptureIneligibleForUpdate: cudaGraphRecaptureStatus = cudaGraphRecaptureStatus(1);
 pub const cudaGraphRecaptureError: cudaGraphRecaptureStatus = cudaGraphRecaptureStatus(2);
 
-crate::trace_enum!(cudaGraphRecaptureStatus { cudaGraphRecaptureEligibleForUpdate, cudaGraphRecaptureIneligibleForUpdate, cudaGraphRecaptureError });
+crate::types::c_enum!(cudaGraphRecaptureStatus { cudaGraphRecaptureEligibleForUpdate, cudaGraphRecaptureIneligibleForUpdate, cudaGraphRecaptureError });
 
 /// C: `cudaKernelFunctionType`.
 #[repr(transparent)]
@@ -78,7 +78,7 @@ pub const cudaKernelFunctionTypeDeviceEntry: cudaKernelFunctionType = cudaKernel
 pub const cudaKernelFunctionTypeKernel: cudaKernelFunctionType = cudaKernelFunctionType(0x2);
 pub const cudaKernelFunctionTypeFunction: cudaKernelFunctionType = cudaKernelFunctionType(0x3);
 
-crate::trace_enum!(cudaKernelFunctionType { cudaKernelFunctionTypeUnspecified, cudaKernelFunctionTypeDeviceEntry, cudaKernelFunctionTypeKernel, cudaKernelFunctionTypeFunction });
+crate::types::c_enum!(cudaKernelFunctionType { cudaKernelFunctionTypeUnspecified, cudaKernelFunctionTypeDeviceEntry, cudaKernelFunctionTypeKernel, cudaKernelFunctionTypeFunction });
 
 /// C: `cudaSharedMemoryMode`.
 #[repr(transparent)]
@@ -91,5 +91,5 @@ pub const cudaSharedMemoryModeAllowNonPortable: cudaSharedMemoryMode = cudaShare
 pub const cudaSharedMemoryModeAllowOversizedSharedMemory: cudaSharedMemoryMode = cudaSharedMemoryMode(3);
 pub const cudaSharedMemoryModePreferOversizedSharedMemory: cudaSharedMemoryMode = cudaSharedMemoryMode(4);
 
-crate::trace_enum!(cudaSharedMemoryMode { cudaSharedMemoryModeDefault, cudaSharedMemoryModeRequirePortable, cudaSharedMemoryModeAllowNonPortable, cudaSharedMemoryModeAllowOversizedSharedMemory, cudaSharedMemoryModePreferOversizedSharedMemory });
+crate::types::c_enum!(cudaSharedMemoryMode { cudaSharedMemoryModeDefault, cudaSharedMemoryModeRequirePortable, cudaSharedMemoryModeAllowNonPortable, cudaSharedMemoryModeAllowOversizedSharedMemory, cudaSharedMemoryModePreferOversizedSharedMemory });
 

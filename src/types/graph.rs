@@ -308,3 +308,22 @@ const _: () = {
     assert!(size_of::<cudaMemcpy3DParms>() == 160);
     assert!(size_of::<cudaMemPoolProps>() == 88);
 };
+
+/// C: `cudaGraphRecaptureCallback_t`.
+pub type cudaGraphRecaptureCallback_t = Option<
+    unsafe extern "C" fn(
+        data: *mut c_void,
+        node: cudaGraphNode_t,
+        originalParams: *const cudaGraphNodeParams,
+        recaptureParams: *const cudaGraphNodeParams,
+        status: super::execution::cudaGraphRecaptureStatus,
+    ) -> super::error::cudaError_t,
+>;
+
+/// C: `struct cudaGraphRecaptureCallbackData`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaGraphRecaptureCallbackData {
+    pub callbackFunc: cudaGraphRecaptureCallback_t,
+    pub userData: *mut c_void,
+}

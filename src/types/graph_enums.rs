@@ -26,7 +26,7 @@ pub const cudaGraphNodeTypeReserved16: cudaGraphNodeType = cudaGraphNodeType(0x1
 pub const cudaGraphNodeTypeExternalEngine: cudaGraphNodeType = cudaGraphNodeType(0x11);
 pub const cudaGraphNodeTypeCount: cudaGraphNodeType = cudaGraphNodeType(18);
 
-crate::trace_enum!(cudaGraphNodeType { cudaGraphNodeTypeKernel, cudaGraphNodeTypeMemcpy, cudaGraphNodeTypeMemset, cudaGraphNodeTypeHost, cudaGraphNodeTypeGraph, cudaGraphNodeTypeEmpty, cudaGraphNodeTypeWaitEvent, cudaGraphNodeTypeEventRecord, cudaGraphNodeTypeExtSemaphoreSignal, cudaGraphNodeTypeExtSemaphoreWait, cudaGraphNodeTypeMemAlloc, cudaGraphNodeTypeMemFree, cudaGraphNodeTypeConditional, cudaGraphNodeTypeMemcpyBatch, cudaGraphNodeTypeReserved16, cudaGraphNodeTypeExternalEngine, cudaGraphNodeTypeCount });
+crate::types::c_enum!(cudaGraphNodeType { cudaGraphNodeTypeKernel, cudaGraphNodeTypeMemcpy, cudaGraphNodeTypeMemset, cudaGraphNodeTypeHost, cudaGraphNodeTypeGraph, cudaGraphNodeTypeEmpty, cudaGraphNodeTypeWaitEvent, cudaGraphNodeTypeEventRecord, cudaGraphNodeTypeExtSemaphoreSignal, cudaGraphNodeTypeExtSemaphoreWait, cudaGraphNodeTypeMemAlloc, cudaGraphNodeTypeMemFree, cudaGraphNodeTypeConditional, cudaGraphNodeTypeMemcpyBatch, cudaGraphNodeTypeReserved16, cudaGraphNodeTypeExternalEngine, cudaGraphNodeTypeCount });
 
 /// C: `cudaGraphExecUpdateResult`.
 #[repr(transparent)]
@@ -43,7 +43,7 @@ pub const cudaGraphExecUpdateErrorNotSupported: cudaGraphExecUpdateResult = cuda
 pub const cudaGraphExecUpdateErrorUnsupportedFunctionChange: cudaGraphExecUpdateResult = cudaGraphExecUpdateResult(0x7);
 pub const cudaGraphExecUpdateErrorAttributesChanged: cudaGraphExecUpdateResult = cudaGraphExecUpdateResult(0x8);
 
-crate::trace_enum!(cudaGraphExecUpdateResult { cudaGraphExecUpdateSuccess, cudaGraphExecUpdateError, cudaGraphExecUpdateErrorTopologyChanged, cudaGraphExecUpdateErrorNodeTypeChanged, cudaGraphExecUpdateErrorFunctionChanged, cudaGraphExecUpdateErrorParametersChanged, cudaGraphExecUpdateErrorNotSupported, cudaGraphExecUpdateErrorUnsupportedFunctionChange, cudaGraphExecUpdateErrorAttributesChanged });
+crate::types::c_enum!(cudaGraphExecUpdateResult { cudaGraphExecUpdateSuccess, cudaGraphExecUpdateError, cudaGraphExecUpdateErrorTopologyChanged, cudaGraphExecUpdateErrorNodeTypeChanged, cudaGraphExecUpdateErrorFunctionChanged, cudaGraphExecUpdateErrorParametersChanged, cudaGraphExecUpdateErrorNotSupported, cudaGraphExecUpdateErrorUnsupportedFunctionChange, cudaGraphExecUpdateErrorAttributesChanged });
 
 /// C: `cudaGraphInstantiateResult`.
 #[repr(transparent)]
@@ -57,7 +57,7 @@ pub const cudaGraphInstantiateNodeOperationNotSupported: cudaGraphInstantiateRes
 pub const cudaGraphInstantiateMultipleDevicesNotSupported: cudaGraphInstantiateResult = cudaGraphInstantiateResult(4);
 pub const cudaGraphInstantiateConditionalHandleUnused: cudaGraphInstantiateResult = cudaGraphInstantiateResult(5);
 
-crate::trace_enum!(cudaGraphInstantiateResult { cudaGraphInstantiateSuccess, cudaGraphInstantiateError, cudaGraphInstantiateInvalidStructure, cudaGraphInstantiateNodeOperationNotSupported, cudaGraphInstantiateMultipleDevicesNotSupported, cudaGraphInstantiateConditionalHandleUnused });
+crate::types::c_enum!(cudaGraphInstantiateResult { cudaGraphInstantiateSuccess, cudaGraphInstantiateError, cudaGraphInstantiateInvalidStructure, cudaGraphInstantiateNodeOperationNotSupported, cudaGraphInstantiateMultipleDevicesNotSupported, cudaGraphInstantiateConditionalHandleUnused });
 
 /// C: `cudaGraphDependencyType`.
 #[repr(transparent)]
@@ -67,7 +67,7 @@ pub struct cudaGraphDependencyType(pub c_int);
 pub const cudaGraphDependencyTypeDefault: cudaGraphDependencyType = cudaGraphDependencyType(0);
 pub const cudaGraphDependencyTypeProgrammatic: cudaGraphDependencyType = cudaGraphDependencyType(1);
 
-crate::trace_enum!(cudaGraphDependencyType { cudaGraphDependencyTypeDefault, cudaGraphDependencyTypeProgrammatic });
+crate::types::c_enum!(cudaGraphDependencyType { cudaGraphDependencyTypeDefault, cudaGraphDependencyTypeProgrammatic });
 
 /// C: `cudaGraphDebugDotFlags`.
 #[repr(transparent)]
@@ -87,7 +87,7 @@ pub const cudaGraphDebugDotFlagsHandles: cudaGraphDebugDotFlags = cudaGraphDebug
 pub const cudaGraphDebugDotFlagsConditionalNodeParams: cudaGraphDebugDotFlags = cudaGraphDebugDotFlags(32768);
 pub const cudaGraphDebugDotFlagsMemcpyBatchNodeParams: cudaGraphDebugDotFlags = cudaGraphDebugDotFlags(65536);
 
-crate::trace_enum!(cudaGraphDebugDotFlags { cudaGraphDebugDotFlagsVerbose, cudaGraphDebugDotFlagsKernelNodeParams, cudaGraphDebugDotFlagsMemcpyNodeParams, cudaGraphDebugDotFlagsMemsetNodeParams, cudaGraphDebugDotFlagsHostNodeParams, cudaGraphDebugDotFlagsEventNodeParams, cudaGraphDebugDotFlagsExtSemasSignalNodeParams, cudaGraphDebugDotFlagsExtSemasWaitNodeParams, cudaGraphDebugDotFlagsKernelNodeAttributes, cudaGraphDebugDotFlagsHandles, cudaGraphDebugDotFlagsConditionalNodeParams, cudaGraphDebugDotFlagsMemcpyBatchNodeParams });
+crate::types::c_enum!(cudaGraphDebugDotFlags { cudaGraphDebugDotFlagsVerbose, cudaGraphDebugDotFlagsKernelNodeParams, cudaGraphDebugDotFlagsMemcpyNodeParams, cudaGraphDebugDotFlagsMemsetNodeParams, cudaGraphDebugDotFlagsHostNodeParams, cudaGraphDebugDotFlagsEventNodeParams, cudaGraphDebugDotFlagsExtSemasSignalNodeParams, cudaGraphDebugDotFlagsExtSemasWaitNodeParams, cudaGraphDebugDotFlagsKernelNodeAttributes, cudaGraphDebugDotFlagsHandles, cudaGraphDebugDotFlagsConditionalNodeParams, cudaGraphDebugDotFlagsMemcpyBatchNodeParams });
 
 /// C: `cudaGraphInstantiateFlags`.
 #[repr(transparent)]
@@ -99,7 +99,7 @@ pub const cudaGraphInstantiateFlagUpload: cudaGraphInstantiateFlags = cudaGraphI
 pub const cudaGraphInstantiateFlagDeviceLaunch: cudaGraphInstantiateFlags = cudaGraphInstantiateFlags(4);
 pub const cudaGraphInstantiateFlagUseNodePriority: cudaGraphInstantiateFlags = cudaGraphInstantiateFlags(8);
 
-crate::trace_enum!(cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch, cudaGraphInstantiateFlagUpload, cudaGraphInstantiateFlagDeviceLaunch, cudaGraphInstantiateFlagUseNodePriority });
+crate::types::c_enum!(cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch, cudaGraphInstantiateFlagUpload, cudaGraphInstantiateFlagDeviceLaunch, cudaGraphInstantiateFlagUseNodePriority });
 
 /// C: `cudaGraphMemAttributeType`.
 #[repr(transparent)]
@@ -111,7 +111,7 @@ pub const cudaGraphMemAttrUsedMemHigh: cudaGraphMemAttributeType = cudaGraphMemA
 pub const cudaGraphMemAttrReservedMemCurrent: cudaGraphMemAttributeType = cudaGraphMemAttributeType(0x2);
 pub const cudaGraphMemAttrReservedMemHigh: cudaGraphMemAttributeType = cudaGraphMemAttributeType(0x3);
 
-crate::trace_enum!(cudaGraphMemAttributeType { cudaGraphMemAttrUsedMemCurrent, cudaGraphMemAttrUsedMemHigh, cudaGraphMemAttrReservedMemCurrent, cudaGraphMemAttrReservedMemHigh });
+crate::types::c_enum!(cudaGraphMemAttributeType { cudaGraphMemAttrUsedMemCurrent, cudaGraphMemAttrUsedMemHigh, cudaGraphMemAttrReservedMemCurrent, cudaGraphMemAttrReservedMemHigh });
 
 /// C: `cudaUserObjectFlags`.
 #[repr(transparent)]
@@ -120,7 +120,7 @@ pub struct cudaUserObjectFlags(pub c_int);
 
 pub const cudaUserObjectNoDestructorSync: cudaUserObjectFlags = cudaUserObjectFlags(0x1);
 
-crate::trace_enum!(cudaUserObjectFlags { cudaUserObjectNoDestructorSync });
+crate::types::c_enum!(cudaUserObjectFlags { cudaUserObjectNoDestructorSync });
 
 /// C: `cudaUserObjectRetainFlags`.
 #[repr(transparent)]
@@ -129,7 +129,7 @@ pub struct cudaUserObjectRetainFlags(pub c_int);
 
 pub const cudaGraphUserObjectMove: cudaUserObjectRetainFlags = cudaUserObjectRetainFlags(0x1);
 
-crate::trace_enum!(cudaUserObjectRetainFlags { cudaGraphUserObjectMove });
+crate::types::c_enum!(cudaUserObjectRetainFlags { cudaGraphUserObjectMove });
 
 /// C: `cudaGraphConditionalHandleFlags`.
 #[repr(transparent)]
@@ -138,7 +138,7 @@ pub struct cudaGraphConditionalHandleFlags(pub c_int);
 
 pub const cudaGraphCondAssignDefault: cudaGraphConditionalHandleFlags = cudaGraphConditionalHandleFlags(1);
 
-crate::trace_enum!(cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault });
+crate::types::c_enum!(cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault });
 
 /// C: `cudaGraphConditionalNodeType`.
 #[repr(transparent)]
@@ -149,7 +149,7 @@ pub const cudaGraphCondTypeIf: cudaGraphConditionalNodeType = cudaGraphCondition
 pub const cudaGraphCondTypeWhile: cudaGraphConditionalNodeType = cudaGraphConditionalNodeType(1);
 pub const cudaGraphCondTypeSwitch: cudaGraphConditionalNodeType = cudaGraphConditionalNodeType(2);
 
-crate::trace_enum!(cudaGraphConditionalNodeType { cudaGraphCondTypeIf, cudaGraphCondTypeWhile, cudaGraphCondTypeSwitch });
+crate::types::c_enum!(cudaGraphConditionalNodeType { cudaGraphCondTypeIf, cudaGraphCondTypeWhile, cudaGraphCondTypeSwitch });
 
 /// C: `cudaGraphChildGraphNodeOwnership`.
 #[repr(transparent)]
@@ -160,5 +160,5 @@ pub const cudaGraphChildGraphOwnershipClone: cudaGraphChildGraphNodeOwnership = 
 pub const cudaGraphChildGraphOwnershipMove: cudaGraphChildGraphNodeOwnership = cudaGraphChildGraphNodeOwnership(1);
 pub const cudaGraphChildGraphOwnershipInvalid: cudaGraphChildGraphNodeOwnership = cudaGraphChildGraphNodeOwnership(-1);
 
-crate::trace_enum!(cudaGraphChildGraphNodeOwnership { cudaGraphChildGraphOwnershipClone, cudaGraphChildGraphOwnershipMove, cudaGraphChildGraphOwnershipInvalid });
+crate::types::c_enum!(cudaGraphChildGraphNodeOwnership { cudaGraphChildGraphOwnershipClone, cudaGraphChildGraphOwnershipMove, cudaGraphChildGraphOwnershipInvalid });
 

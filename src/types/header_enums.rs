@@ -18,7 +18,7 @@ pub struct cudaAsyncNotificationType(pub c_int);
 
 pub const cudaAsyncNotificationTypeOverBudget: cudaAsyncNotificationType = cudaAsyncNotificationType(0x1);
 
-crate::trace_enum!(cudaAsyncNotificationType { cudaAsyncNotificationTypeOverBudget });
+crate::types::c_enum!(cudaAsyncNotificationType { cudaAsyncNotificationTypeOverBudget });
 
 /// C: `cudaAtomicOperationCapability`.
 #[repr(transparent)]
@@ -33,7 +33,7 @@ pub const cudaAtomicCapabilityScalar64: cudaAtomicOperationCapability = cudaAtom
 pub const cudaAtomicCapabilityScalar128: cudaAtomicOperationCapability = cudaAtomicOperationCapability(32);
 pub const cudaAtomicCapabilityVector32x4: cudaAtomicOperationCapability = cudaAtomicOperationCapability(64);
 
-crate::trace_enum!(cudaAtomicOperationCapability { cudaAtomicCapabilitySigned, cudaAtomicCapabilityUnsigned, cudaAtomicCapabilityReduction, cudaAtomicCapabilityScalar32, cudaAtomicCapabilityScalar64, cudaAtomicCapabilityScalar128, cudaAtomicCapabilityVector32x4 });
+crate::types::c_enum!(cudaAtomicOperationCapability { cudaAtomicCapabilitySigned, cudaAtomicCapabilityUnsigned, cudaAtomicCapabilityReduction, cudaAtomicCapabilityScalar32, cudaAtomicCapabilityScalar64, cudaAtomicCapabilityScalar128, cudaAtomicCapabilityVector32x4 });
 
 /// C: `cudaCGScope`.
 #[repr(transparent)]
@@ -44,7 +44,7 @@ pub const cudaCGScopeInvalid: cudaCGScope = cudaCGScope(0);
 pub const cudaCGScopeGrid: cudaCGScope = cudaCGScope(1);
 pub const cudaCGScopeReserved: cudaCGScope = cudaCGScope(2);
 
-crate::trace_enum!(cudaCGScope { cudaCGScopeInvalid, cudaCGScopeGrid, cudaCGScopeReserved });
+crate::types::c_enum!(cudaCGScope { cudaCGScopeInvalid, cudaCGScopeGrid, cudaCGScopeReserved });
 
 /// C: `cudaClusterSchedulingPolicy`.
 #[repr(transparent)]
@@ -55,7 +55,7 @@ pub const cudaClusterSchedulingPolicyDefault: cudaClusterSchedulingPolicy = cuda
 pub const cudaClusterSchedulingPolicySpread: cudaClusterSchedulingPolicy = cudaClusterSchedulingPolicy(1);
 pub const cudaClusterSchedulingPolicyLoadBalancing: cudaClusterSchedulingPolicy = cudaClusterSchedulingPolicy(2);
 
-crate::trace_enum!(cudaClusterSchedulingPolicy { cudaClusterSchedulingPolicyDefault, cudaClusterSchedulingPolicySpread, cudaClusterSchedulingPolicyLoadBalancing });
+crate::types::c_enum!(cudaClusterSchedulingPolicy { cudaClusterSchedulingPolicyDefault, cudaClusterSchedulingPolicySpread, cudaClusterSchedulingPolicyLoadBalancing });
 
 /// C: `cudaComputeMode`.
 #[repr(transparent)]
@@ -67,7 +67,7 @@ pub const cudaComputeModeExclusive: cudaComputeMode = cudaComputeMode(1);
 pub const cudaComputeModeProhibited: cudaComputeMode = cudaComputeMode(2);
 pub const cudaComputeModeExclusiveProcess: cudaComputeMode = cudaComputeMode(3);
 
-crate::trace_enum!(cudaComputeMode { cudaComputeModeDefault, cudaComputeModeExclusive, cudaComputeModeProhibited, cudaComputeModeExclusiveProcess });
+crate::types::c_enum!(cudaComputeMode { cudaComputeModeDefault, cudaComputeModeExclusive, cudaComputeModeProhibited, cudaComputeModeExclusiveProcess });
 
 /// C: `cudaDeviceNumaConfig`.
 #[repr(transparent)]
@@ -77,7 +77,7 @@ pub struct cudaDeviceNumaConfig(pub c_int);
 pub const cudaDeviceNumaConfigNone: cudaDeviceNumaConfig = cudaDeviceNumaConfig(0);
 pub const cudaDeviceNumaConfigNumaNode: cudaDeviceNumaConfig = cudaDeviceNumaConfig(1);
 
-crate::trace_enum!(cudaDeviceNumaConfig { cudaDeviceNumaConfigNone, cudaDeviceNumaConfigNumaNode });
+crate::types::c_enum!(cudaDeviceNumaConfig { cudaDeviceNumaConfigNone, cudaDeviceNumaConfigNumaNode });
 
 /// C: `cudaFlushGPUDirectRDMAWritesOptions`.
 #[repr(transparent)]
@@ -87,7 +87,7 @@ pub struct cudaFlushGPUDirectRDMAWritesOptions(pub c_int);
 pub const cudaFlushGPUDirectRDMAWritesOptionHost: cudaFlushGPUDirectRDMAWritesOptions = cudaFlushGPUDirectRDMAWritesOptions(1);
 pub const cudaFlushGPUDirectRDMAWritesOptionMemOps: cudaFlushGPUDirectRDMAWritesOptions = cudaFlushGPUDirectRDMAWritesOptions(2);
 
-crate::trace_enum!(cudaFlushGPUDirectRDMAWritesOptions { cudaFlushGPUDirectRDMAWritesOptionHost, cudaFlushGPUDirectRDMAWritesOptionMemOps });
+crate::types::c_enum!(cudaFlushGPUDirectRDMAWritesOptions { cudaFlushGPUDirectRDMAWritesOptionHost, cudaFlushGPUDirectRDMAWritesOptionMemOps });
 
 /// C: `cudaGPUDirectRDMAWritesOrdering`.
 #[repr(transparent)]
@@ -98,7 +98,7 @@ pub const cudaGPUDirectRDMAWritesOrderingNone: cudaGPUDirectRDMAWritesOrdering =
 pub const cudaGPUDirectRDMAWritesOrderingOwner: cudaGPUDirectRDMAWritesOrdering = cudaGPUDirectRDMAWritesOrdering(100);
 pub const cudaGPUDirectRDMAWritesOrderingAllDevices: cudaGPUDirectRDMAWritesOrdering = cudaGPUDirectRDMAWritesOrdering(200);
 
-crate::trace_enum!(cudaGPUDirectRDMAWritesOrdering { cudaGPUDirectRDMAWritesOrderingNone, cudaGPUDirectRDMAWritesOrderingOwner, cudaGPUDirectRDMAWritesOrderingAllDevices });
+crate::types::c_enum!(cudaGPUDirectRDMAWritesOrdering { cudaGPUDirectRDMAWritesOrderingNone, cudaGPUDirectRDMAWritesOrderingOwner, cudaGPUDirectRDMAWritesOrderingAllDevices });
 
 /// C: `cudaGraphKernelNodeField`.
 #[repr(transparent)]
@@ -110,7 +110,7 @@ pub const cudaGraphKernelNodeFieldGridDim: cudaGraphKernelNodeField = cudaGraphK
 pub const cudaGraphKernelNodeFieldParam: cudaGraphKernelNodeField = cudaGraphKernelNodeField(2);
 pub const cudaGraphKernelNodeFieldEnabled: cudaGraphKernelNodeField = cudaGraphKernelNodeField(3);
 
-crate::trace_enum!(cudaGraphKernelNodeField { cudaGraphKernelNodeFieldInvalid, cudaGraphKernelNodeFieldGridDim, cudaGraphKernelNodeFieldParam, cudaGraphKernelNodeFieldEnabled });
+crate::types::c_enum!(cudaGraphKernelNodeField { cudaGraphKernelNodeFieldInvalid, cudaGraphKernelNodeFieldGridDim, cudaGraphKernelNodeFieldParam, cudaGraphKernelNodeFieldEnabled });
 
 /// C: `cudaJit_CacheMode`.
 #[repr(transparent)]
@@ -121,7 +121,7 @@ pub const cudaJitCacheOptionNone: cudaJit_CacheMode = cudaJit_CacheMode(0);
 pub const cudaJitCacheOptionCG: cudaJit_CacheMode = cudaJit_CacheMode(1);
 pub const cudaJitCacheOptionCA: cudaJit_CacheMode = cudaJit_CacheMode(2);
 
-crate::trace_enum!(cudaJit_CacheMode { cudaJitCacheOptionNone, cudaJitCacheOptionCG, cudaJitCacheOptionCA });
+crate::types::c_enum!(cudaJit_CacheMode { cudaJitCacheOptionNone, cudaJitCacheOptionCG, cudaJitCacheOptionCA });
 
 /// C: `cudaJit_Fallback`.
 #[repr(transparent)]
@@ -131,7 +131,7 @@ pub struct cudaJit_Fallback(pub c_int);
 pub const cudaPreferPtx: cudaJit_Fallback = cudaJit_Fallback(0);
 pub const cudaPreferBinary: cudaJit_Fallback = cudaJit_Fallback(1);
 
-crate::trace_enum!(cudaJit_Fallback { cudaPreferPtx, cudaPreferBinary });
+crate::types::c_enum!(cudaJit_Fallback { cudaPreferPtx, cudaPreferBinary });
 
 /// C: `cudaLaunchMemSyncDomain`.
 #[repr(transparent)]
@@ -141,7 +141,7 @@ pub struct cudaLaunchMemSyncDomain(pub c_int);
 pub const cudaLaunchMemSyncDomainDefault: cudaLaunchMemSyncDomain = cudaLaunchMemSyncDomain(0);
 pub const cudaLaunchMemSyncDomainRemote: cudaLaunchMemSyncDomain = cudaLaunchMemSyncDomain(1);
 
-crate::trace_enum!(cudaLaunchMemSyncDomain { cudaLaunchMemSyncDomainDefault, cudaLaunchMemSyncDomainRemote });
+crate::types::c_enum!(cudaLaunchMemSyncDomain { cudaLaunchMemSyncDomainDefault, cudaLaunchMemSyncDomainRemote });
 
 /// C: `cudaSharedCarveout`.
 #[repr(transparent)]
@@ -152,7 +152,7 @@ pub const cudaSharedmemCarveoutDefault: cudaSharedCarveout = cudaSharedCarveout(
 pub const cudaSharedmemCarveoutMaxShared: cudaSharedCarveout = cudaSharedCarveout(100);
 pub const cudaSharedmemCarveoutMaxL1: cudaSharedCarveout = cudaSharedCarveout(0);
 
-crate::trace_enum!(cudaSharedCarveout { cudaSharedmemCarveoutDefault, cudaSharedmemCarveoutMaxShared, cudaSharedmemCarveoutMaxL1 });
+crate::types::c_enum!(cudaSharedCarveout { cudaSharedmemCarveoutDefault, cudaSharedmemCarveoutMaxShared, cudaSharedmemCarveoutMaxL1 });
 
 /// C: `cudaDataType`.
 #[repr(transparent)]
@@ -195,7 +195,7 @@ pub const CUDA_R_6F_E2M3: cudaDataType = cudaDataType(31);
 pub const CUDA_R_6F_E3M2: cudaDataType = cudaDataType(32);
 pub const CUDA_R_4F_E2M1: cudaDataType = cudaDataType(33);
 
-crate::trace_enum!(cudaDataType { CUDA_R_16F, CUDA_C_16F, CUDA_R_16BF, CUDA_C_16BF, CUDA_R_32F, CUDA_C_32F, CUDA_R_64F, CUDA_C_64F, CUDA_R_4I, CUDA_C_4I, CUDA_R_4U, CUDA_C_4U, CUDA_R_8I, CUDA_C_8I, CUDA_R_8U, CUDA_C_8U, CUDA_R_16I, CUDA_C_16I, CUDA_R_16U, CUDA_C_16U, CUDA_R_32I, CUDA_C_32I, CUDA_R_32U, CUDA_C_32U, CUDA_R_64I, CUDA_C_64I, CUDA_R_64U, CUDA_C_64U, CUDA_R_8F_E4M3, CUDA_R_8F_UE4M3, CUDA_R_8F_E5M2, CUDA_R_8F_UE8M0, CUDA_R_6F_E2M3, CUDA_R_6F_E3M2, CUDA_R_4F_E2M1 });
+crate::types::c_enum!(cudaDataType { CUDA_R_16F, CUDA_C_16F, CUDA_R_16BF, CUDA_C_16BF, CUDA_R_32F, CUDA_C_32F, CUDA_R_64F, CUDA_C_64F, CUDA_R_4I, CUDA_C_4I, CUDA_R_4U, CUDA_C_4U, CUDA_R_8I, CUDA_C_8I, CUDA_R_8U, CUDA_C_8U, CUDA_R_16I, CUDA_C_16I, CUDA_R_16U, CUDA_C_16U, CUDA_R_32I, CUDA_C_32I, CUDA_R_32U, CUDA_C_32U, CUDA_R_64I, CUDA_C_64I, CUDA_R_64U, CUDA_C_64U, CUDA_R_8F_E4M3, CUDA_R_8F_UE4M3, CUDA_R_8F_E5M2, CUDA_R_8F_UE8M0, CUDA_R_6F_E2M3, CUDA_R_6F_E3M2, CUDA_R_4F_E2M1 });
 
 /// C: `libraryPropertyType`.
 #[repr(transparent)]
@@ -206,7 +206,7 @@ pub const MAJOR_VERSION: libraryPropertyType = libraryPropertyType(0);
 pub const MINOR_VERSION: libraryPropertyType = libraryPropertyType(1);
 pub const PATCH_LEVEL: libraryPropertyType = libraryPropertyType(2);
 
-crate::trace_enum!(libraryPropertyType { MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL });
+crate::types::c_enum!(libraryPropertyType { MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL });
 
 /// C: `cudaEmulationStrategy`.
 #[repr(transparent)]
@@ -217,7 +217,7 @@ pub const CUDA_EMULATION_STRATEGY_DEFAULT: cudaEmulationStrategy = cudaEmulation
 pub const CUDA_EMULATION_STRATEGY_PERFORMANT: cudaEmulationStrategy = cudaEmulationStrategy(1);
 pub const CUDA_EMULATION_STRATEGY_EAGER: cudaEmulationStrategy = cudaEmulationStrategy(2);
 
-crate::trace_enum!(cudaEmulationStrategy { CUDA_EMULATION_STRATEGY_DEFAULT, CUDA_EMULATION_STRATEGY_PERFORMANT, CUDA_EMULATION_STRATEGY_EAGER });
+crate::types::c_enum!(cudaEmulationStrategy { CUDA_EMULATION_STRATEGY_DEFAULT, CUDA_EMULATION_STRATEGY_PERFORMANT, CUDA_EMULATION_STRATEGY_EAGER });
 
 /// C: `cudaEmulationMantissaControl`.
 #[repr(transparent)]
@@ -227,7 +227,7 @@ pub struct cudaEmulationMantissaControl(pub c_int);
 pub const CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC: cudaEmulationMantissaControl = cudaEmulationMantissaControl(0);
 pub const CUDA_EMULATION_MANTISSA_CONTROL_FIXED: cudaEmulationMantissaControl = cudaEmulationMantissaControl(1);
 
-crate::trace_enum!(cudaEmulationMantissaControl { CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC, CUDA_EMULATION_MANTISSA_CONTROL_FIXED });
+crate::types::c_enum!(cudaEmulationMantissaControl { CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC, CUDA_EMULATION_MANTISSA_CONTROL_FIXED });
 
 /// C: `cudaEmulationSpecialValuesSupport`.
 #[repr(transparent)]
@@ -239,7 +239,7 @@ pub const CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE: cudaEmulationSpecialValues
 pub const CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY: cudaEmulationSpecialValuesSupport = cudaEmulationSpecialValuesSupport(1);
 pub const CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN: cudaEmulationSpecialValuesSupport = cudaEmulationSpecialValuesSupport(2);
 
-crate::trace_enum!(cudaEmulationSpecialValuesSupport { CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN });
+crate::types::c_enum!(cudaEmulationSpecialValuesSupport { CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY, CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN });
 
 /// C: `cudaSurfaceBoundaryMode`.
 #[repr(transparent)]
@@ -250,7 +250,7 @@ pub const cudaBoundaryModeZero: cudaSurfaceBoundaryMode = cudaSurfaceBoundaryMod
 pub const cudaBoundaryModeClamp: cudaSurfaceBoundaryMode = cudaSurfaceBoundaryMode(1);
 pub const cudaBoundaryModeTrap: cudaSurfaceBoundaryMode = cudaSurfaceBoundaryMode(2);
 
-crate::trace_enum!(cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap });
+crate::types::c_enum!(cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap });
 
 /// C: `cudaSurfaceFormatMode`.
 #[repr(transparent)]
@@ -260,7 +260,7 @@ pub struct cudaSurfaceFormatMode(pub c_int);
 pub const cudaFormatModeForced: cudaSurfaceFormatMode = cudaSurfaceFormatMode(0);
 pub const cudaFormatModeAuto: cudaSurfaceFormatMode = cudaSurfaceFormatMode(1);
 
-crate::trace_enum!(cudaSurfaceFormatMode { cudaFormatModeForced, cudaFormatModeAuto });
+crate::types::c_enum!(cudaSurfaceFormatMode { cudaFormatModeForced, cudaFormatModeAuto });
 
 /// C: `cudaRoundMode`.
 #[repr(transparent)]
@@ -272,7 +272,7 @@ pub const cudaRoundZero: cudaRoundMode = cudaRoundMode(1);
 pub const cudaRoundPosInf: cudaRoundMode = cudaRoundMode(2);
 pub const cudaRoundMinInf: cudaRoundMode = cudaRoundMode(3);
 
-crate::trace_enum!(cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf });
+crate::types::c_enum!(cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf });
 
 /// C: `cudaFabricOpStatusInfo`.
 #[repr(transparent)]
@@ -283,7 +283,7 @@ pub const cudaFabricOpStatusInfoSuccess: cudaFabricOpStatusInfo = cudaFabricOpSt
 pub const cudaFabricOpStatusInfoLast: cudaFabricOpStatusInfo = cudaFabricOpStatusInfo(0);
 pub const cudaFabricOpStatusInfoMax: cudaFabricOpStatusInfo = cudaFabricOpStatusInfo(0x7fffffff);
 
-crate::trace_enum!(cudaFabricOpStatusInfo { cudaFabricOpStatusInfoSuccess, cudaFabricOpStatusInfoLast, cudaFabricOpStatusInfoMax });
+crate::types::c_enum!(cudaFabricOpStatusInfo { cudaFabricOpStatusInfoSuccess, cudaFabricOpStatusInfoLast, cudaFabricOpStatusInfoMax });
 
 /// C: `cudaFabricOpStatusSource`.
 #[repr(transparent)]
@@ -293,7 +293,7 @@ pub struct cudaFabricOpStatusSource(pub c_int);
 pub const cudaFabricOpStatusSourceMbarrierV1: cudaFabricOpStatusSource = cudaFabricOpStatusSource(0x0);
 pub const cudaFabricOpStatusSourceMax: cudaFabricOpStatusSource = cudaFabricOpStatusSource(0x7fffffff);
 
-crate::trace_enum!(cudaFabricOpStatusSource { cudaFabricOpStatusSourceMbarrierV1, cudaFabricOpStatusSourceMax });
+crate::types::c_enum!(cudaFabricOpStatusSource { cudaFabricOpStatusSourceMbarrierV1, cudaFabricOpStatusSourceMax });
 
 /// C: `cudaLaunchAttributePortableClusterMode`.
 #[repr(transparent)]
@@ -304,5 +304,5 @@ pub const cudaLaunchPortableClusterModeDefault: cudaLaunchAttributePortableClust
 pub const cudaLaunchPortableClusterModeRequirePortable: cudaLaunchAttributePortableClusterMode = cudaLaunchAttributePortableClusterMode(1);
 pub const cudaLaunchPortableClusterModeAllowNonPortable: cudaLaunchAttributePortableClusterMode = cudaLaunchAttributePortableClusterMode(2);
 
-crate::trace_enum!(cudaLaunchAttributePortableClusterMode { cudaLaunchPortableClusterModeDefault, cudaLaunchPortableClusterModeRequirePortable, cudaLaunchPortableClusterModeAllowNonPortable });
+crate::types::c_enum!(cudaLaunchAttributePortableClusterMode { cudaLaunchPortableClusterModeDefault, cudaLaunchPortableClusterModeRequirePortable, cudaLaunchPortableClusterModeAllowNonPortable });
 

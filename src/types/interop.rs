@@ -25,7 +25,6 @@ pub struct cudaIpcMemHandle_st {
     pub reserved: [c_char; 64],
 }
 pub type cudaIpcMemHandle_t = cudaIpcMemHandle_st;
-crate::trace_debug!(cudaIpcMemHandle_st);
 
 /// C: `cudaIpcEventHandle_t` (64 opaque bytes, passed by value).
 #[repr(C)]
@@ -34,7 +33,6 @@ pub struct cudaIpcEventHandle_st {
     pub reserved: [c_char; 64],
 }
 pub type cudaIpcEventHandle_t = cudaIpcEventHandle_st;
-crate::trace_debug!(cudaIpcEventHandle_st);
 
 // ---- External memory and semaphores ----------------------------------------
 
@@ -233,7 +231,6 @@ pub type VdpGetProcAddress =
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct cudaGLDeviceList(pub c_int);
-crate::trace_debug!(cudaGLDeviceList);
 
 /// C: `cudaEglFrameType` (`cuda_egl_interop.h`: 0 array, 1 pitch).
 #[repr(transparent)]
@@ -278,7 +275,6 @@ pub struct cudaEglFrame {
     pub frameType: cudaEglFrameType,
     pub eglColorFormat: cudaEglColorFormat,
 }
-crate::trace_debug!(cudaEglFrame);
 
 impl std::fmt::Debug for cudaEglFrame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

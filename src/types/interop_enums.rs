@@ -17,7 +17,7 @@ pub const cudaExternalMemoryHandleTypeD3D11Resource: cudaExternalMemoryHandleTyp
 pub const cudaExternalMemoryHandleTypeD3D11ResourceKmt: cudaExternalMemoryHandleType = cudaExternalMemoryHandleType(7);
 pub const cudaExternalMemoryHandleTypeNvSciBuf: cudaExternalMemoryHandleType = cudaExternalMemoryHandleType(8);
 
-crate::trace_enum!(cudaExternalMemoryHandleType { cudaExternalMemoryHandleTypeOpaqueFd, cudaExternalMemoryHandleTypeOpaqueWin32, cudaExternalMemoryHandleTypeOpaqueWin32Kmt, cudaExternalMemoryHandleTypeD3D12Heap, cudaExternalMemoryHandleTypeD3D12Resource, cudaExternalMemoryHandleTypeD3D11Resource, cudaExternalMemoryHandleTypeD3D11ResourceKmt, cudaExternalMemoryHandleTypeNvSciBuf });
+crate::types::c_enum!(cudaExternalMemoryHandleType { cudaExternalMemoryHandleTypeOpaqueFd, cudaExternalMemoryHandleTypeOpaqueWin32, cudaExternalMemoryHandleTypeOpaqueWin32Kmt, cudaExternalMemoryHandleTypeD3D12Heap, cudaExternalMemoryHandleTypeD3D12Resource, cudaExternalMemoryHandleTypeD3D11Resource, cudaExternalMemoryHandleTypeD3D11ResourceKmt, cudaExternalMemoryHandleTypeNvSciBuf });
 
 /// C: `cudaExternalSemaphoreHandleType`.
 #[repr(transparent)]
@@ -35,7 +35,7 @@ pub const cudaExternalSemaphoreHandleTypeKeyedMutexKmt: cudaExternalSemaphoreHan
 pub const cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd: cudaExternalSemaphoreHandleType = cudaExternalSemaphoreHandleType(9);
 pub const cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32: cudaExternalSemaphoreHandleType = cudaExternalSemaphoreHandleType(10);
 
-crate::trace_enum!(cudaExternalSemaphoreHandleType { cudaExternalSemaphoreHandleTypeOpaqueFd, cudaExternalSemaphoreHandleTypeOpaqueWin32, cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt, cudaExternalSemaphoreHandleTypeD3D12Fence, cudaExternalSemaphoreHandleTypeD3D11Fence, cudaExternalSemaphoreHandleTypeNvSciSync, cudaExternalSemaphoreHandleTypeKeyedMutex, cudaExternalSemaphoreHandleTypeKeyedMutexKmt, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 });
+crate::types::c_enum!(cudaExternalSemaphoreHandleType { cudaExternalSemaphoreHandleTypeOpaqueFd, cudaExternalSemaphoreHandleTypeOpaqueWin32, cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt, cudaExternalSemaphoreHandleTypeD3D12Fence, cudaExternalSemaphoreHandleTypeD3D11Fence, cudaExternalSemaphoreHandleTypeNvSciSync, cudaExternalSemaphoreHandleTypeKeyedMutex, cudaExternalSemaphoreHandleTypeKeyedMutexKmt, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 });
 
 /// C: `cudaGraphicsRegisterFlags`.
 #[repr(transparent)]
@@ -48,7 +48,7 @@ pub const cudaGraphicsRegisterFlagsWriteDiscard: cudaGraphicsRegisterFlags = cud
 pub const cudaGraphicsRegisterFlagsSurfaceLoadStore: cudaGraphicsRegisterFlags = cudaGraphicsRegisterFlags(4);
 pub const cudaGraphicsRegisterFlagsTextureGather: cudaGraphicsRegisterFlags = cudaGraphicsRegisterFlags(8);
 
-crate::trace_enum!(cudaGraphicsRegisterFlags { cudaGraphicsRegisterFlagsNone, cudaGraphicsRegisterFlagsReadOnly, cudaGraphicsRegisterFlagsWriteDiscard, cudaGraphicsRegisterFlagsSurfaceLoadStore, cudaGraphicsRegisterFlagsTextureGather });
+crate::types::c_enum!(cudaGraphicsRegisterFlags { cudaGraphicsRegisterFlagsNone, cudaGraphicsRegisterFlagsReadOnly, cudaGraphicsRegisterFlagsWriteDiscard, cudaGraphicsRegisterFlagsSurfaceLoadStore, cudaGraphicsRegisterFlagsTextureGather });
 
 /// C: `cudaGraphicsMapFlags`.
 #[repr(transparent)]
@@ -59,7 +59,7 @@ pub const cudaGraphicsMapFlagsNone: cudaGraphicsMapFlags = cudaGraphicsMapFlags(
 pub const cudaGraphicsMapFlagsReadOnly: cudaGraphicsMapFlags = cudaGraphicsMapFlags(1);
 pub const cudaGraphicsMapFlagsWriteDiscard: cudaGraphicsMapFlags = cudaGraphicsMapFlags(2);
 
-crate::trace_enum!(cudaGraphicsMapFlags { cudaGraphicsMapFlagsNone, cudaGraphicsMapFlagsReadOnly, cudaGraphicsMapFlagsWriteDiscard });
+crate::types::c_enum!(cudaGraphicsMapFlags { cudaGraphicsMapFlagsNone, cudaGraphicsMapFlagsReadOnly, cudaGraphicsMapFlagsWriteDiscard });
 
 /// C: `cudaGraphicsCubeFace`.
 #[repr(transparent)]
@@ -73,7 +73,7 @@ pub const cudaGraphicsCubeFaceNegativeY: cudaGraphicsCubeFace = cudaGraphicsCube
 pub const cudaGraphicsCubeFacePositiveZ: cudaGraphicsCubeFace = cudaGraphicsCubeFace(0x4);
 pub const cudaGraphicsCubeFaceNegativeZ: cudaGraphicsCubeFace = cudaGraphicsCubeFace(0x5);
 
-crate::trace_enum!(cudaGraphicsCubeFace { cudaGraphicsCubeFacePositiveX, cudaGraphicsCubeFaceNegativeX, cudaGraphicsCubeFacePositiveY, cudaGraphicsCubeFaceNegativeY, cudaGraphicsCubeFacePositiveZ, cudaGraphicsCubeFaceNegativeZ });
+crate::types::c_enum!(cudaGraphicsCubeFace { cudaGraphicsCubeFacePositiveX, cudaGraphicsCubeFaceNegativeX, cudaGraphicsCubeFacePositiveY, cudaGraphicsCubeFaceNegativeY, cudaGraphicsCubeFacePositiveZ, cudaGraphicsCubeFaceNegativeZ });
 
 /// C: `cudaLogLevel`.
 #[repr(transparent)]
@@ -83,5 +83,5 @@ pub struct cudaLogLevel(pub c_int);
 pub const cudaLogLevelError: cudaLogLevel = cudaLogLevel(0);
 pub const cudaLogLevelWarning: cudaLogLevel = cudaLogLevel(1);
 
-crate::trace_enum!(cudaLogLevel { cudaLogLevelError, cudaLogLevelWarning });
+crate::types::c_enum!(cudaLogLevel { cudaLogLevelError, cudaLogLevelWarning });
 

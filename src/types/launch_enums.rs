@@ -19,7 +19,7 @@ pub const cudaFuncAttributeClusterSchedulingPolicyPreference: cudaFuncAttribute 
 pub const cudaFuncAttributeSharedMemoryMode: cudaFuncAttribute = cudaFuncAttribute(16);
 pub const cudaFuncAttributeMax: cudaFuncAttribute = cudaFuncAttribute(17);
 
-crate::trace_enum!(cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize, cudaFuncAttributePreferredSharedMemoryCarveout, cudaFuncAttributeClusterDimMustBeSet, cudaFuncAttributeRequiredClusterWidth, cudaFuncAttributeRequiredClusterHeight, cudaFuncAttributeRequiredClusterDepth, cudaFuncAttributeNonPortableClusterSizeAllowed, cudaFuncAttributeClusterSchedulingPolicyPreference, cudaFuncAttributeSharedMemoryMode, cudaFuncAttributeMax });
+crate::types::c_enum!(cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize, cudaFuncAttributePreferredSharedMemoryCarveout, cudaFuncAttributeClusterDimMustBeSet, cudaFuncAttributeRequiredClusterWidth, cudaFuncAttributeRequiredClusterHeight, cudaFuncAttributeRequiredClusterDepth, cudaFuncAttributeNonPortableClusterSizeAllowed, cudaFuncAttributeClusterSchedulingPolicyPreference, cudaFuncAttributeSharedMemoryMode, cudaFuncAttributeMax });
 
 /// C: `cudaJitOption`.
 #[repr(transparent)]
@@ -44,7 +44,7 @@ pub const cudaJitMinCtaPerSm: cudaJitOption = cudaJitOption(31);
 pub const cudaJitMaxThreadsPerBlock: cudaJitOption = cudaJitOption(32);
 pub const cudaJitOverrideDirectiveValues: cudaJitOption = cudaJitOption(33);
 
-crate::trace_enum!(cudaJitOption { cudaJitMaxRegisters, cudaJitThreadsPerBlock, cudaJitWallTime, cudaJitInfoLogBuffer, cudaJitInfoLogBufferSizeBytes, cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes, cudaJitOptimizationLevel, cudaJitFallbackStrategy, cudaJitGenerateDebugInfo, cudaJitLogVerbose, cudaJitGenerateLineInfo, cudaJitCacheMode, cudaJitPositionIndependentCode, cudaJitMinCtaPerSm, cudaJitMaxThreadsPerBlock, cudaJitOverrideDirectiveValues });
+crate::types::c_enum!(cudaJitOption { cudaJitMaxRegisters, cudaJitThreadsPerBlock, cudaJitWallTime, cudaJitInfoLogBuffer, cudaJitInfoLogBufferSizeBytes, cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes, cudaJitOptimizationLevel, cudaJitFallbackStrategy, cudaJitGenerateDebugInfo, cudaJitLogVerbose, cudaJitGenerateLineInfo, cudaJitCacheMode, cudaJitPositionIndependentCode, cudaJitMinCtaPerSm, cudaJitMaxThreadsPerBlock, cudaJitOverrideDirectiveValues });
 
 /// C: `cudaLibraryOption`.
 #[repr(transparent)]
@@ -54,7 +54,7 @@ pub struct cudaLibraryOption(pub c_int);
 pub const cudaLibraryHostUniversalFunctionAndDataTable: cudaLibraryOption = cudaLibraryOption(0);
 pub const cudaLibraryBinaryIsPreserved: cudaLibraryOption = cudaLibraryOption(1);
 
-crate::trace_enum!(cudaLibraryOption { cudaLibraryHostUniversalFunctionAndDataTable, cudaLibraryBinaryIsPreserved });
+crate::types::c_enum!(cudaLibraryOption { cudaLibraryHostUniversalFunctionAndDataTable, cudaLibraryBinaryIsPreserved });
 
 /// C: `cudaDriverEntryPointQueryResult`.
 #[repr(transparent)]
@@ -65,5 +65,5 @@ pub const cudaDriverEntryPointSuccess: cudaDriverEntryPointQueryResult = cudaDri
 pub const cudaDriverEntryPointSymbolNotFound: cudaDriverEntryPointQueryResult = cudaDriverEntryPointQueryResult(1);
 pub const cudaDriverEntryPointVersionNotSufficent: cudaDriverEntryPointQueryResult = cudaDriverEntryPointQueryResult(2);
 
-crate::trace_enum!(cudaDriverEntryPointQueryResult { cudaDriverEntryPointSuccess, cudaDriverEntryPointSymbolNotFound, cudaDriverEntryPointVersionNotSufficent });
+crate::types::c_enum!(cudaDriverEntryPointQueryResult { cudaDriverEntryPointSuccess, cudaDriverEntryPointSymbolNotFound, cudaDriverEntryPointVersionNotSufficent });
 

@@ -13,7 +13,7 @@ pub const cudaMemoryTypeHost: cudaMemoryType = cudaMemoryType(1);
 pub const cudaMemoryTypeDevice: cudaMemoryType = cudaMemoryType(2);
 pub const cudaMemoryTypeManaged: cudaMemoryType = cudaMemoryType(3);
 
-crate::trace_enum!(cudaMemoryType { cudaMemoryTypeUnregistered, cudaMemoryTypeHost, cudaMemoryTypeDevice, cudaMemoryTypeManaged });
+crate::types::c_enum!(cudaMemoryType { cudaMemoryTypeUnregistered, cudaMemoryTypeHost, cudaMemoryTypeDevice, cudaMemoryTypeManaged });
 
 /// C: `cudaMemoryAdvise`.
 #[repr(transparent)]
@@ -27,7 +27,7 @@ pub const cudaMemAdviseUnsetPreferredLocation: cudaMemoryAdvise = cudaMemoryAdvi
 pub const cudaMemAdviseSetAccessedBy: cudaMemoryAdvise = cudaMemoryAdvise(5);
 pub const cudaMemAdviseUnsetAccessedBy: cudaMemoryAdvise = cudaMemoryAdvise(6);
 
-crate::trace_enum!(cudaMemoryAdvise { cudaMemAdviseSetReadMostly, cudaMemAdviseUnsetReadMostly, cudaMemAdviseSetPreferredLocation, cudaMemAdviseUnsetPreferredLocation, cudaMemAdviseSetAccessedBy, cudaMemAdviseUnsetAccessedBy });
+crate::types::c_enum!(cudaMemoryAdvise { cudaMemAdviseSetReadMostly, cudaMemAdviseUnsetReadMostly, cudaMemAdviseSetPreferredLocation, cudaMemAdviseUnsetPreferredLocation, cudaMemAdviseSetAccessedBy, cudaMemAdviseUnsetAccessedBy });
 
 /// C: `cudaMemRangeAttribute`.
 #[repr(transparent)]
@@ -43,7 +43,7 @@ pub const cudaMemRangeAttributePreferredLocationId: cudaMemRangeAttribute = cuda
 pub const cudaMemRangeAttributeLastPrefetchLocationType: cudaMemRangeAttribute = cudaMemRangeAttribute(7);
 pub const cudaMemRangeAttributeLastPrefetchLocationId: cudaMemRangeAttribute = cudaMemRangeAttribute(8);
 
-crate::trace_enum!(cudaMemRangeAttribute { cudaMemRangeAttributeReadMostly, cudaMemRangeAttributePreferredLocation, cudaMemRangeAttributeAccessedBy, cudaMemRangeAttributeLastPrefetchLocation, cudaMemRangeAttributePreferredLocationType, cudaMemRangeAttributePreferredLocationId, cudaMemRangeAttributeLastPrefetchLocationType, cudaMemRangeAttributeLastPrefetchLocationId });
+crate::types::c_enum!(cudaMemRangeAttribute { cudaMemRangeAttributeReadMostly, cudaMemRangeAttributePreferredLocation, cudaMemRangeAttributeAccessedBy, cudaMemRangeAttributeLastPrefetchLocation, cudaMemRangeAttributePreferredLocationType, cudaMemRangeAttributePreferredLocationId, cudaMemRangeAttributeLastPrefetchLocationType, cudaMemRangeAttributeLastPrefetchLocationId });
 
 /// C: `cudaDeviceP2PAttr`.
 #[repr(transparent)]
@@ -56,7 +56,7 @@ pub const cudaDevP2PAttrNativeAtomicSupported: cudaDeviceP2PAttr = cudaDeviceP2P
 pub const cudaDevP2PAttrCudaArrayAccessSupported: cudaDeviceP2PAttr = cudaDeviceP2PAttr(4);
 pub const cudaDevP2PAttrOnlyPartialNativeAtomicSupported: cudaDeviceP2PAttr = cudaDeviceP2PAttr(5);
 
-crate::trace_enum!(cudaDeviceP2PAttr { cudaDevP2PAttrPerformanceRank, cudaDevP2PAttrAccessSupported, cudaDevP2PAttrNativeAtomicSupported, cudaDevP2PAttrCudaArrayAccessSupported, cudaDevP2PAttrOnlyPartialNativeAtomicSupported });
+crate::types::c_enum!(cudaDeviceP2PAttr { cudaDevP2PAttrPerformanceRank, cudaDevP2PAttrAccessSupported, cudaDevP2PAttrNativeAtomicSupported, cudaDevP2PAttrCudaArrayAccessSupported, cudaDevP2PAttrOnlyPartialNativeAtomicSupported });
 
 /// C: `cudaMemcpyFlags`.
 #[repr(transparent)]
@@ -66,7 +66,7 @@ pub struct cudaMemcpyFlags(pub c_int);
 pub const cudaMemcpyFlagDefault: cudaMemcpyFlags = cudaMemcpyFlags(0x0);
 pub const cudaMemcpyFlagPreferOverlapWithCompute: cudaMemcpyFlags = cudaMemcpyFlags(0x1);
 
-crate::trace_enum!(cudaMemcpyFlags { cudaMemcpyFlagDefault, cudaMemcpyFlagPreferOverlapWithCompute });
+crate::types::c_enum!(cudaMemcpyFlags { cudaMemcpyFlagDefault, cudaMemcpyFlagPreferOverlapWithCompute });
 
 /// C: `cudaMemcpySrcAccessOrder`.
 #[repr(transparent)]
@@ -79,7 +79,7 @@ pub const cudaMemcpySrcAccessOrderDuringApiCall: cudaMemcpySrcAccessOrder = cuda
 pub const cudaMemcpySrcAccessOrderAny: cudaMemcpySrcAccessOrder = cudaMemcpySrcAccessOrder(0x3);
 pub const cudaMemcpySrcAccessOrderMax: cudaMemcpySrcAccessOrder = cudaMemcpySrcAccessOrder(0x7fffffff);
 
-crate::trace_enum!(cudaMemcpySrcAccessOrder { cudaMemcpySrcAccessOrderInvalid, cudaMemcpySrcAccessOrderStream, cudaMemcpySrcAccessOrderDuringApiCall, cudaMemcpySrcAccessOrderAny, cudaMemcpySrcAccessOrderMax });
+crate::types::c_enum!(cudaMemcpySrcAccessOrder { cudaMemcpySrcAccessOrderInvalid, cudaMemcpySrcAccessOrderStream, cudaMemcpySrcAccessOrderDuringApiCall, cudaMemcpySrcAccessOrderAny, cudaMemcpySrcAccessOrderMax });
 
 /// C: `cudaMemcpy3DOperandType`.
 #[repr(transparent)]
@@ -90,5 +90,5 @@ pub const cudaMemcpyOperandTypePointer: cudaMemcpy3DOperandType = cudaMemcpy3DOp
 pub const cudaMemcpyOperandTypeArray: cudaMemcpy3DOperandType = cudaMemcpy3DOperandType(0x2);
 pub const cudaMemcpyOperandTypeMax: cudaMemcpy3DOperandType = cudaMemcpy3DOperandType(0x7fffffff);
 
-crate::trace_enum!(cudaMemcpy3DOperandType { cudaMemcpyOperandTypePointer, cudaMemcpyOperandTypeArray, cudaMemcpyOperandTypeMax });
+crate::types::c_enum!(cudaMemcpy3DOperandType { cudaMemcpyOperandTypePointer, cudaMemcpyOperandTypeArray, cudaMemcpyOperandTypeMax });
 

@@ -1,14 +1,17 @@
-//! C ABI types of the CUDA 13.0 runtime, one file per area.
+//! C ABI types of the CUDA 13 runtime (as of 13.5), one file per area.
 //!
 //! Every item here is laid out exactly like NVIDIA's declaration of the same
 //! name (tests/abi_layout.rs checks `sizeof`/`offsetof` and enum values
-//! against NVIDIA's 13.0 headers). Enumerations are `#[repr(transparent)]`
+//! against NVIDIA's 13.5 headers). Enumerations are `#[repr(transparent)]`
 //! newtypes with constants, never Rust `enum`s: callers and the driver may
 //! hand us any integer.
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case, unused_imports)]
 
 pub(crate) mod error_codes;
+pub mod c_enum;
 pub mod error;
+/// cbindgen:ignore
+pub mod error_names;
 pub mod handles;
 pub mod device_enums;
 pub mod device;
@@ -34,10 +37,13 @@ mod header_enums;
 pub mod execution;
 mod execution_enums;
 
+pub use c_enum::CEnum;
+pub(crate) use c_enum::c_enum;
 pub use device::*;
 pub use device_enums::*;
 pub use error::*;
 pub use execution::*;
+pub use error_codes::*;
 pub use graph::*;
 pub use handles::*;
 pub use interop::*;

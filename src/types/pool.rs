@@ -13,7 +13,6 @@ pub struct cudaMemLocation {
     pub r#type: cudaMemLocationType,
     pub id: c_int,
 }
-crate::trace_debug!(cudaMemLocation);
 
 /// C: `struct cudaMemAccessDesc` (12 bytes).
 #[repr(C)]

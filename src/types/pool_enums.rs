@@ -25,7 +25,7 @@ pub const cudaMemPoolAttrMaxPoolSize: cudaMemPoolAttr = cudaMemPoolAttr(0xd);
 pub const cudaMemPoolAttrHwDecompressEnabled: cudaMemPoolAttr = cudaMemPoolAttr(0xe);
 pub const cudaMemPoolAttrLocalityDomainId: cudaMemPoolAttr = cudaMemPoolAttr(0xf);
 
-crate::trace_enum!(cudaMemPoolAttr { cudaMemPoolReuseFollowEventDependencies, cudaMemPoolReuseAllowOpportunistic, cudaMemPoolReuseAllowInternalDependencies, cudaMemPoolAttrReleaseThreshold, cudaMemPoolAttrReservedMemCurrent, cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemCurrent, cudaMemPoolAttrUsedMemHigh, cudaMemPoolAttrAllocationType, cudaMemPoolAttrExportHandleTypes, cudaMemPoolAttrLocationId, cudaMemPoolAttrLocationType, cudaMemPoolAttrMaxPoolSize, cudaMemPoolAttrHwDecompressEnabled, cudaMemPoolAttrLocalityDomainId });
+crate::types::c_enum!(cudaMemPoolAttr { cudaMemPoolReuseFollowEventDependencies, cudaMemPoolReuseAllowOpportunistic, cudaMemPoolReuseAllowInternalDependencies, cudaMemPoolAttrReleaseThreshold, cudaMemPoolAttrReservedMemCurrent, cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemCurrent, cudaMemPoolAttrUsedMemHigh, cudaMemPoolAttrAllocationType, cudaMemPoolAttrExportHandleTypes, cudaMemPoolAttrLocationId, cudaMemPoolAttrLocationType, cudaMemPoolAttrMaxPoolSize, cudaMemPoolAttrHwDecompressEnabled, cudaMemPoolAttrLocalityDomainId });
 
 /// C: `cudaMemLocationType`.
 #[repr(transparent)]
@@ -42,7 +42,7 @@ pub const cudaMemLocationTypeHostNumaCurrent: cudaMemLocationType = cudaMemLocat
 pub const cudaMemLocationTypeInvisible: cudaMemLocationType = cudaMemLocationType(5);
 pub const cudaMemLocationTypeDeviceLocalityDomain: cudaMemLocationType = cudaMemLocationType(6);
 
-crate::trace_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent, cudaMemLocationTypeInvisible, cudaMemLocationTypeDeviceLocalityDomain });
+crate::types::c_enum!(cudaMemLocationType { cudaMemLocationTypeInvalid, cudaMemLocationTypeNone, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemLocationTypeHostNuma, cudaMemLocationTypeHostNumaCurrent, cudaMemLocationTypeInvisible, cudaMemLocationTypeDeviceLocalityDomain });
 
 /// C: `cudaMemAccessFlags`.
 #[repr(transparent)]
@@ -53,7 +53,7 @@ pub const cudaMemAccessFlagsProtNone: cudaMemAccessFlags = cudaMemAccessFlags(0)
 pub const cudaMemAccessFlagsProtRead: cudaMemAccessFlags = cudaMemAccessFlags(1);
 pub const cudaMemAccessFlagsProtReadWrite: cudaMemAccessFlags = cudaMemAccessFlags(3);
 
-crate::trace_enum!(cudaMemAccessFlags { cudaMemAccessFlagsProtNone, cudaMemAccessFlagsProtRead, cudaMemAccessFlagsProtReadWrite });
+crate::types::c_enum!(cudaMemAccessFlags { cudaMemAccessFlagsProtNone, cudaMemAccessFlagsProtRead, cudaMemAccessFlagsProtReadWrite });
 
 /// C: `cudaMemAllocationType`.
 #[repr(transparent)]
@@ -65,7 +65,7 @@ pub const cudaMemAllocationTypePinned: cudaMemAllocationType = cudaMemAllocation
 pub const cudaMemAllocationTypeManaged: cudaMemAllocationType = cudaMemAllocationType(0x2);
 pub const cudaMemAllocationTypeMax: cudaMemAllocationType = cudaMemAllocationType(0x7fffffff);
 
-crate::trace_enum!(cudaMemAllocationType { cudaMemAllocationTypeInvalid, cudaMemAllocationTypePinned, cudaMemAllocationTypeManaged, cudaMemAllocationTypeMax });
+crate::types::c_enum!(cudaMemAllocationType { cudaMemAllocationTypeInvalid, cudaMemAllocationTypePinned, cudaMemAllocationTypeManaged, cudaMemAllocationTypeMax });
 
 /// C: `cudaMemAllocationHandleType`.
 #[repr(transparent)]
@@ -78,5 +78,5 @@ pub const cudaMemHandleTypeWin32: cudaMemAllocationHandleType = cudaMemAllocatio
 pub const cudaMemHandleTypeWin32Kmt: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x4);
 pub const cudaMemHandleTypeFabric: cudaMemAllocationHandleType = cudaMemAllocationHandleType(0x8);
 
-crate::trace_enum!(cudaMemAllocationHandleType { cudaMemHandleTypeNone, cudaMemHandleTypePosixFileDescriptor, cudaMemHandleTypeWin32, cudaMemHandleTypeWin32Kmt, cudaMemHandleTypeFabric });
+crate::types::c_enum!(cudaMemAllocationHandleType { cudaMemHandleTypeNone, cudaMemHandleTypePosixFileDescriptor, cudaMemHandleTypeWin32, cudaMemHandleTypeWin32Kmt, cudaMemHandleTypeFabric });
 

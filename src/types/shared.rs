@@ -113,4 +113,3 @@ pub union cudaLaunchAttributeValue {
 }
 
 
-crate::trace_debug!(cudaPitchedPtr, cudaExtent, cudaPos);

@@ -14,7 +14,7 @@ pub const cudaMemcpyDeviceToHost: cudaMemcpyKind = cudaMemcpyKind(2);
 pub const cudaMemcpyDeviceToDevice: cudaMemcpyKind = cudaMemcpyKind(3);
 pub const cudaMemcpyDefault: cudaMemcpyKind = cudaMemcpyKind(4);
 
-crate::trace_enum!(cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault });
+crate::types::c_enum!(cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault });
 
 /// C: `cudaLaunchAttributeID`.
 #[repr(transparent)]
@@ -41,7 +41,7 @@ pub const cudaLaunchAttributeNvlinkUtilCentricScheduling: cudaLaunchAttributeID 
 pub const cudaLaunchAttributePortableClusterSizeMode: cudaLaunchAttributeID = cudaLaunchAttributeID(17);
 pub const cudaLaunchAttributeSharedMemoryMode: cudaLaunchAttributeID = cudaLaunchAttributeID(18);
 
-crate::trace_enum!(cudaLaunchAttributeID { cudaLaunchAttributeIgnore, cudaLaunchAttributeAccessPolicyWindow, cudaLaunchAttributeCooperative, cudaLaunchAttributeSynchronizationPolicy, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeClusterSchedulingPolicyPreference, cudaLaunchAttributeProgrammaticStreamSerialization, cudaLaunchAttributeProgrammaticEvent, cudaLaunchAttributePriority, cudaLaunchAttributeMemSyncDomainMap, cudaLaunchAttributeMemSyncDomain, cudaLaunchAttributePreferredClusterDimension, cudaLaunchAttributeLaunchCompletionEvent, cudaLaunchAttributeDeviceUpdatableKernelNode, cudaLaunchAttributePreferredSharedMemoryCarveout, cudaLaunchAttributeNvlinkUtilCentricScheduling, cudaLaunchAttributePortableClusterSizeMode, cudaLaunchAttributeSharedMemoryMode });
+crate::types::c_enum!(cudaLaunchAttributeID { cudaLaunchAttributeIgnore, cudaLaunchAttributeAccessPolicyWindow, cudaLaunchAttributeCooperative, cudaLaunchAttributeSynchronizationPolicy, cudaLaunchAttributeClusterDimension, cudaLaunchAttributeClusterSchedulingPolicyPreference, cudaLaunchAttributeProgrammaticStreamSerialization, cudaLaunchAttributeProgrammaticEvent, cudaLaunchAttributePriority, cudaLaunchAttributeMemSyncDomainMap, cudaLaunchAttributeMemSyncDomain, cudaLaunchAttributePreferredClusterDimension, cudaLaunchAttributeLaunchCompletionEvent, cudaLaunchAttributeDeviceUpdatableKernelNode, cudaLaunchAttributePreferredSharedMemoryCarveout, cudaLaunchAttributeNvlinkUtilCentricScheduling, cudaLaunchAttributePortableClusterSizeMode, cudaLaunchAttributeSharedMemoryMode });
 
 /// C: `cudaAccessProperty`.
 #[repr(transparent)]
@@ -52,7 +52,7 @@ pub const cudaAccessPropertyNormal: cudaAccessProperty = cudaAccessProperty(0);
 pub const cudaAccessPropertyStreaming: cudaAccessProperty = cudaAccessProperty(1);
 pub const cudaAccessPropertyPersisting: cudaAccessProperty = cudaAccessProperty(2);
 
-crate::trace_enum!(cudaAccessProperty { cudaAccessPropertyNormal, cudaAccessPropertyStreaming, cudaAccessPropertyPersisting });
+crate::types::c_enum!(cudaAccessProperty { cudaAccessPropertyNormal, cudaAccessPropertyStreaming, cudaAccessPropertyPersisting });
 
 /// C: `cudaSynchronizationPolicy`.
 #[repr(transparent)]
@@ -64,5 +64,5 @@ pub const cudaSyncPolicySpin: cudaSynchronizationPolicy = cudaSynchronizationPol
 pub const cudaSyncPolicyYield: cudaSynchronizationPolicy = cudaSynchronizationPolicy(3);
 pub const cudaSyncPolicyBlockingSync: cudaSynchronizationPolicy = cudaSynchronizationPolicy(4);
 
-crate::trace_enum!(cudaSynchronizationPolicy { cudaSyncPolicyAuto, cudaSyncPolicySpin, cudaSyncPolicyYield, cudaSyncPolicyBlockingSync });
+crate::types::c_enum!(cudaSynchronizationPolicy { cudaSyncPolicyAuto, cudaSyncPolicySpin, cudaSyncPolicyYield, cudaSyncPolicyBlockingSync });
 

@@ -12,7 +12,7 @@ pub const cudaStreamCaptureModeGlobal: cudaStreamCaptureMode = cudaStreamCapture
 pub const cudaStreamCaptureModeThreadLocal: cudaStreamCaptureMode = cudaStreamCaptureMode(1);
 pub const cudaStreamCaptureModeRelaxed: cudaStreamCaptureMode = cudaStreamCaptureMode(2);
 
-crate::trace_enum!(cudaStreamCaptureMode { cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed });
+crate::types::c_enum!(cudaStreamCaptureMode { cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal, cudaStreamCaptureModeRelaxed });
 
 /// C: `cudaStreamCaptureStatus`.
 #[repr(transparent)]
@@ -23,7 +23,7 @@ pub const cudaStreamCaptureStatusNone: cudaStreamCaptureStatus = cudaStreamCaptu
 pub const cudaStreamCaptureStatusActive: cudaStreamCaptureStatus = cudaStreamCaptureStatus(1);
 pub const cudaStreamCaptureStatusInvalidated: cudaStreamCaptureStatus = cudaStreamCaptureStatus(2);
 
-crate::trace_enum!(cudaStreamCaptureStatus { cudaStreamCaptureStatusNone, cudaStreamCaptureStatusActive, cudaStreamCaptureStatusInvalidated });
+crate::types::c_enum!(cudaStreamCaptureStatus { cudaStreamCaptureStatusNone, cudaStreamCaptureStatusActive, cudaStreamCaptureStatusInvalidated });
 
 /// C: `cudaStreamUpdateCaptureDependenciesFlags`.
 #[repr(transparent)]
@@ -33,5 +33,5 @@ pub struct cudaStreamUpdateCaptureDependenciesFlags(pub c_int);
 pub const cudaStreamAddCaptureDependencies: cudaStreamUpdateCaptureDependenciesFlags = cudaStreamUpdateCaptureDependenciesFlags(0x0);
 pub const cudaStreamSetCaptureDependencies: cudaStreamUpdateCaptureDependenciesFlags = cudaStreamUpdateCaptureDependenciesFlags(0x1);
 
-crate::trace_enum!(cudaStreamUpdateCaptureDependenciesFlags { cudaStreamAddCaptureDependencies, cudaStreamSetCaptureDependencies });
+crate::types::c_enum!(cudaStreamUpdateCaptureDependenciesFlags { cudaStreamAddCaptureDependencies, cudaStreamSetCaptureDependencies });
 

@@ -15,7 +15,6 @@ pub struct cudaChannelFormatDesc {
     pub w: c_int,
     pub f: cudaChannelFormatKind,
 }
-crate::trace_debug!(cudaChannelFormatDesc);
 
 /// `cudaResourceDesc::res.array` (anonymous in NVIDIA's header).
 #[repr(C)]

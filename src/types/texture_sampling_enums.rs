@@ -13,7 +13,7 @@ pub const cudaAddressModeClamp: cudaTextureAddressMode = cudaTextureAddressMode(
 pub const cudaAddressModeMirror: cudaTextureAddressMode = cudaTextureAddressMode(2);
 pub const cudaAddressModeBorder: cudaTextureAddressMode = cudaTextureAddressMode(3);
 
-crate::trace_enum!(cudaTextureAddressMode { cudaAddressModeWrap, cudaAddressModeClamp, cudaAddressModeMirror, cudaAddressModeBorder });
+crate::types::c_enum!(cudaTextureAddressMode { cudaAddressModeWrap, cudaAddressModeClamp, cudaAddressModeMirror, cudaAddressModeBorder });
 
 /// C: `cudaTextureFilterMode`.
 #[repr(transparent)]
@@ -23,7 +23,7 @@ pub struct cudaTextureFilterMode(pub c_int);
 pub const cudaFilterModePoint: cudaTextureFilterMode = cudaTextureFilterMode(0);
 pub const cudaFilterModeLinear: cudaTextureFilterMode = cudaTextureFilterMode(1);
 
-crate::trace_enum!(cudaTextureFilterMode { cudaFilterModePoint, cudaFilterModeLinear });
+crate::types::c_enum!(cudaTextureFilterMode { cudaFilterModePoint, cudaFilterModeLinear });
 
 /// C: `cudaTextureReadMode`.
 #[repr(transparent)]
@@ -33,5 +33,5 @@ pub struct cudaTextureReadMode(pub c_int);
 pub const cudaReadModeElementType: cudaTextureReadMode = cudaTextureReadMode(0);
 pub const cudaReadModeNormalizedFloat: cudaTextureReadMode = cudaTextureReadMode(1);
 
-crate::trace_enum!(cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat });
+crate::types::c_enum!(cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat });
 

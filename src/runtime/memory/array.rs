@@ -7,11 +7,11 @@
 use crate::driver::api::{CUDA_ARRAY3D_DESCRIPTOR, CUarray};
 use crate::driver::*;
 use crate::runtime::context::enter;
+use crate::runtime::required;
 use crate::runtime::state::runtime;
-use crate::runtime::texture::array_format;
+use crate::runtime::channel_format::{array_format, channel_desc};
 use crate::types::*;
 use std::ffi::{c_int, c_uint};
-use std::ptr::null_mut;
 
 fn descriptor(desc: &cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> CudaResult<CUDA_ARRAY3D_DESCRIPTOR> {
     let (format, channels) = array_format(desc)?;
@@ -26,42 +26,43 @@ fn descriptor(desc: &cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -
 }
 
 /// `cudaMallocArray`: a 1D (height 0) or 2D array.
-pub fn malloc_array(desc: &cudaChannelFormatDesc, width: usize, height: usize, flags: c_uint) -> CudaResult<cudaArray_t> {
-    malloc_3d_array(desc, cudaExtent { width, height, depth: 0 }, flags)
+pub fn malloc_array(out: Option<&mut cudaArray_t>, desc: Option<&cudaChannelFormatDesc>, width: usize, height: usize, flags: c_uint) -> CudaResult {
+    malloc_3d_array(out, desc, cudaExtent { width, height, depth: 0 }, flags)
 }
 
 /// `cudaMalloc3DArray`.
-pub fn malloc_3d_array(desc: &cudaChannelFormatDesc, extent: cudaExtent, flags: c_uint) -> CudaResult<cudaArray_t> {
+pub fn malloc_3d_array(out: Option<&mut cudaArray_t>, desc: Option<&cudaChannelFormatDesc>, extent: cudaExtent, flags: c_uint) -> CudaResult {
+    let out = required(out)?;
+    let desc = required(desc)?;
     enter()?;
     let d = descriptor(desc, extent, flags)?;
-    let mut a = null_mut();
-    cu!(cuArray3DCreate(&mut a, &d))?;
-    Ok(a)
+    cu!(cuArray3DCreate(out, &d))
 }
 
 /// `cudaMallocMipmappedArray`.
 pub fn malloc_mipmapped_array(
-    desc: &cudaChannelFormatDesc,
+    out: Option<&mut cudaMipmappedArray_t>,
+    desc: Option<&cudaChannelFormatDesc>,
     extent: cudaExtent,
     levels: c_uint,
     flags: c_uint,
-) -> CudaResult<cudaMipmappedArray_t> {
+) -> CudaResult {
+    let out = required(out)?;
+    let desc = required(desc)?;
     enter()?;
     let d = descriptor(desc, extent, flags)?;
-    let mut m = null_mut();
-    cu!(cuMipmappedArrayCreate(&mut m, &d, levels))?;
-    Ok(m)
+    cu!(cuMipmappedArrayCreate(out, &d, levels))
 }
 
-/// `cudaGetMipmappedArrayLevel`.
-pub fn mipmapped_array_level(m: cudaMipmappedArray_const_t, level: c_uint) -> CudaResult<cudaArray_t> {
+/// `cudaGetMipmappedArrayLevel`: the handle is checked before the
+/// out-parameter, as NVIDIA's runtime does (H100: a NULL handle with a NULL
+/// out-parameter is `cudaErrorInvalidResourceHandle`).
+pub fn mipmapped_array_level(out: Option<&mut cudaArray_t>, m: cudaMipmappedArray_const_t, level: c_uint) -> CudaResult {
     enter()?;
     if m.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    let mut a = null_mut();
-    cu!(cuMipmappedArrayGetLevel(&mut a, m.cast_mut(), level))?;
-    Ok(a)
+    cu!(cuMipmappedArrayGetLevel(required(out)?, m.cast_mut(), level))
 }
 
 /// `cudaFreeArray`: NULL is a no-op.
@@ -155,7 +156,7 @@ pub fn array_info(
     let d = describe(a)?;
     if let Some(out) = desc {
         // The same descriptor cudaGetChannelDesc reports for this array.
-        *out = crate::runtime::texture::channel_desc(d.Format, d.NumChannels);
+        *out = channel_desc(d.Format, d.NumChannels);
     }
     if let Some(out) = extent {
         *out = cudaExtent { width: d.Width, height: d.Height, depth: d.Depth };
@@ -167,18 +168,18 @@ pub fn array_info(
 }
 
 /// `cudaArrayGetPlane`.
-pub fn array_plane(a: cudaArray_t, plane: c_uint) -> CudaResult<cudaArray_t> {
+pub fn array_plane(out: Option<&mut cudaArray_t>, a: cudaArray_t, plane: c_uint) -> CudaResult {
+    // The handle before the out-parameter, as NVIDIA's runtime (H100).
     enter()?;
     if a.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    let mut p = null_mut();
-    cu!(cuArrayGetPlane(&mut p, a, plane))?;
-    Ok(p)
+    cu!(cuArrayGetPlane(required(out)?, a, plane))
 }
 
 /// `cudaArrayGetMemoryRequirements`.
-pub fn array_memory_requirements(out: &mut cudaArrayMemoryRequirements, a: cudaArray_t, device: c_int) -> CudaResult {
+pub fn array_memory_requirements(out: Option<&mut cudaArrayMemoryRequirements>, a: cudaArray_t, device: c_int) -> CudaResult {
+    let out = required(out)?;
     let dev = runtime()?.device_arg(device)?.cu;
     if a.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -189,10 +190,11 @@ pub fn array_memory_requirements(out: &mut cudaArrayMemoryRequirements, a: cudaA
 
 /// `cudaMipmappedArrayGetMemoryRequirements`.
 pub fn mipmapped_array_memory_requirements(
-    out: &mut cudaArrayMemoryRequirements,
+    out: Option<&mut cudaArrayMemoryRequirements>,
     m: cudaMipmappedArray_t,
     device: c_int,
 ) -> CudaResult {
+    let out = required(out)?;
     let dev = runtime()?.device_arg(device)?.cu;
     if m.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -202,7 +204,8 @@ pub fn mipmapped_array_memory_requirements(
 }
 
 /// `cudaArrayGetSparseProperties`.
-pub fn array_sparse_properties(out: &mut cudaArraySparseProperties, a: cudaArray_t) -> CudaResult {
+pub fn array_sparse_properties(out: Option<&mut cudaArraySparseProperties>, a: cudaArray_t) -> CudaResult {
+    let out = required(out)?;
     enter()?;
     if a.is_null() {
         return Err(cudaErrorInvalidValue);
@@ -211,7 +214,8 @@ pub fn array_sparse_properties(out: &mut cudaArraySparseProperties, a: cudaArray
 }
 
 /// `cudaMipmappedArrayGetSparseProperties`.
-pub fn mipmapped_array_sparse_properties(out: &mut cudaArraySparseProperties, m: cudaMipmappedArray_t) -> CudaResult {
+pub fn mipmapped_array_sparse_properties(out: Option<&mut cudaArraySparseProperties>, m: cudaMipmappedArray_t) -> CudaResult {
+    let out = required(out)?;
     enter()?;
     if m.is_null() {
         return Err(cudaErrorInvalidValue);

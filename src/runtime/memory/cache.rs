@@ -98,6 +98,33 @@ pub enum Kind {
     Host = 1,
 }
 
+/// The driver's allocation behind `cudaMalloc` / `cudaMallocHost`.
+#[inline(always)]
+pub(super) fn driver_alloc(kind: Kind, size: usize) -> CudaResult<*mut c_void> {
+    match kind {
+        Kind::Device => {
+            let mut d = 0;
+            cu!(cuMemAlloc(&mut d, size))?;
+            Ok(d as usize as *mut c_void)
+        }
+        Kind::Host => {
+            let mut p = std::ptr::null_mut();
+            cu!(cuMemAllocHost(&mut p, size))?;
+            Ok(p)
+        }
+    }
+}
+
+/// The driver's release behind `cudaFree` / `cudaFreeHost`.
+#[inline(always)]
+pub(super) fn driver_free(kind: Kind, p: *mut c_void) -> CudaResult {
+    match kind {
+        Kind::Device => cu!(cuMemFree(super::dptr(p))),
+        Kind::Host => cu!(cuMemFreeHost(p)),
+    }
+}
+
+
 // ---------------------------------------------------------------- switch
 
 const UNKNOWN: u8 = 0;
@@ -419,7 +446,7 @@ impl Pool {
     fn release(&self, kind: Kind, segments: Vec<(usize, usize)>) {
         for (p, _) in segments {
             self.released.fetch_add(1, Ordering::Relaxed);
-            if let Err(e) = super::alloc::driver_free(kind, p as *mut c_void) {
+            if let Err(e) = driver_free(kind, p as *mut c_void) {
                 log::debug!("caching allocator: giving a segment back failed with {}", crate::runtime::error::name(e));
             }
         }
@@ -470,12 +497,12 @@ impl Pool {
             }
             Plan::Segment(size, one_off) => (size, one_off),
         };
-        let (base, size) = match super::alloc::driver_alloc(kind, size) {
+        let (base, size) = match driver_alloc(kind, size) {
             Ok(p) => (p as usize, size),
             Err(cudaErrorMemoryAllocation) => {
                 self.release_all(kind, ctx);
                 let least = r.next_multiple_of(PAGE);
-                (super::alloc::driver_alloc(kind, least)? as usize, least)
+                (driver_alloc(kind, least)? as usize, least)
             }
             Err(e) => return Err(e),
         };
@@ -608,7 +635,7 @@ impl Cache {
 /// `device` (from `enter`); `size` > 0.
 pub fn malloc(kind: Kind, ctx: CUcontext, device: c_int, size: usize) -> CudaResult<*mut c_void> {
     if size == 0 || size > MAX_SIZE || !runtime()?.device(device)?.is_primary(ctx) {
-        return super::alloc::driver_alloc(kind, size);
+        return driver_alloc(kind, size);
     }
     let cache = cache()?;
     let (p, size) = cache.pool(device, kind).allocate(kind, ctx, size.next_multiple_of(ALIGN))?;

@@ -9,6 +9,7 @@
 //! `CUDA_MEMCPY2D`/`CUDA_MEMCPY3D` by one function, [`copy_3d`]; 2D copies
 //! are 3D copies of depth 1 narrowed by [`narrow`].
 
+use crate::runtime::required;
 use super::array::{describe, element_size};
 use super::dptr;
 use crate::driver::api::{CUDA_MEMCPY2D, CUDA_MEMCPY3D, CUarray, CUmemorytype};
@@ -237,18 +238,8 @@ pub fn memcpy_2d_to_array(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
-    enter()?;
-    if nothing_to_copy(&[width, height]) {
-        return Ok(());
-    }
-    let dir = Dir::of(kind)?.array_dst()?;
-    check_pitch(width, &[spitch])?;
-    if dst.is_null() {
-        return Err(cudaErrorInvalidResourceHandle);
-    }
-    let s = End::Ptr { p: src, pitch: spitch, height: 0, ty: dir.src_type() };
     let at = At { x: w_offset, y: h_offset, z: 0 };
-    run_2d(&copy_3d(s, At::default(), End::Array(dst), at, width, height, 1), on, m)
+    memcpy_2d_array_linear(ArraySide::Dst, dst, at, src, spitch, width, height, kind, on, m)
 }
 
 /// `cudaMemcpy2DFromArray` / `...Async`: offsets and width in bytes.
@@ -265,18 +256,53 @@ pub fn memcpy_2d_from_array(
     on: On,
     m: StreamMode,
 ) -> CudaResult {
+    let at = At { x: w_offset, y: h_offset, z: 0 };
+    memcpy_2d_array_linear(ArraySide::Src, src.cast_mut(), at, dst, dpitch, width, height, kind, on, m)
+}
+
+/// Which end of a copy between an array and linear memory is the array.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ArraySide {
+    Src,
+    Dst,
+}
+
+/// A 2D copy between an array (at `at`) and linear memory (`linear`, rows
+/// `pitch` apart), in NVIDIA's check order: nothing to copy, direction,
+/// pitch, then the array handle.
+#[allow(clippy::too_many_arguments)]
+fn memcpy_2d_array_linear(
+    side: ArraySide,
+    array: cudaArray_t,
+    at: At,
+    linear: *const c_void,
+    pitch: usize,
+    width: usize,
+    height: usize,
+    kind: cudaMemcpyKind,
+    on: On,
+    m: StreamMode,
+) -> CudaResult {
     enter()?;
     if nothing_to_copy(&[width, height]) {
         return Ok(());
     }
-    let dir = Dir::of(kind)?.array_src()?;
-    check_pitch(width, &[dpitch])?;
-    if src.is_null() {
+    let dir = Dir::of(kind)?;
+    // The linear end's memory type, from the direction as seen by the array.
+    let ty = match side {
+        ArraySide::Dst => dir.array_dst()?.src_type(),
+        ArraySide::Src => dir.array_src()?.dst_type(),
+    };
+    check_pitch(width, &[pitch])?;
+    if array.is_null() {
         return Err(cudaErrorInvalidResourceHandle);
     }
-    let d = End::Ptr { p: dst, pitch: dpitch, height: 0, ty: dir.dst_type() };
-    let at = At { x: w_offset, y: h_offset, z: 0 };
-    run_2d(&copy_3d(End::Array(src.cast_mut()), at, d, At::default(), width, height, 1), on, m)
+    let linear = End::Ptr { p: linear, pitch, height: 0, ty };
+    let c = match side {
+        ArraySide::Dst => copy_3d(linear, At::default(), End::Array(array), at, width, height, 1),
+        ArraySide::Src => copy_3d(End::Array(array), at, linear, At::default(), width, height, 1),
+    };
+    run_2d(&c, on, m)
 }
 
 /// `cudaMemcpy2DArrayToArray`: offsets and width in bytes.
@@ -507,7 +533,8 @@ pub fn params_3d(p: &cudaMemcpy3DParms) -> CudaResult<CUDA_MEMCPY3D> {
 }
 
 /// `cudaMemcpy3D` / `cudaMemcpy3DAsync`.
-pub fn memcpy_3d(p: &cudaMemcpy3DParms, on: On, m: StreamMode) -> CudaResult {
+pub fn memcpy_3d(p: Option<&cudaMemcpy3DParms>, on: On, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     enter()?;
     let c = params_3d(p)?;
     if empty(&p.extent) {
@@ -543,7 +570,8 @@ pub fn memcpy_peer(
 
 /// `cudaMemcpy3DPeer` / `cudaMemcpy3DPeerAsync`: the driver's peer struct
 /// is `CUDA_MEMCPY3D` with the contexts in the two reserved slots.
-pub fn memcpy_3d_peer(p: &cudaMemcpy3DPeerParms, on: On, m: StreamMode) -> CudaResult {
+pub fn memcpy_3d_peer(p: Option<&cudaMemcpy3DPeerParms>, on: On, m: StreamMode) -> CudaResult {
+    let p = required(p)?;
     let (sctx, dctx) = (device_context(p.srcDevice)?, device_context(p.dstDevice)?);
     enter()?;
     let mut c = convert_3d(

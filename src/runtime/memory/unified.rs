@@ -2,6 +2,7 @@
 //! advice and range attributes. `cudaMemLocation` and the advice and
 //! range-attribute values equal the driver's and pass through.
 
+use crate::runtime::required;
 use super::dptr;
 use crate::driver::api::*;
 use crate::driver::{CUstream, StreamMode};
@@ -14,7 +15,8 @@ use std::ptr::null_mut;
 /// `cudaPointerGetAttributes` (CUDA 11+ rules): memory the driver does not
 /// know (plain host memory, NULL) is `cudaMemoryTypeUnregistered` with
 /// device `cudaInvalidDeviceId` and NULL pointers, and succeeds.
-pub fn pointer_attributes(out: &mut cudaPointerAttributes, p: *const c_void) -> CudaResult {
+pub fn pointer_attributes(out: Option<&mut cudaPointerAttributes>, p: *const c_void) -> CudaResult {
+    let out = required(out)?;
     let rt = runtime()?;
     enter()?;
     let mut ty: c_uint = 0;

@@ -47,7 +47,8 @@ pub mod record;
 
 use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
 use super::table::Row;
-use super::timeline::escape_into;
+use super::args::escape_into;
+use super::timeline::push_us;
 use record as r;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -465,10 +466,6 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
 /// id, so GPU tracks sort after the host threads.
 fn track(device: u32, stream: u32) -> u32 {
     (1 << 30) + ((device & 0x3f) << 24) + (stream & 0xff_ffff)
-}
-
-fn push_us(s: &mut String, ns: u64) {
-    let _ = write!(s, "{}.{:03}", ns / 1000, ns % 1000);
 }
 
 fn flow_end(pid: u32, tid: u32, ts: u64, ext: u64) -> String {
