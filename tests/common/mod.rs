@@ -47,6 +47,11 @@ pub fn shim_lib() -> PathBuf {
     built("libcudart_shim.so")
 }
 
+/// The CUDA 12 library as built (`libcudart_shim12.so`, package cuda12/).
+pub fn shim12_lib() -> PathBuf {
+    built("libcudart_shim12.so")
+}
+
 /// The fake driver (`libfake_cuda.so`, SONAME libcuda.so.1).
 pub fn fake_driver() -> PathBuf {
     built("libfake_cuda.so")
