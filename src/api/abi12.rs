@@ -1,0 +1,281 @@
+//! The CUDA 12.9 forms: every export of NVIDIA's `libcudart.so.12` whose C
+//! signature or struct layout differs from the 13 export of the same name,
+//! or that 13 no longer has. Written once, here; everything else the 12
+//! library exports is the common surface of the other files in `src/api/`.
+//!
+//! Each one is linked as `NAME__abi12`. tools/linker exports it as `NAME`
+//! from the 12 library (where it takes precedence over a 13 form of that
+//! name) and keeps it out of the 13 library (docs/DESIGN.md, "Several
+//! ABIs"). The bodies only convert, as everywhere in `src/api/`:
+//!
+//! - a 12 form that is a 13 export under another name (`_v2`/`_v3`, the
+//!   `cudaThread*` calls) calls that export; traces name the call by its 13
+//!   name;
+//! - a 12 form with fewer arguments (no edge data, a device number instead
+//!   of a location) calls the 13 export with the arguments converted;
+//! - a 12 form whose struct differs calls `runtime::abi12`, which answers in
+//!   12.9's layout (`types::abi12`).
+//!
+//! cbindgen skips this module: the C header is the 13 surface.
+
+use super::{capture, device, event, external, graph, memory};
+use crate::runtime::{abi12, as_out};
+use crate::types::abi12::{DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaPointerAttributes12, location_of_device};
+use crate::types::*;
+use std::ffi::{c_double, c_int, c_uint, c_ulonglong, c_void};
+use std::ptr::{null, null_mut};
+
+// ---- version -------------------------------------------------------------
+
+#[unsafe(export_name = "cudaRuntimeGetVersion__abi12")]
+pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
+    entry!(@no_init cudaRuntimeGetVersion(runtimeVersion) => abi12::runtime_version(unsafe { as_out(runtimeVersion) }))
+}
+
+// ---- device: 12.9's cudaDeviceProp, the cudaThread* calls ------------------
+
+/// `prop` as the bytes a form of `cudaGetDeviceProperties` writes.
+///
+/// # Safety
+/// `prop` is NULL or points to at least `len` writable bytes (the C API's
+/// contract: the caller's `cudaDeviceProp`, of the size its form writes).
+unsafe fn device_prop_bytes<'a>(prop: *mut c_void, len: usize) -> Option<&'a mut [u8]> {
+    // SAFETY: the caller's contract.
+    (!prop.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(prop.cast::<u8>(), len) })
+}
+
+/// The plain form: CUDA 11's extent of the struct (see `DEVICE_PROP_PLAIN_BYTES`).
+#[unsafe(export_name = "cudaGetDeviceProperties__abi12")]
+pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut c_void, device: c_int) -> cudaError_t {
+    entry!(cudaGetDeviceProperties(prop, device) => abi12::device_properties(unsafe { device_prop_bytes(prop, DEVICE_PROP_PLAIN_BYTES) }, device))
+}
+
+/// What a CUDA 12 program's `cudaGetDeviceProperties` calls.
+#[unsafe(export_name = "cudaGetDeviceProperties_v2__abi12")]
+pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut c_void, device: c_int) -> cudaError_t {
+    entry!(cudaGetDeviceProperties_v2(prop, device) => abi12::device_properties(unsafe { device_prop_bytes(prop, DEVICE_PROP_V2_BYTES) }, device))
+}
+
+#[unsafe(export_name = "cudaThreadExit__abi12")]
+pub unsafe extern "C" fn cudaThreadExit() -> cudaError_t {
+    unsafe { device::cudaDeviceReset() }
+}
+
+#[unsafe(export_name = "cudaThreadSynchronize__abi12")]
+pub unsafe extern "C" fn cudaThreadSynchronize() -> cudaError_t {
+    unsafe { device::cudaDeviceSynchronize() }
+}
+
+#[unsafe(export_name = "cudaThreadSetLimit__abi12")]
+pub unsafe extern "C" fn cudaThreadSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
+    unsafe { device::cudaDeviceSetLimit(limit, value) }
+}
+
+#[unsafe(export_name = "cudaThreadGetLimit__abi12")]
+pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
+    unsafe { device::cudaDeviceGetLimit(pValue, limit) }
+}
+
+#[unsafe(export_name = "cudaThreadSetCacheConfig__abi12")]
+pub unsafe extern "C" fn cudaThreadSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t {
+    unsafe { device::cudaDeviceSetCacheConfig(cacheConfig) }
+}
+
+#[unsafe(export_name = "cudaThreadGetCacheConfig__abi12")]
+pub unsafe extern "C" fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
+    unsafe { device::cudaDeviceGetCacheConfig(pCacheConfig) }
+}
+
+/// Deprecated since CUDA 7.5, where it stopped doing anything: succeeds
+/// once the runtime is up and reads nothing.
+#[unsafe(export_name = "cudaSetDoubleForDevice__abi12")]
+pub unsafe extern "C" fn cudaSetDoubleForDevice(d: *mut c_double) -> cudaError_t {
+    entry!(cudaSetDoubleForDevice(d) => Ok(()))
+}
+
+/// As `cudaSetDoubleForDevice`.
+#[unsafe(export_name = "cudaSetDoubleForHost__abi12")]
+pub unsafe extern "C" fn cudaSetDoubleForHost(d: *mut c_double) -> cudaError_t {
+    entry!(cudaSetDoubleForHost(d) => Ok(()))
+}
+
+// ---- memory: device numbers for locations, 12.9's pointer attributes -----
+
+#[unsafe(export_name = "cudaPointerGetAttributes__abi12")]
+pub unsafe extern "C" fn cudaPointerGetAttributes(attributes: *mut cudaPointerAttributes12, ptr: *const c_void) -> cudaError_t {
+    entry!(cudaPointerGetAttributes(attributes, ptr) => abi12::pointer_attributes(unsafe { as_out(attributes) }, ptr))
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync(devPtr: *const c_void, count: usize, dstDevice: c_int, stream: cudaStream_t) -> cudaError_t {
+    unsafe { memory::cudaMemPrefetchAsync(devPtr, count, location_of_device(dstDevice), 0, stream) }
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(devPtr: *const c_void, count: usize, dstDevice: c_int, stream: cudaStream_t) -> cudaError_t {
+    unsafe { memory::cudaMemPrefetchAsync_ptsz(devPtr, count, location_of_device(dstDevice), 0, stream) }
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync_v2__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
+    unsafe { memory::cudaMemPrefetchAsync(devPtr, count, location, flags, stream) }
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_v2_ptsz(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
+    unsafe { memory::cudaMemPrefetchAsync_ptsz(devPtr, count, location, flags, stream) }
+}
+
+#[unsafe(export_name = "cudaMemAdvise__abi12")]
+pub unsafe extern "C" fn cudaMemAdvise(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, device: c_int) -> cudaError_t {
+    unsafe { memory::cudaMemAdvise(devPtr, count, advice, location_of_device(device)) }
+}
+
+#[unsafe(export_name = "cudaMemAdvise_v2__abi12")]
+pub unsafe extern "C" fn cudaMemAdvise_v2(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, location: cudaMemLocation) -> cudaError_t {
+    unsafe { memory::cudaMemAdvise(devPtr, count, advice, location) }
+}
+
+// ---- events ----------------------------------------------------------------
+
+#[unsafe(export_name = "cudaEventElapsedTime_v2__abi12")]
+pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    unsafe { event::cudaEventElapsedTime(ms, start, end) }
+}
+
+// ---- stream capture: 3-, 6- and 7-argument info, edge-less updates --------
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong) -> cudaError_t {
+    unsafe { capture::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, null_mut(), null_mut(), null_mut(), null_mut()) }
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong) -> cudaError_t {
+    unsafe { capture::cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, null_mut(), null_mut(), null_mut(), null_mut()) }
+}
+
+/// What a CUDA 12 program's `cudaStreamGetCaptureInfo` calls.
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v2__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, numDependencies_out: *mut usize) -> cudaError_t {
+    unsafe { capture::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out) }
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, numDependencies_out: *mut usize) -> cudaError_t {
+    unsafe { capture::cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out) }
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v3__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
+    unsafe { capture::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) }
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v3_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
+    unsafe { capture::cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) }
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    unsafe { capture::cudaStreamUpdateCaptureDependencies(stream, dependencies, null(), numDependencies, flags) }
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    unsafe { capture::cudaStreamUpdateCaptureDependencies_ptsz(stream, dependencies, null(), numDependencies, flags) }
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    unsafe { capture::cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies, flags) }
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2_ptsz(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    unsafe { capture::cudaStreamUpdateCaptureDependencies_ptsz(stream, dependencies, dependencyData, numDependencies, flags) }
+}
+
+// ---- graph edges: the plain forms carry no edge data ------------------------
+
+#[unsafe(export_name = "cudaGraphAddNode__abi12")]
+pub unsafe extern "C" fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    unsafe { graph::cudaGraphAddNode(pGraphNode, graph, pDependencies, null(), numDependencies, nodeParams) }
+}
+
+#[unsafe(export_name = "cudaGraphAddNode_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphAddNode_v2(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    unsafe { graph::cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) }
+}
+
+#[unsafe(export_name = "cudaGraphAddDependencies__abi12")]
+pub unsafe extern "C" fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
+    unsafe { graph::cudaGraphAddDependencies(graph, from, to, null(), numDependencies) }
+}
+
+#[unsafe(export_name = "cudaGraphAddDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphAddDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
+    unsafe { graph::cudaGraphAddDependencies(graph, from, to, edgeData, numDependencies) }
+}
+
+#[unsafe(export_name = "cudaGraphRemoveDependencies__abi12")]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
+    unsafe { graph::cudaGraphRemoveDependencies(graph, from, to, null(), numDependencies) }
+}
+
+#[unsafe(export_name = "cudaGraphRemoveDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
+    unsafe { graph::cudaGraphRemoveDependencies(graph, from, to, edgeData, numDependencies) }
+}
+
+#[unsafe(export_name = "cudaGraphGetEdges__abi12")]
+pub unsafe extern "C" fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize) -> cudaError_t {
+    unsafe { graph::cudaGraphGetEdges(graph, from, to, null_mut(), numEdges) }
+}
+
+#[unsafe(export_name = "cudaGraphGetEdges_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t {
+    unsafe { graph::cudaGraphGetEdges(graph, from, to, edgeData, numEdges) }
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependencies__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, pNumDependencies: *mut usize) -> cudaError_t {
+    unsafe { graph::cudaGraphNodeGetDependencies(node, pDependencies, null_mut(), pNumDependencies) }
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t {
+    unsafe { graph::cudaGraphNodeGetDependencies(node, pDependencies, edgeData, pNumDependencies) }
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependentNodes__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, pNumDependentNodes: *mut usize) -> cudaError_t {
+    unsafe { graph::cudaGraphNodeGetDependentNodes(node, pDependentNodes, null_mut(), pNumDependentNodes) }
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependentNodes_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t {
+    unsafe { graph::cudaGraphNodeGetDependentNodes(node, pDependentNodes, edgeData, pNumDependentNodes) }
+}
+
+// ---- external semaphores: the _v2 forms are 13's ---------------------------
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    unsafe { external::cudaSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) }
+}
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    unsafe { external::cudaSignalExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) }
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    unsafe { external::cudaWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) }
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    unsafe { external::cudaWaitExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) }
+}

@@ -1,0 +1,276 @@
+//! CUDA 12.9's layouts, where they differ from the runtime's (13.x). The
+//! CUDA 12 exports (src/api/abi12.rs) convert between these and the
+//! runtime's types; nothing else uses them. Layouts from NVIDIA's 12.9
+//! headers (tests/data/abi/headers-12.9.txt, `field` lines); tests/abi12.rs
+//! checks every offset against that file.
+
+use super::device::cudaDeviceProp;
+use super::handles::cudaUUID_t;
+use super::memory::cudaPointerAttributes;
+use super::{cudaMemoryType, cudaMemLocation, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaCpuDeviceId};
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+/// The CUDA version the 12 library implements and reports (`cudaRuntimeGetVersion`).
+pub const RUNTIME_VERSION: c_int = 12090;
+
+/// C: `struct cudaPointerAttributes`, CUDA 12.9 layout (24 bytes): 13.x's
+/// first four fields; 13.0 appended the rest.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaPointerAttributes12 {
+    pub r#type: cudaMemoryType,
+    pub device: c_int,
+    pub devicePointer: *mut c_void,
+    pub hostPointer: *mut c_void,
+}
+
+impl From<&cudaPointerAttributes> for cudaPointerAttributes12 {
+    fn from(a: &cudaPointerAttributes) -> Self {
+        Self { r#type: a.r#type, device: a.device, devicePointer: a.devicePointer, hostPointer: a.hostPointer }
+    }
+}
+
+/// CUDA 12's device-number argument of `cudaMemPrefetchAsync` and
+/// `cudaMemAdvise` as the location their 13 forms take: `cudaCpuDeviceId`
+/// is the host, any other number a device (the runtime checks it).
+pub fn location_of_device(device: c_int) -> cudaMemLocation {
+    if device == cudaCpuDeviceId {
+        cudaMemLocation { r#type: cudaMemLocationTypeHost, id: 0 }
+    } else {
+        cudaMemLocation { r#type: cudaMemLocationTypeDevice, id: device }
+    }
+}
+
+/// C: `struct cudaDeviceProp`, CUDA 12.9 layout (1032 bytes): 13.x's fields
+/// minus the NUMA/MPS ones it added, plus the 8 fields 13.0 dropped.
+/// Not `Copy`: a copy need not keep the zeroed padding `prefix` reads.
+#[repr(C)]
+pub struct cudaDeviceProp12 {
+    pub name: [c_char; 256],
+    pub uuid: cudaUUID_t,
+    pub luid: [c_char; 8],
+    pub luidDeviceNodeMask: c_uint,
+    pub totalGlobalMem: usize,
+    pub sharedMemPerBlock: usize,
+    pub regsPerBlock: c_int,
+    pub warpSize: c_int,
+    pub memPitch: usize,
+    pub maxThreadsPerBlock: c_int,
+    pub maxThreadsDim: [c_int; 3],
+    pub maxGridSize: [c_int; 3],
+    pub clockRate: c_int,
+    pub totalConstMem: usize,
+    pub major: c_int,
+    pub minor: c_int,
+    pub textureAlignment: usize,
+    pub texturePitchAlignment: usize,
+    pub deviceOverlap: c_int,
+    pub multiProcessorCount: c_int,
+    pub kernelExecTimeoutEnabled: c_int,
+    pub integrated: c_int,
+    pub canMapHostMemory: c_int,
+    pub computeMode: c_int,
+    pub maxTexture1D: c_int,
+    pub maxTexture1DMipmap: c_int,
+    pub maxTexture1DLinear: c_int,
+    pub maxTexture2D: [c_int; 2],
+    pub maxTexture2DMipmap: [c_int; 2],
+    pub maxTexture2DLinear: [c_int; 3],
+    pub maxTexture2DGather: [c_int; 2],
+    pub maxTexture3D: [c_int; 3],
+    pub maxTexture3DAlt: [c_int; 3],
+    pub maxTextureCubemap: c_int,
+    pub maxTexture1DLayered: [c_int; 2],
+    pub maxTexture2DLayered: [c_int; 3],
+    pub maxTextureCubemapLayered: [c_int; 2],
+    pub maxSurface1D: c_int,
+    pub maxSurface2D: [c_int; 2],
+    pub maxSurface3D: [c_int; 3],
+    pub maxSurface1DLayered: [c_int; 2],
+    pub maxSurface2DLayered: [c_int; 3],
+    pub maxSurfaceCubemap: c_int,
+    pub maxSurfaceCubemapLayered: [c_int; 2],
+    pub surfaceAlignment: usize,
+    pub concurrentKernels: c_int,
+    pub ECCEnabled: c_int,
+    pub pciBusID: c_int,
+    pub pciDeviceID: c_int,
+    pub pciDomainID: c_int,
+    pub tccDriver: c_int,
+    pub asyncEngineCount: c_int,
+    pub unifiedAddressing: c_int,
+    pub memoryClockRate: c_int,
+    pub memoryBusWidth: c_int,
+    pub l2CacheSize: c_int,
+    pub persistingL2CacheMaxSize: c_int,
+    pub maxThreadsPerMultiProcessor: c_int,
+    pub streamPrioritiesSupported: c_int,
+    pub globalL1CacheSupported: c_int,
+    pub localL1CacheSupported: c_int,
+    pub sharedMemPerMultiprocessor: usize,
+    pub regsPerMultiprocessor: c_int,
+    pub managedMemory: c_int,
+    pub isMultiGpuBoard: c_int,
+    pub multiGpuBoardGroupID: c_int,
+    pub hostNativeAtomicSupported: c_int,
+    pub singleToDoublePrecisionPerfRatio: c_int,
+    pub pageableMemoryAccess: c_int,
+    pub concurrentManagedAccess: c_int,
+    pub computePreemptionSupported: c_int,
+    pub canUseHostPointerForRegisteredMem: c_int,
+    pub cooperativeLaunch: c_int,
+    pub cooperativeMultiDeviceLaunch: c_int,
+    pub sharedMemPerBlockOptin: usize,
+    pub pageableMemoryAccessUsesHostPageTables: c_int,
+    pub directManagedMemAccessFromHost: c_int,
+    pub maxBlocksPerMultiProcessor: c_int,
+    pub accessPolicyMaxWindowSize: c_int,
+    pub reservedSharedMemPerBlock: usize,
+    pub hostRegisterSupported: c_int,
+    pub sparseCudaArraySupported: c_int,
+    pub hostRegisterReadOnlySupported: c_int,
+    pub timelineSemaphoreInteropSupported: c_int,
+    pub memoryPoolsSupported: c_int,
+    pub gpuDirectRDMASupported: c_int,
+    pub gpuDirectRDMAFlushWritesOptions: c_uint,
+    pub gpuDirectRDMAWritesOrdering: c_int,
+    pub memoryPoolSupportedHandleTypes: c_uint,
+    pub deferredMappingCudaArraySupported: c_int,
+    pub ipcEventSupported: c_int,
+    pub clusterLaunch: c_int,
+    pub unifiedFunctionPointers: c_int,
+    pub reserved: [c_int; 63],
+}
+
+/// The fields 13.0 dropped, which 12.9 still fills from device attributes.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct DroppedProps {
+    pub clockRate: c_int,
+    pub deviceOverlap: c_int,
+    pub kernelExecTimeoutEnabled: c_int,
+    pub computeMode: c_int,
+    pub maxTexture1DLinear: c_int,
+    pub memoryClockRate: c_int,
+    pub singleToDoublePrecisionPerfRatio: c_int,
+    pub cooperativeMultiDeviceLaunch: c_int,
+}
+
+/// How many bytes of `cudaDeviceProp12` each form of `cudaGetDeviceProperties`
+/// writes: the plain form stops after `reservedSharedMemPerBlock` (an old
+/// caller's buffer may end there), `_v2` before `reserved`. Neither touches
+/// `reserved`. Measured in NVIDIA's 12.9 library (docs/CUDA12.md).
+pub const DEVICE_PROP_PLAIN_BYTES: usize = 728;
+pub const DEVICE_PROP_V2_BYTES: usize = 780;
+
+impl cudaDeviceProp12 {
+    /// 12.9's struct from the runtime's and the dropped fields' values.
+    pub fn from_runtime(p: &cudaDeviceProp, d: DroppedProps) -> Self {
+        // Zeroed first and then assigned field by field, so the padding
+        // (after `luidDeviceNodeMask`) is zero bytes that `prefix` may read.
+        // SAFETY: all-zero is a valid value of every field.
+        let mut s: Self = unsafe { std::mem::zeroed() };
+        s.name = p.name;
+        s.uuid = p.uuid;
+        s.luid = p.luid;
+        s.luidDeviceNodeMask = p.luidDeviceNodeMask;
+        s.totalGlobalMem = p.totalGlobalMem;
+        s.sharedMemPerBlock = p.sharedMemPerBlock;
+        s.regsPerBlock = p.regsPerBlock;
+        s.warpSize = p.warpSize;
+        s.memPitch = p.memPitch;
+        s.maxThreadsPerBlock = p.maxThreadsPerBlock;
+        s.maxThreadsDim = p.maxThreadsDim;
+        s.maxGridSize = p.maxGridSize;
+        s.totalConstMem = p.totalConstMem;
+        s.major = p.major;
+        s.minor = p.minor;
+        s.textureAlignment = p.textureAlignment;
+        s.texturePitchAlignment = p.texturePitchAlignment;
+        s.multiProcessorCount = p.multiProcessorCount;
+        s.integrated = p.integrated;
+        s.canMapHostMemory = p.canMapHostMemory;
+        s.maxTexture1D = p.maxTexture1D;
+        s.maxTexture1DMipmap = p.maxTexture1DMipmap;
+        s.maxTexture2D = p.maxTexture2D;
+        s.maxTexture2DMipmap = p.maxTexture2DMipmap;
+        s.maxTexture2DLinear = p.maxTexture2DLinear;
+        s.maxTexture2DGather = p.maxTexture2DGather;
+        s.maxTexture3D = p.maxTexture3D;
+        s.maxTexture3DAlt = p.maxTexture3DAlt;
+        s.maxTextureCubemap = p.maxTextureCubemap;
+        s.maxTexture1DLayered = p.maxTexture1DLayered;
+        s.maxTexture2DLayered = p.maxTexture2DLayered;
+        s.maxTextureCubemapLayered = p.maxTextureCubemapLayered;
+        s.maxSurface1D = p.maxSurface1D;
+        s.maxSurface2D = p.maxSurface2D;
+        s.maxSurface3D = p.maxSurface3D;
+        s.maxSurface1DLayered = p.maxSurface1DLayered;
+        s.maxSurface2DLayered = p.maxSurface2DLayered;
+        s.maxSurfaceCubemap = p.maxSurfaceCubemap;
+        s.maxSurfaceCubemapLayered = p.maxSurfaceCubemapLayered;
+        s.surfaceAlignment = p.surfaceAlignment;
+        s.concurrentKernels = p.concurrentKernels;
+        s.ECCEnabled = p.ECCEnabled;
+        s.pciBusID = p.pciBusID;
+        s.pciDeviceID = p.pciDeviceID;
+        s.pciDomainID = p.pciDomainID;
+        s.tccDriver = p.tccDriver;
+        s.asyncEngineCount = p.asyncEngineCount;
+        s.unifiedAddressing = p.unifiedAddressing;
+        s.memoryBusWidth = p.memoryBusWidth;
+        s.l2CacheSize = p.l2CacheSize;
+        s.persistingL2CacheMaxSize = p.persistingL2CacheMaxSize;
+        s.maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+        s.streamPrioritiesSupported = p.streamPrioritiesSupported;
+        s.globalL1CacheSupported = p.globalL1CacheSupported;
+        s.localL1CacheSupported = p.localL1CacheSupported;
+        s.sharedMemPerMultiprocessor = p.sharedMemPerMultiprocessor;
+        s.regsPerMultiprocessor = p.regsPerMultiprocessor;
+        s.managedMemory = p.managedMemory;
+        s.isMultiGpuBoard = p.isMultiGpuBoard;
+        s.multiGpuBoardGroupID = p.multiGpuBoardGroupID;
+        s.hostNativeAtomicSupported = p.hostNativeAtomicSupported;
+        s.pageableMemoryAccess = p.pageableMemoryAccess;
+        s.concurrentManagedAccess = p.concurrentManagedAccess;
+        s.computePreemptionSupported = p.computePreemptionSupported;
+        s.canUseHostPointerForRegisteredMem = p.canUseHostPointerForRegisteredMem;
+        s.cooperativeLaunch = p.cooperativeLaunch;
+        s.sharedMemPerBlockOptin = p.sharedMemPerBlockOptin;
+        s.pageableMemoryAccessUsesHostPageTables = p.pageableMemoryAccessUsesHostPageTables;
+        s.directManagedMemAccessFromHost = p.directManagedMemAccessFromHost;
+        s.maxBlocksPerMultiProcessor = p.maxBlocksPerMultiProcessor;
+        s.accessPolicyMaxWindowSize = p.accessPolicyMaxWindowSize;
+        s.reservedSharedMemPerBlock = p.reservedSharedMemPerBlock;
+        s.hostRegisterSupported = p.hostRegisterSupported;
+        s.sparseCudaArraySupported = p.sparseCudaArraySupported;
+        s.hostRegisterReadOnlySupported = p.hostRegisterReadOnlySupported;
+        s.timelineSemaphoreInteropSupported = p.timelineSemaphoreInteropSupported;
+        s.memoryPoolsSupported = p.memoryPoolsSupported;
+        s.gpuDirectRDMASupported = p.gpuDirectRDMASupported;
+        s.gpuDirectRDMAFlushWritesOptions = p.gpuDirectRDMAFlushWritesOptions;
+        s.gpuDirectRDMAWritesOrdering = p.gpuDirectRDMAWritesOrdering;
+        s.memoryPoolSupportedHandleTypes = p.memoryPoolSupportedHandleTypes;
+        s.deferredMappingCudaArraySupported = p.deferredMappingCudaArraySupported;
+        s.ipcEventSupported = p.ipcEventSupported;
+        s.clusterLaunch = p.clusterLaunch;
+        s.unifiedFunctionPointers = p.unifiedFunctionPointers;
+        s.clockRate = d.clockRate;
+        s.deviceOverlap = d.deviceOverlap;
+        s.kernelExecTimeoutEnabled = d.kernelExecTimeoutEnabled;
+        s.computeMode = d.computeMode;
+        s.maxTexture1DLinear = d.maxTexture1DLinear;
+        s.memoryClockRate = d.memoryClockRate;
+        s.singleToDoublePrecisionPerfRatio = d.singleToDoublePrecisionPerfRatio;
+        s.cooperativeMultiDeviceLaunch = d.cooperativeMultiDeviceLaunch;
+        s
+    }
+
+    /// The struct's first `len` bytes (at most its size).
+    pub fn prefix(&self, len: usize) -> &[u8] {
+        // SAFETY: a repr(C) struct of integers and byte arrays; its padding
+        // is initialized, because every value is built by `from_runtime`
+        // (zeroed, then field assignments, which leave padding alone).
+        let all = unsafe { std::slice::from_raw_parts((self as *const Self).cast::<u8>(), size_of::<Self>()) };
+        &all[..len.min(all.len())]
+    }
+}
