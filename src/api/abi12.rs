@@ -9,17 +9,21 @@
 //! ABIs"). The bodies only convert, as everywhere in `src/api/`:
 //!
 //! - a 12 form that is a 13 export under another name (`_v2`/`_v3`, the
-//!   `cudaThread*` calls) calls that export; traces name the call by its 13
-//!   name;
+//!   `cudaThread*` calls) calls the runtime function that 13 export calls;
 //! - a 12 form with fewer arguments (no edge data, a device number instead
-//!   of a location) calls the 13 export with the arguments converted;
+//!   of a location) calls it with the arguments converted;
 //! - a 12 form whose struct differs calls `runtime::abi12`, which answers in
 //!   12.9's layout (`types::abi12`).
 //!
+//! Never call a C export from here: in the 12 library's link, a call to the
+//! symbol `NAME` reaches `NAME__abi12` (the `--defsym` rebinds every
+//! reference), so a 12 form delegating to the 13 export of its own name
+//! would call itself.
+//!
 //! cbindgen skips this module: the C header is the 13 surface.
 
-use super::{capture, device, event, external, graph, memory};
-use crate::runtime::{abi12, as_out};
+use crate::driver::StreamMode;
+use crate::runtime::{self, abi12, as_out, capture, external, graph, memory};
 use crate::types::abi12::{DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaPointerAttributes12, location_of_device};
 use crate::types::*;
 use std::ffi::{c_double, c_int, c_uint, c_ulonglong, c_void};
@@ -58,32 +62,32 @@ pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut c_void, device: c
 
 #[unsafe(export_name = "cudaThreadExit__abi12")]
 pub unsafe extern "C" fn cudaThreadExit() -> cudaError_t {
-    unsafe { device::cudaDeviceReset() }
+    entry!(cudaThreadExit() => runtime::context::reset_current())
 }
 
 #[unsafe(export_name = "cudaThreadSynchronize__abi12")]
 pub unsafe extern "C" fn cudaThreadSynchronize() -> cudaError_t {
-    unsafe { device::cudaDeviceSynchronize() }
+    entry!(cudaThreadSynchronize() => runtime::pass!(cuCtxSynchronize(null_mut())))
 }
 
 #[unsafe(export_name = "cudaThreadSetLimit__abi12")]
 pub unsafe extern "C" fn cudaThreadSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
-    unsafe { device::cudaDeviceSetLimit(limit, value) }
+    entry!(cudaThreadSetLimit(limit, value) => runtime::pass!(cuCtxSetLimit(limit.0, value)))
 }
 
 #[unsafe(export_name = "cudaThreadGetLimit__abi12")]
 pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
-    unsafe { device::cudaDeviceGetLimit(pValue, limit) }
+    entry!(cudaThreadGetLimit(pValue, limit) => runtime::device::limit(unsafe { as_out(pValue) }, limit))
 }
 
 #[unsafe(export_name = "cudaThreadSetCacheConfig__abi12")]
 pub unsafe extern "C" fn cudaThreadSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t {
-    unsafe { device::cudaDeviceSetCacheConfig(cacheConfig) }
+    entry!(cudaThreadSetCacheConfig(cacheConfig) => runtime::pass!(cuCtxSetCacheConfig(cacheConfig.0)))
 }
 
 #[unsafe(export_name = "cudaThreadGetCacheConfig__abi12")]
 pub unsafe extern "C" fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
-    unsafe { device::cudaDeviceGetCacheConfig(pCacheConfig) }
+    entry!(cudaThreadGetCacheConfig(pCacheConfig) => runtime::device::cache_config(unsafe { as_out(pCacheConfig) }))
 }
 
 /// Deprecated since CUDA 7.5, where it stopped doing anything: succeeds
@@ -108,174 +112,174 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(attributes: *mut cudaPointerAt
 
 #[unsafe(export_name = "cudaMemPrefetchAsync__abi12")]
 pub unsafe extern "C" fn cudaMemPrefetchAsync(devPtr: *const c_void, count: usize, dstDevice: c_int, stream: cudaStream_t) -> cudaError_t {
-    unsafe { memory::cudaMemPrefetchAsync(devPtr, count, location_of_device(dstDevice), 0, stream) }
+    entry!(cudaMemPrefetchAsync(devPtr, count, dstDevice, stream) => memory::prefetch(devPtr, count, location_of_device(dstDevice), 0, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaMemPrefetchAsync_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(devPtr: *const c_void, count: usize, dstDevice: c_int, stream: cudaStream_t) -> cudaError_t {
-    unsafe { memory::cudaMemPrefetchAsync_ptsz(devPtr, count, location_of_device(dstDevice), 0, stream) }
+    entry!(cudaMemPrefetchAsync_ptsz(devPtr, count, dstDevice, stream) => memory::prefetch(devPtr, count, location_of_device(dstDevice), 0, stream, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaMemPrefetchAsync_v2__abi12")]
 pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
-    unsafe { memory::cudaMemPrefetchAsync(devPtr, count, location, flags, stream) }
+    entry!(cudaMemPrefetchAsync_v2(devPtr, count, location, flags, stream) => memory::prefetch(devPtr, count, location, flags, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaMemPrefetchAsync_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemPrefetchAsync_v2_ptsz(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
-    unsafe { memory::cudaMemPrefetchAsync_ptsz(devPtr, count, location, flags, stream) }
+    entry!(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, location, flags, stream) => memory::prefetch(devPtr, count, location, flags, stream, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaMemAdvise__abi12")]
 pub unsafe extern "C" fn cudaMemAdvise(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, device: c_int) -> cudaError_t {
-    unsafe { memory::cudaMemAdvise(devPtr, count, advice, location_of_device(device)) }
+    entry!(cudaMemAdvise(devPtr, count, advice, device) => memory::advise(devPtr, count, advice, location_of_device(device)))
 }
 
 #[unsafe(export_name = "cudaMemAdvise_v2__abi12")]
 pub unsafe extern "C" fn cudaMemAdvise_v2(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, location: cudaMemLocation) -> cudaError_t {
-    unsafe { memory::cudaMemAdvise(devPtr, count, advice, location) }
+    entry!(cudaMemAdvise_v2(devPtr, count, advice, location) => memory::advise(devPtr, count, advice, location))
 }
 
 // ---- events ----------------------------------------------------------------
 
 #[unsafe(export_name = "cudaEventElapsedTime_v2__abi12")]
 pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
-    unsafe { event::cudaEventElapsedTime(ms, start, end) }
+    entry!(cudaEventElapsedTime_v2(ms, start, end) => runtime::event::elapsed(unsafe { as_out(ms) }, start, end))
 }
 
 // ---- stream capture: 3-, 6- and 7-argument info, edge-less updates --------
 
 #[unsafe(export_name = "cudaStreamGetCaptureInfo__abi12")]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong) -> cudaError_t {
-    unsafe { capture::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, null_mut(), null_mut(), null_mut(), null_mut()) }
+    entry!(cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, null_mut(), null_mut(), null_mut(), null_mut(), StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaStreamGetCaptureInfo_ptsz__abi12")]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong) -> cudaError_t {
-    unsafe { capture::cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, null_mut(), null_mut(), null_mut(), null_mut()) }
+    entry!(cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, null_mut(), null_mut(), null_mut(), null_mut(), StreamMode::PerThread))
 }
 
 /// What a CUDA 12 program's `cudaStreamGetCaptureInfo` calls.
 #[unsafe(export_name = "cudaStreamGetCaptureInfo_v2__abi12")]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, numDependencies_out: *mut usize) -> cudaError_t {
-    unsafe { capture::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out) }
+    entry!(cudaStreamGetCaptureInfo_v2(stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaStreamGetCaptureInfo_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, numDependencies_out: *mut usize) -> cudaError_t {
-    unsafe { capture::cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out) }
+    entry!(cudaStreamGetCaptureInfo_v2_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaStreamGetCaptureInfo_v3__abi12")]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
-    unsafe { capture::cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) }
+    entry!(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaStreamGetCaptureInfo_v3_ptsz__abi12")]
 pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
-    unsafe { capture::cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) }
+    entry!(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaStreamUpdateCaptureDependencies__abi12")]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, numDependencies: usize, flags: c_uint) -> cudaError_t {
-    unsafe { capture::cudaStreamUpdateCaptureDependencies(stream, dependencies, null(), numDependencies, flags) }
+    entry!(cudaStreamUpdateCaptureDependencies(stream, dependencies, numDependencies, flags) => capture::update_dependencies(stream, dependencies, null(), numDependencies, flags, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_ptsz__abi12")]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, numDependencies: usize, flags: c_uint) -> cudaError_t {
-    unsafe { capture::cudaStreamUpdateCaptureDependencies_ptsz(stream, dependencies, null(), numDependencies, flags) }
+    entry!(cudaStreamUpdateCaptureDependencies_ptsz(stream, dependencies, numDependencies, flags) => capture::update_dependencies(stream, dependencies, null(), numDependencies, flags, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_v2__abi12")]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: c_uint) -> cudaError_t {
-    unsafe { capture::cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies, flags) }
+    entry!(cudaStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags) => capture::update_dependencies(stream, dependencies, dependencyData, numDependencies, flags, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2_ptsz(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: c_uint) -> cudaError_t {
-    unsafe { capture::cudaStreamUpdateCaptureDependencies_ptsz(stream, dependencies, dependencyData, numDependencies, flags) }
+    entry!(cudaStreamUpdateCaptureDependencies_v2_ptsz(stream, dependencies, dependencyData, numDependencies, flags) => capture::update_dependencies(stream, dependencies, dependencyData, numDependencies, flags, StreamMode::PerThread))
 }
 
 // ---- graph edges: the plain forms carry no edge data ------------------------
 
 #[unsafe(export_name = "cudaGraphAddNode__abi12")]
 pub unsafe extern "C" fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    unsafe { graph::cudaGraphAddNode(pGraphNode, graph, pDependencies, null(), numDependencies, nodeParams) }
+    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => graph::add_node(unsafe { as_out(pGraphNode) }, graph, pDependencies, null(), numDependencies, unsafe { as_out(nodeParams) }))
 }
 
 #[unsafe(export_name = "cudaGraphAddNode_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphAddNode_v2(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    unsafe { graph::cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) }
+    entry!(cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => graph::add_node(unsafe { as_out(pGraphNode) }, graph, pDependencies, dependencyData, numDependencies, unsafe { as_out(nodeParams) }))
 }
 
 #[unsafe(export_name = "cudaGraphAddDependencies__abi12")]
 pub unsafe extern "C" fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
-    unsafe { graph::cudaGraphAddDependencies(graph, from, to, null(), numDependencies) }
+    entry!(cudaGraphAddDependencies(graph, from, to, numDependencies) => runtime::pass!(cuGraphAddDependencies(graph, from, to, null(), numDependencies)))
 }
 
 #[unsafe(export_name = "cudaGraphAddDependencies_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphAddDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
-    unsafe { graph::cudaGraphAddDependencies(graph, from, to, edgeData, numDependencies) }
+    entry!(cudaGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies) => runtime::pass!(cuGraphAddDependencies(graph, from, to, edgeData, numDependencies)))
 }
 
 #[unsafe(export_name = "cudaGraphRemoveDependencies__abi12")]
 pub unsafe extern "C" fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
-    unsafe { graph::cudaGraphRemoveDependencies(graph, from, to, null(), numDependencies) }
+    entry!(cudaGraphRemoveDependencies(graph, from, to, numDependencies) => runtime::pass!(cuGraphRemoveDependencies(graph, from, to, null(), numDependencies)))
 }
 
 #[unsafe(export_name = "cudaGraphRemoveDependencies_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
-    unsafe { graph::cudaGraphRemoveDependencies(graph, from, to, edgeData, numDependencies) }
+    entry!(cudaGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies) => runtime::pass!(cuGraphRemoveDependencies(graph, from, to, edgeData, numDependencies)))
 }
 
 #[unsafe(export_name = "cudaGraphGetEdges__abi12")]
 pub unsafe extern "C" fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize) -> cudaError_t {
-    unsafe { graph::cudaGraphGetEdges(graph, from, to, null_mut(), numEdges) }
+    entry!(cudaGraphGetEdges(graph, from, to, numEdges) => graph::get_edges(graph, from, to, null_mut(), unsafe { as_out(numEdges) }))
 }
 
 #[unsafe(export_name = "cudaGraphGetEdges_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t {
-    unsafe { graph::cudaGraphGetEdges(graph, from, to, edgeData, numEdges) }
+    entry!(cudaGraphGetEdges_v2(graph, from, to, edgeData, numEdges) => graph::get_edges(graph, from, to, edgeData, unsafe { as_out(numEdges) }))
 }
 
 #[unsafe(export_name = "cudaGraphNodeGetDependencies__abi12")]
 pub unsafe extern "C" fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, pNumDependencies: *mut usize) -> cudaError_t {
-    unsafe { graph::cudaGraphNodeGetDependencies(node, pDependencies, null_mut(), pNumDependencies) }
+    entry!(cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies) => graph::node_dependencies(node, pDependencies, null_mut(), unsafe { as_out(pNumDependencies) }))
 }
 
 #[unsafe(export_name = "cudaGraphNodeGetDependencies_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t {
-    unsafe { graph::cudaGraphNodeGetDependencies(node, pDependencies, edgeData, pNumDependencies) }
+    entry!(cudaGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies) => graph::node_dependencies(node, pDependencies, edgeData, unsafe { as_out(pNumDependencies) }))
 }
 
 #[unsafe(export_name = "cudaGraphNodeGetDependentNodes__abi12")]
 pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, pNumDependentNodes: *mut usize) -> cudaError_t {
-    unsafe { graph::cudaGraphNodeGetDependentNodes(node, pDependentNodes, null_mut(), pNumDependentNodes) }
+    entry!(cudaGraphNodeGetDependentNodes(node, pDependentNodes, pNumDependentNodes) => graph::node_dependents(node, pDependentNodes, null_mut(), unsafe { as_out(pNumDependentNodes) }))
 }
 
 #[unsafe(export_name = "cudaGraphNodeGetDependentNodes_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t {
-    unsafe { graph::cudaGraphNodeGetDependentNodes(node, pDependentNodes, edgeData, pNumDependentNodes) }
+    entry!(cudaGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes) => graph::node_dependents(node, pDependentNodes, edgeData, unsafe { as_out(pNumDependentNodes) }))
 }
 
 // ---- external semaphores: the _v2 forms are 13's ---------------------------
 
 #[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2__abi12")]
 pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
-    unsafe { external::cudaSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) }
+    entry!(cudaSignalExternalSemaphoresAsync_v2(extSemArray, paramsArray, numExtSems, stream) => external::signal(extSemArray, paramsArray, numExtSems, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
-    unsafe { external::cudaSignalExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) }
+    entry!(cudaSignalExternalSemaphoresAsync_v2_ptsz(extSemArray, paramsArray, numExtSems, stream) => external::signal(extSemArray, paramsArray, numExtSems, stream, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2__abi12")]
 pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
-    unsafe { external::cudaWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) }
+    entry!(cudaWaitExternalSemaphoresAsync_v2(extSemArray, paramsArray, numExtSems, stream) => external::wait(extSemArray, paramsArray, numExtSems, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
-    unsafe { external::cudaWaitExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) }
+    entry!(cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray, paramsArray, numExtSems, stream) => external::wait(extSemArray, paramsArray, numExtSems, stream, StreamMode::PerThread))
 }

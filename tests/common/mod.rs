@@ -80,6 +80,16 @@ pub fn fake_env(knobs: &[(&str, &str)]) -> Vec<(String, String)> {
     env
 }
 
+/// The pinned CUDA 12.9 wheels (scripts/setup-cuda12); a test that needs
+/// them fails, never skips, without them.
+pub fn cuda12() -> PathBuf {
+    let p = std::env::var_os("CUDART_SHIM_CUDA12_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".cache/cuda12"));
+    assert!(p.join(".installed").exists(), "the pinned CUDA 12.9 wheels are not installed: run scripts/setup-cuda12 (scripts/test does)");
+    p
+}
+
 /// The pinned CUDA 13.0 wheels (scripts/setup-cuda), or None if not installed.
 pub fn cuda_cache() -> Option<PathBuf> {
     let p = std::env::var_os("CUDART_SHIM_CUDA_CACHE")

@@ -1,0 +1,109 @@
+//! The CUDA 12 library (cuda12/, `libcudart.so.12`) as a CUDA 12 program
+//! sees it: tests/cu12/abi12_probe.c, compiled against NVIDIA's 12.9 headers
+//! and linked to libcudart.so.12, calls every kind of 12-only form (12.9's
+//! structs, device numbers for locations, edge-less graph calls, the 6-
+//! argument capture info, the legacy calls).
+//!
+//! - With no driver it prints the same, line for line, on NVIDIA's 12.9
+//!   library and on ours (versions, return codes, last error).
+//! - Over the fake driver, on ours, every call succeeds and the values sit
+//!   at 12.9's offsets, with nothing written past what each form writes.
+//!
+//! Needs scripts/setup-cuda12 (scripts/test runs it); fails without it.
+
+mod common;
+use common::*;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The probe, built for CUDA 12 (12.9 headers, `-lcudart` = libcudart.so.12).
+fn probe(test: &str) -> PathBuf {
+    let c12 = cuda12();
+    let exe = scratch(&format!("abi12/{test}")).join("abi12_probe");
+    let out = Command::new("cc")
+        .args(["-Wall", "-Werror", "-Wno-deprecated-declarations"])
+        .arg(format!("-I{}", c12.join("nvidia/cuda_runtime/include").display()))
+        .arg(format!("-I{}", c12.join("nvidia/cuda_nvcc/include").display()))
+        .arg(repo_root().join("tests/cu12/abi12_probe.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", c12.join("linklib").display()))
+        .args(["-lcudart", "-ldl"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    exe
+}
+
+fn stdout_of(what: &str, out: std::process::Output) -> String {
+    assert!(out.status.success(), "{what}: {}\n{}{}", out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn with_no_driver_ours_answers_as_nvidias_12_9_does() {
+    let exe = probe("nodriver");
+    let nv = stdout_of("NVIDIA 12.9", run(&exe, &[], &[("LD_LIBRARY_PATH".into(), cuda12().join("nvidia/cuda_runtime/lib").display().to_string())]));
+    // Ours through the libcudart.so.12 name in target/<profile>.
+    let ours = stdout_of("ours", run_on_ours_without_driver(&exe, &[]));
+    assert!(nv.contains("  runtime 12090\n") && nv.ends_with("done\n"), "{nv}");
+    assert!(nv.matches("-> cudaErrorInsufficientDriver").count() >= 20, "{nv}");
+    assert_eq!(ours, nv);
+}
+
+#[test]
+fn over_the_fake_driver_the_12_forms_work_in_12_9_layouts() {
+    let exe = probe("fake");
+    let text = run_on_fake(&exe, &[], &[("FAKE_CUDA_DEVICES", "1"), ("CUDART_SHIM_LOG", "off")]);
+    let failed: Vec<_> = text.lines().filter(|l| l.contains(" -> ") && !l.ends_with("-> cudaSuccess")).collect();
+    // The expected failures: the two NULL out-parameters.
+    assert_eq!(
+        failed,
+        ["cudaRuntimeGetVersion(NULL) -> cudaErrorInvalidValue", "cudaGetDeviceProperties(NULL, 0) -> cudaErrorInvalidValue"],
+        "{text}"
+    );
+    for want in [
+        "  runtime 12090\n",
+        "sizeof(cudaDeviceProp) 1032\n",
+        // 12.9's fields at 12.9's offsets: the shared ones and the ones 13.0
+        // dropped, filled from the fake's device attributes.
+        "  name Fake CUDA Device 0 cc 9.0 sms 132 mem 85899345920\n",
+        "  clockRate 1980000 memoryClockRate 2619000 computeMode 0 deviceOverlap 1 kernelExecTimeoutEnabled 0\n",
+        "  maxTexture1DLinear 268435456 singleToDoublePrecisionPerfRatio 2 cooperativeMultiDeviceLaunch 0\n",
+        "  warpSize 32 l2CacheSize 52428800 clusterLaunch 1 unifiedFunctionPointers 1\n",
+        // _v2 writes up to `reserved`; the plain symbol stops at 728.
+        "  first byte written past 780: -1\n",
+        "  name Fake CUDA Device 0 reservedSharedMemPerBlock 1024 first byte written past 728: -1\n",
+        "sizeof(cudaPointerAttributes) 24\n",
+        "  type 3 device 0 devicePointer==m 1 first byte written past 24: -1\n",
+        "  status 1 id>0 1 graph 1 deps 0\n",
+        "  edges 1 a->b 1\n",
+        "  deps of b 1 is a 1\n",
+        "  dependents of a 1 is b 1\n",
+        "  edges 0\n",
+        "  stack 4096\n",
+        "done\n",
+    ] {
+        assert!(text.contains(want), "missing {want:?} in:\n{text}");
+    }
+}
+
+/// The same device through the 13 library's cudaGetDeviceProperties and
+/// cudaDeviceGetAttribute: the 12 library's dropped fields are those
+/// attributes (so the fake's numbers above are not the 12 path's own).
+#[test]
+fn dropped_fields_are_the_device_attributes() {
+    use cudart_shim::api::device::cudaDeviceGetAttribute;
+    use cudart_shim::types::*;
+    use_fake_driver(&[("FAKE_CUDA_DEVICES", "1")]);
+    let get = |a: cudaDeviceAttr| {
+        let mut v = -1;
+        assert_eq!(unsafe { cudaDeviceGetAttribute(&mut v, a, 0) }, cudaSuccess);
+        v
+    };
+    assert_eq!(get(cudaDevAttrClockRate), 1980000);
+    assert_eq!(get(cudaDevAttrMemoryClockRate), 2619000);
+    assert_eq!(get(cudaDevAttrMaxTexture1DLinearWidth), 268435456);
+    assert_eq!(get(cudaDevAttrSingleToDoublePrecisionPerfRatio), 2);
+    assert_eq!(get(cudaDevAttrGpuOverlap), 1);
+}
