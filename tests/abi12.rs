@@ -107,3 +107,49 @@ fn dropped_fields_are_the_device_attributes() {
     assert_eq!(get(cudaDevAttrSingleToDoublePrecisionPerfRatio), 2);
     assert_eq!(get(cudaDevAttrGpuOverlap), 1);
 }
+
+/// 12.9's plain semaphore calls take arrays of the 32- and 40-byte `_v1`
+/// structs: each element reaches the driver as 13's struct, with its value.
+#[test]
+fn v1_semaphore_params_reach_the_driver_element_by_element() {
+    use cudart_shim::api::abi12::{cudaSignalExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync_ptsz};
+    use cudart_shim::api::external::cudaImportExternalSemaphore;
+    use cudart_shim::types::abi12::{cudaExternalSemaphoreSignalParams_v1, cudaExternalSemaphoreWaitParams_v1};
+    use cudart_shim::types::*;
+    use std::ptr::null_mut;
+    assert_eq!((size_of::<cudaExternalSemaphoreSignalParams_v1>(), size_of::<cudaExternalSemaphoreWaitParams_v1>()), (32, 40));
+    use_fake_driver(&[]);
+    let control: unsafe extern "C" fn(usize) -> u64 = fake::control("fake_cuda_semaphore_value");
+    let value = |s: cudaExternalSemaphore_t| unsafe { control(s as usize) };
+    let import = |ty| {
+        let fd = unsafe { libc::memfd_create(c"abi12-sem".as_ptr(), 0) };
+        assert!(fd >= 0);
+        let desc = cudaExternalSemaphoreHandleDesc { r#type: ty, handle: cudaExternalSemaphoreHandleUnion { fd }, flags: 0, reserved: [0; 16] };
+        let mut s = null_mut();
+        assert_eq!(unsafe { cudaImportExternalSemaphore(&mut s, &desc) }, cudaSuccess);
+        s
+    };
+    let (t1, t2, bin) = (
+        import(cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd),
+        import(cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd),
+        import(cudaExternalSemaphoreHandleTypeOpaqueFd),
+    );
+    let sig = |v| cudaExternalSemaphoreSignalParams_v1 { params: [v, 0, 0], flags: 0 };
+    let sems = [t1, t2, bin];
+    let params = [sig(5), sig(9), sig(0)];
+    assert_eq!(unsafe { cudaSignalExternalSemaphoresAsync(sems.as_ptr(), params.as_ptr(), 3, null_mut()) }, cudaSuccess);
+    assert_eq!((value(t1), value(t2), value(bin)), (5, 9, 1));
+    let wait = [cudaExternalSemaphoreWaitParams_v1 { params: [0; 4], flags: 0 }];
+    assert_eq!(unsafe { cudaWaitExternalSemaphoresAsync_ptsz(&bin, wait.as_ptr(), 1, cudaStreamPerThread) }, cudaSuccess);
+    assert_eq!(value(bin), 0, "the wait consumed the binary semaphore's signal");
+    assert_eq!(unsafe { cudaSignalExternalSemaphoresAsync(&t1, std::ptr::null(), 1, null_mut()) }, cudaErrorInvalidValue);
+}
+
+#[test]
+fn cooperative_multi_device_launch_is_not_supported_and_says_so() {
+    use cudart_shim::api::abi12::cudaLaunchCooperativeKernelMultiDevice;
+    use cudart_shim::types::*;
+    use_fake_driver(&[]);
+    assert_eq!(unsafe { cudaLaunchCooperativeKernelMultiDevice(std::ptr::null_mut(), 1, 0) }, cudaErrorNotSupported);
+    assert_eq!(unsafe { cudart_shim::api::error::cudaGetLastError() }, cudaErrorNotSupported);
+}

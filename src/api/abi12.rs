@@ -24,7 +24,10 @@
 
 use crate::driver::StreamMode;
 use crate::runtime::{self, abi12, as_out, capture, external, graph, memory};
-use crate::types::abi12::{DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaPointerAttributes12, location_of_device};
+use crate::types::abi12::{
+    DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaExternalSemaphoreSignalParams_v1, cudaExternalSemaphoreWaitParams_v1, cudaLaunchParams,
+    cudaPointerAttributes12, location_of_device,
+};
 use crate::types::*;
 use std::ffi::{c_double, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::{null, null_mut};
@@ -262,7 +265,58 @@ pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(node: cudaGraphNode_t
     entry!(cudaGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes) => graph::node_dependents(node, pDependentNodes, edgeData, unsafe { as_out(pNumDependentNodes) }))
 }
 
-// ---- external semaphores: the _v2 forms are 13's ---------------------------
+// ---- external semaphores: the plain forms take the _v1 structs -------------
+
+/// A `_v1` parameter array as 13's structs; NULL (or none) stays NULL, for
+/// the runtime to judge.
+///
+/// # Safety
+/// `params` is NULL or points to `n` valid structs (the C API's contract).
+unsafe fn widened<V1, V13: for<'a> From<&'a V1>>(params: *const V1, n: c_uint) -> Vec<V13> {
+    if params.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts(params, n as usize) }.iter().map(V13::from).collect()
+}
+
+fn ptr_or_null<T>(v: &[T]) -> *const T {
+    if v.is_empty() { null() } else { v.as_ptr() }
+}
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreSignalParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::signal(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::Legacy)
+    })
+}
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaSignalExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreSignalParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::signal(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::PerThread)
+    })
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreWaitParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::wait(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::Legacy)
+    })
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaWaitExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreWaitParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::wait(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::PerThread)
+    })
+}
+
+// ---- the _v2 forms are 13's ---------------------------------------------------
 
 #[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2__abi12")]
 pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
@@ -282,4 +336,12 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2(extSemArray: *const 
 #[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray, paramsArray, numExtSems, stream) => external::wait(extSemArray, paramsArray, numExtSems, stream, StreamMode::PerThread))
+}
+
+// ---- launch ---------------------------------------------------------------------
+
+/// Not implemented: `cudaErrorNotSupported` (see `runtime::abi12`).
+#[unsafe(export_name = "cudaLaunchCooperativeKernelMultiDevice__abi12")]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(launchParamsList: *mut cudaLaunchParams, numDevices: c_uint, flags: c_uint) -> cudaError_t {
+    entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => abi12::launch_cooperative_multi_device())
 }

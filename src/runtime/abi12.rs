@@ -52,3 +52,16 @@ pub fn pointer_attributes(out: Option<&mut cudaPointerAttributes12>, ptr: *const
     *out = cudaPointerAttributes12::from(&a);
     Ok(())
 }
+
+/// `cudaLaunchCooperativeKernelMultiDevice` (deprecated since CUDA 11.3,
+/// removed in 13.0): not implemented. It answers `cudaErrorNotSupported`
+/// (after initialization, as every call) and logs once what to use instead.
+pub fn launch_cooperative_multi_device() -> CudaResult {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        log::warn!(
+            "cudaLaunchCooperativeKernelMultiDevice is not implemented by cudart-shim; it returns cudaErrorNotSupported. Launch with cudaLaunchCooperativeKernel on each device instead (docs/CUDA12.md)"
+        )
+    });
+    Err(cudaErrorNotSupported)
+}

@@ -7,7 +7,8 @@
 use super::device::cudaDeviceProp;
 use super::handles::cudaUUID_t;
 use super::memory::cudaPointerAttributes;
-use super::{cudaMemoryType, cudaMemLocation, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaCpuDeviceId};
+use super::interop::{cudaExternalSemaphoreSignalParams, cudaExternalSemaphoreWaitParams};
+use super::{cudaCpuDeviceId, cudaMemLocation, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemoryType, cudaStream_t, dim3};
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
 /// The CUDA version the 12 library implements and reports (`cudaRuntimeGetVersion`).
@@ -273,4 +274,63 @@ impl cudaDeviceProp12 {
         let all = unsafe { std::slice::from_raw_parts((self as *const Self).cast::<u8>(), size_of::<Self>()) };
         &all[..len.min(all.len())]
     }
+}
+
+/// C: `struct cudaExternalSemaphoreSignalParams_v1` (12.9 only, 32 bytes):
+/// the parameters of 13's struct without its reserved words. `params` is
+/// `fence.value`, `nvSciSync` (a pointer or a 64-bit value) and
+/// `keyedMutex.key`, each 8 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaExternalSemaphoreSignalParams_v1 {
+    pub params: [u64; 3],
+    pub flags: c_uint,
+}
+
+/// C: `struct cudaExternalSemaphoreWaitParams_v1` (12.9 only, 40 bytes):
+/// `params` as above plus `keyedMutex.timeoutMs` (and 4 bytes of padding).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaExternalSemaphoreWaitParams_v1 {
+    pub params: [u64; 4],
+    pub flags: c_uint,
+}
+
+/// 13's struct from a `_v1` one: the `_v1` parameters are a prefix of 13's
+/// (the same offsets, tests/data/abi/headers-12.9.txt against 13.0's), the
+/// reserved words zero.
+fn widen<V13>(params: &[u64], flags: c_uint, set_flags: impl FnOnce(&mut V13, c_uint)) -> V13 {
+    // SAFETY: V13 is one of the runtime's semaphore parameter structs:
+    // integers, pointers and unions of them, for which all-zero is valid.
+    let mut out: V13 = unsafe { std::mem::zeroed() };
+    debug_assert!(size_of_val(params) <= size_of::<V13>());
+    // SAFETY: `params` is a prefix of V13's layout (see above); plain data.
+    unsafe { std::ptr::copy_nonoverlapping(params.as_ptr().cast::<u8>(), (&raw mut out).cast::<u8>(), size_of_val(params)) };
+    set_flags(&mut out, flags);
+    out
+}
+
+impl From<&cudaExternalSemaphoreSignalParams_v1> for cudaExternalSemaphoreSignalParams {
+    fn from(p: &cudaExternalSemaphoreSignalParams_v1) -> Self {
+        widen(&p.params, p.flags, |o: &mut Self, f| o.flags = f)
+    }
+}
+
+impl From<&cudaExternalSemaphoreWaitParams_v1> for cudaExternalSemaphoreWaitParams {
+    fn from(p: &cudaExternalSemaphoreWaitParams_v1) -> Self {
+        widen(&p.params, p.flags, |o: &mut Self, f| o.flags = f)
+    }
+}
+
+/// C: `struct cudaLaunchParams` (12.9 only, 56 bytes), the elements of
+/// `cudaLaunchCooperativeKernelMultiDevice`'s list.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaLaunchParams {
+    pub func: *mut c_void,
+    pub gridDim: dim3,
+    pub blockDim: dim3,
+    pub args: *mut *mut c_void,
+    pub sharedMem: usize,
+    pub stream: cudaStream_t,
 }
