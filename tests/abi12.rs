@@ -153,3 +153,60 @@ fn cooperative_multi_device_launch_is_not_supported_and_says_so() {
     assert_eq!(unsafe { cudaLaunchCooperativeKernelMultiDevice(std::ptr::null_mut(), 1, 0) }, cudaErrorNotSupported);
     assert_eq!(unsafe { cudart_shim::api::error::cudaGetLastError() }, cudaErrorNotSupported);
 }
+
+/// 12.9's `cudaResourceDesc` (64 bytes) and `cudaResourceViewDesc` (48):
+/// what a CUDA 12 program passes is read for 12.9's size only (bytes past it
+/// are garbage here and must not matter), and the getters write 12.9's size
+/// only (the guard bytes after it stay).
+#[test]
+fn texture_descriptors_in_12_9_sizes_round_trip() {
+    use cudart_shim::api::abi12::{cudaCreateTextureObject, cudaGetTextureObjectResourceDesc, cudaGetTextureObjectResourceViewDesc};
+    use cudart_shim::api::texture::cudaCreateChannelDesc;
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use_fake_driver(&[]);
+    let mut buf = vec![0f32; 128];
+    let desc = unsafe { cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat) };
+    // 13's structs, then garbage where 13 has fields 12.9 lacks: as a CUDA 12
+    // program's stack would hold after its 64- and 48-byte structs.
+    let mut res = cudaResourceDesc {
+        resType: cudaResourceTypePitch2D,
+        res: cudaResourceDescRes {
+            pitch2D: cudaResourceDescPitch2D { devPtr: buf.as_mut_ptr().cast(), desc, width: 16, height: 8, pitchInBytes: 64 },
+        },
+        flags: 0,
+    };
+    let mut view = cudaResourceViewDesc {
+        format: cudaResViewFormatFloat1,
+        width: 16,
+        height: 8,
+        depth: 0,
+        firstMipmapLevel: 0,
+        lastMipmapLevel: 0,
+        firstLayer: 0,
+        lastLayer: 0,
+        reserved: [0; 16],
+    };
+    unsafe {
+        std::ptr::write_bytes((&raw mut res).cast::<u8>().add(64), 0x5A, size_of::<cudaResourceDesc>() - 64);
+        std::ptr::write_bytes((&raw mut view).cast::<u8>().add(48), 0x5A, size_of::<cudaResourceViewDesc>() - 48);
+    }
+    let tex = cudaTextureDesc { addressMode: [cudaAddressModeClamp; 3], filterMode: cudaFilterModePoint, readMode: cudaReadModeElementType, ..Default::default() };
+    let mut t = 0;
+    let r = unsafe { cudaCreateTextureObject(&mut t, (&raw const res).cast(), &tex, (&raw const view).cast()) };
+    assert_eq!(r, cudaSuccess, "the bytes past 12.9's structs were read");
+
+    let mut back = [0xABu8; 144 + 16];
+    assert_eq!(unsafe { cudaGetTextureObjectResourceDesc(back.as_mut_ptr().cast::<c_void>(), t) }, cudaSuccess);
+    assert!(back[64..].iter().all(|&b| b == 0xAB), "written past 64 bytes");
+    let got: cudaResourceDesc = unsafe { std::ptr::read_unaligned(back.as_ptr().cast()) };
+    assert_eq!(got.resType, cudaResourceTypePitch2D);
+    let p = unsafe { got.res.pitch2D };
+    assert_eq!((p.devPtr, p.width, p.height, p.pitchInBytes), (buf.as_mut_ptr().cast(), 16, 8, 64));
+
+    let mut vback = [0xABu8; 112 + 16];
+    assert_eq!(unsafe { cudaGetTextureObjectResourceViewDesc(vback.as_mut_ptr().cast::<c_void>(), t) }, cudaSuccess);
+    assert!(vback[48..].iter().all(|&b| b == 0xAB), "written past 48 bytes");
+    let v: cudaResourceViewDesc = unsafe { std::ptr::read_unaligned(vback.as_ptr().cast()) };
+    assert_eq!((v.format, v.width, v.height), (cudaResViewFormatFloat1, 16, 8));
+}

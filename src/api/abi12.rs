@@ -23,11 +23,14 @@
 //! cbindgen skips this module: the C header is the 13 surface.
 
 use crate::driver::StreamMode;
-use crate::runtime::{self, abi12, as_out, capture, external, graph, memory};
+use crate::runtime::{self, abi12, as_in, as_out, capture, external, graph, memory, texture};
 use crate::types::abi12::{
     DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaExternalSemaphoreSignalParams_v1, cudaExternalSemaphoreWaitParams_v1, cudaLaunchParams,
-    cudaPointerAttributes12, location_of_device,
+    cudaPointerAttributes12, location_of_device, cudaDeviceProp12, Zeroed, RESOURCE_DESC_BYTES, RESOURCE_VIEW_DESC_BYTES,
+    EXTERNAL_MEMORY_HANDLE_DESC_BYTES, EXTERNAL_MEMORY_BUFFER_DESC_BYTES, EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES,
+    EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES,
 };
+use std::mem::MaybeUninit;
 use crate::types::*;
 use std::ffi::{c_double, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::{null, null_mut};
@@ -344,4 +347,130 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *c
 #[unsafe(export_name = "cudaLaunchCooperativeKernelMultiDevice__abi12")]
 pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(launchParamsList: *mut cudaLaunchParams, numDevices: c_uint, flags: c_uint) -> cudaError_t {
     entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => abi12::launch_cooperative_multi_device())
+}
+
+// ---- structs 13.0 lengthened: 12.9's prefix in, 12.9's prefix out ---------------
+
+/// A 12.9 input struct as the runtime's: its `len` bytes over a zeroed one
+/// (13.0 only appended fields). NULL stays `None`, for the runtime to judge.
+///
+/// # Safety
+/// `p` is NULL or points to `len` readable bytes (12.9's struct), and
+/// `len <= size_of::<T>()`.
+unsafe fn widened_in<T: Zeroed>(p: *const c_void, len: usize) -> Option<T> {
+    if p.is_null() {
+        return None;
+    }
+    let mut t = T::zeroed();
+    debug_assert!(len <= size_of::<T>());
+    // SAFETY: the caller's contract; T is plain data (Zeroed).
+    unsafe { std::ptr::copy_nonoverlapping(p.cast::<u8>(), (&raw mut t).cast::<u8>(), len) };
+    Some(t)
+}
+
+/// A 12.9 output struct as the bytes it has.
+///
+/// # Safety
+/// `p` is NULL or points to `len` writable bytes.
+unsafe fn narrow_out<'a>(p: *mut c_void, len: usize) -> Option<&'a mut [MaybeUninit<u8>]> {
+    // SAFETY: the caller's contract.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p.cast::<MaybeUninit<u8>>(), len) })
+}
+
+#[unsafe(export_name = "cudaCreateTextureObject__abi12")]
+pub unsafe extern "C" fn cudaCreateTextureObject(pTexObject: *mut cudaTextureObject_t, pResDesc: *const c_void, pTexDesc: *const cudaTextureDesc, pResViewDesc: *const c_void) -> cudaError_t {
+    entry!(cudaCreateTextureObject(pTexObject, pResDesc, pTexDesc, pResViewDesc) => {
+        let res: Option<cudaResourceDesc> = unsafe { widened_in(pResDesc, RESOURCE_DESC_BYTES) };
+        let view: Option<cudaResourceViewDesc> = unsafe { widened_in(pResViewDesc, RESOURCE_VIEW_DESC_BYTES) };
+        texture::create_texture(unsafe { as_out(pTexObject) }, res.as_ref(), unsafe { as_in(pTexDesc) }, view.as_ref().map_or(null(), |v| v as *const _))
+    })
+}
+
+#[unsafe(export_name = "cudaCreateSurfaceObject__abi12")]
+pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const c_void) -> cudaError_t {
+    entry!(cudaCreateSurfaceObject(pSurfObject, pResDesc) => {
+        let res: Option<cudaResourceDesc> = unsafe { widened_in(pResDesc, RESOURCE_DESC_BYTES) };
+        texture::create_surface(unsafe { as_out(pSurfObject) }, res.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaGetTextureObjectResourceDesc__abi12")]
+pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut c_void, texObject: cudaTextureObject_t) -> cudaError_t {
+    entry!(cudaGetTextureObjectResourceDesc(pResDesc, texObject) =>
+        abi12::narrowed(unsafe { narrow_out(pResDesc, RESOURCE_DESC_BYTES) }, |d| texture::texture_resource_desc(d, texObject)))
+}
+
+#[unsafe(export_name = "cudaGetTextureObjectResourceViewDesc__abi12")]
+pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut c_void, texObject: cudaTextureObject_t) -> cudaError_t {
+    entry!(cudaGetTextureObjectResourceViewDesc(pResViewDesc, texObject) =>
+        abi12::narrowed(unsafe { narrow_out(pResViewDesc, RESOURCE_VIEW_DESC_BYTES) }, |d| texture::texture_view_desc(d, texObject)))
+}
+
+#[unsafe(export_name = "cudaGetSurfaceObjectResourceDesc__abi12")]
+pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut c_void, surfObject: cudaSurfaceObject_t) -> cudaError_t {
+    entry!(cudaGetSurfaceObjectResourceDesc(pResDesc, surfObject) =>
+        abi12::narrowed(unsafe { narrow_out(pResDesc, RESOURCE_DESC_BYTES) }, |d| texture::surface_resource_desc(d, surfObject)))
+}
+
+#[unsafe(export_name = "cudaImportExternalMemory__abi12")]
+pub unsafe extern "C" fn cudaImportExternalMemory(extMem_out: *mut cudaExternalMemory_t, memHandleDesc: *const c_void) -> cudaError_t {
+    entry!(cudaImportExternalMemory(extMem_out, memHandleDesc) => {
+        let d: Option<cudaExternalMemoryHandleDesc> = unsafe { widened_in(memHandleDesc, EXTERNAL_MEMORY_HANDLE_DESC_BYTES) };
+        external::import_memory(unsafe { as_out(extMem_out) }, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaExternalMemoryGetMappedBuffer__abi12")]
+pub unsafe extern "C" fn cudaExternalMemoryGetMappedBuffer(devPtr: *mut *mut c_void, extMem: cudaExternalMemory_t, bufferDesc: *const c_void) -> cudaError_t {
+    entry!(cudaExternalMemoryGetMappedBuffer(devPtr, extMem, bufferDesc) => {
+        let d: Option<cudaExternalMemoryBufferDesc> = unsafe { widened_in(bufferDesc, EXTERNAL_MEMORY_BUFFER_DESC_BYTES) };
+        external::mapped_buffer(unsafe { as_out(devPtr) }, extMem, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaExternalMemoryGetMappedMipmappedArray__abi12")]
+pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(mipmap: *mut cudaMipmappedArray_t, extMem: cudaExternalMemory_t, mipmapDesc: *const c_void) -> cudaError_t {
+    entry!(cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem, mipmapDesc) => {
+        let d: Option<cudaExternalMemoryMipmappedArrayDesc> = unsafe { widened_in(mipmapDesc, EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES) };
+        external::mapped_mipmapped_array(unsafe { as_out(mipmap) }, extMem, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaImportExternalSemaphore__abi12")]
+pub unsafe extern "C" fn cudaImportExternalSemaphore(extSem_out: *mut cudaExternalSemaphore_t, semHandleDesc: *const c_void) -> cudaError_t {
+    entry!(cudaImportExternalSemaphore(extSem_out, semHandleDesc) => {
+        let d: Option<cudaExternalSemaphoreHandleDesc> = unsafe { widened_in(semHandleDesc, EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES) };
+        external::import_semaphore(unsafe { as_out(extSem_out) }, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaChooseDevice__abi12")]
+pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaDeviceProp12) -> cudaError_t {
+    entry!(cudaChooseDevice(device, prop) => abi12::choose_device(unsafe { as_out(device) }, unsafe { as_in(prop) }))
+}
+
+// ---- batched copies: 12.9 reports the failing copy ---------------------------------
+
+#[unsafe(export_name = "cudaMemcpyBatchAsync__abi12")]
+pub unsafe extern "C" fn cudaMemcpyBatchAsync(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::Legacy)))
+}
+
+#[unsafe(export_name = "cudaMemcpyBatchAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemcpyBatchAsync_ptsz(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::PerThread)))
+}
+
+#[unsafe(export_name = "cudaMemcpy3DBatchAsync__abi12")]
+pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpy3DBatchAsync(numOps, opList, failIdx, flags, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::Legacy)))
+}
+
+#[unsafe(export_name = "cudaMemcpy3DBatchAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemcpy3DBatchAsync_ptsz(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpy3DBatchAsync_ptsz(numOps, opList, failIdx, flags, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::PerThread)))
 }

@@ -5,9 +5,10 @@
 //! the 13 library uses.
 
 use super::{device, out_first, required};
-use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, cudaDeviceProp12, cudaPointerAttributes12};
+use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, Zeroed, cudaDeviceProp12, cudaPointerAttributes12};
 use crate::types::*;
 use std::ffi::{c_int, c_void};
+use std::mem::MaybeUninit;
 
 /// `cudaRuntimeGetVersion` of the 12 library.
 pub fn runtime_version(out: Option<&mut c_int>) -> CudaResult {
@@ -64,4 +65,36 @@ pub fn launch_cooperative_multi_device() -> CudaResult {
         )
     });
     Err(cudaErrorNotSupported)
+}
+
+/// A getter whose struct 13.0 lengthened (resource and view descriptors):
+/// `get` answers in the runtime's struct, and the caller's `out` (12.9's
+/// size: the export sizes it) receives its first bytes, which are 12.9's
+/// fields. 13's extra fields (`cudaResourceDesc::flags`, reserved words)
+/// have nowhere to go.
+pub fn narrowed<T: Zeroed>(out: Option<&mut [MaybeUninit<u8>]>, get: impl FnOnce(Option<&mut T>) -> CudaResult) -> CudaResult {
+    let Some(out) = out else { return get(None) };
+    let mut full = T::zeroed();
+    get(Some(&mut full))?;
+    let n = out.len().min(size_of::<T>());
+    // SAFETY: `full` is a live T of at least `n` bytes; `out` holds `n`
+    // bytes; MaybeUninit<u8> takes any byte, padding included.
+    unsafe { std::ptr::copy_nonoverlapping((&raw const full).cast::<MaybeUninit<u8>>(), out.as_mut_ptr(), n) };
+    Ok(())
+}
+
+/// `cudaChooseDevice` with 12.9's `cudaDeviceProp`.
+pub fn choose_device(out: Option<&mut c_int>, want: Option<&cudaDeviceProp12>) -> CudaResult {
+    let want = want.map(cudaDeviceProp::from);
+    device::choose(out, want.as_ref())
+}
+
+/// 12.9's `cudaMemcpyBatchAsync` and `cudaMemcpy3DBatchAsync` report which
+/// copy failed in `failIdx`. The driver's 13 calls do not say, so a failure
+/// reports `SIZE_MAX`, the documented "not one copy" answer.
+pub fn with_fail_index(fail: Option<&mut usize>, r: CudaResult) -> CudaResult {
+    if let (Err(_), Some(f)) = (r, fail) {
+        *f = usize::MAX;
+    }
+    r
 }

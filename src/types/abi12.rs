@@ -44,6 +44,37 @@ pub fn location_of_device(device: c_int) -> cudaMemLocation {
 
 /// C: `struct cudaDeviceProp`, CUDA 12.9 layout (1032 bytes): 13.x's fields
 /// minus the NUMA/MPS ones it added, plus the 8 fields 13.0 dropped.
+/// `$dst.f = $src.f` for every field 12.9's and 13.x's `cudaDeviceProp`
+/// share (each version's other fields are its own).
+macro_rules! copy_shared_fields {
+    ($dst:ident, $src:ident) => {
+        copy_shared_fields!(@ $dst, $src;
+        name, uuid, luid, luidDeviceNodeMask, totalGlobalMem, sharedMemPerBlock, regsPerBlock, warpSize,
+        memPitch, maxThreadsPerBlock, maxThreadsDim, maxGridSize, totalConstMem, major, minor,
+        textureAlignment, texturePitchAlignment, multiProcessorCount, integrated, canMapHostMemory,
+        maxTexture1D, maxTexture1DMipmap, maxTexture2D, maxTexture2DMipmap, maxTexture2DLinear,
+        maxTexture2DGather, maxTexture3D, maxTexture3DAlt, maxTextureCubemap, maxTexture1DLayered,
+        maxTexture2DLayered, maxTextureCubemapLayered, maxSurface1D, maxSurface2D, maxSurface3D,
+        maxSurface1DLayered, maxSurface2DLayered, maxSurfaceCubemap, maxSurfaceCubemapLayered,
+        surfaceAlignment, concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver,
+        asyncEngineCount, unifiedAddressing, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize,
+        maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported,
+        sharedMemPerMultiprocessor, regsPerMultiprocessor, managedMemory, isMultiGpuBoard,
+        multiGpuBoardGroupID, hostNativeAtomicSupported, pageableMemoryAccess, concurrentManagedAccess,
+        computePreemptionSupported, canUseHostPointerForRegisteredMem, cooperativeLaunch,
+        sharedMemPerBlockOptin, pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost,
+        maxBlocksPerMultiProcessor, accessPolicyMaxWindowSize, reservedSharedMemPerBlock,
+        hostRegisterSupported, sparseCudaArraySupported, hostRegisterReadOnlySupported,
+        timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported,
+        gpuDirectRDMAFlushWritesOptions, gpuDirectRDMAWritesOrdering, memoryPoolSupportedHandleTypes,
+        deferredMappingCudaArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers
+        )
+    };
+    (@ $dst:ident, $src:ident; $($f:ident),*) => {
+        $( $dst.$f = $src.$f; )*
+    };
+}
+
 /// Not `Copy`: a copy need not keep the zeroed padding `prefix` reads.
 #[repr(C)]
 pub struct cudaDeviceProp12 {
@@ -170,91 +201,7 @@ impl cudaDeviceProp12 {
         // (after `luidDeviceNodeMask`) is zero bytes that `prefix` may read.
         // SAFETY: all-zero is a valid value of every field.
         let mut s: Self = unsafe { std::mem::zeroed() };
-        s.name = p.name;
-        s.uuid = p.uuid;
-        s.luid = p.luid;
-        s.luidDeviceNodeMask = p.luidDeviceNodeMask;
-        s.totalGlobalMem = p.totalGlobalMem;
-        s.sharedMemPerBlock = p.sharedMemPerBlock;
-        s.regsPerBlock = p.regsPerBlock;
-        s.warpSize = p.warpSize;
-        s.memPitch = p.memPitch;
-        s.maxThreadsPerBlock = p.maxThreadsPerBlock;
-        s.maxThreadsDim = p.maxThreadsDim;
-        s.maxGridSize = p.maxGridSize;
-        s.totalConstMem = p.totalConstMem;
-        s.major = p.major;
-        s.minor = p.minor;
-        s.textureAlignment = p.textureAlignment;
-        s.texturePitchAlignment = p.texturePitchAlignment;
-        s.multiProcessorCount = p.multiProcessorCount;
-        s.integrated = p.integrated;
-        s.canMapHostMemory = p.canMapHostMemory;
-        s.maxTexture1D = p.maxTexture1D;
-        s.maxTexture1DMipmap = p.maxTexture1DMipmap;
-        s.maxTexture2D = p.maxTexture2D;
-        s.maxTexture2DMipmap = p.maxTexture2DMipmap;
-        s.maxTexture2DLinear = p.maxTexture2DLinear;
-        s.maxTexture2DGather = p.maxTexture2DGather;
-        s.maxTexture3D = p.maxTexture3D;
-        s.maxTexture3DAlt = p.maxTexture3DAlt;
-        s.maxTextureCubemap = p.maxTextureCubemap;
-        s.maxTexture1DLayered = p.maxTexture1DLayered;
-        s.maxTexture2DLayered = p.maxTexture2DLayered;
-        s.maxTextureCubemapLayered = p.maxTextureCubemapLayered;
-        s.maxSurface1D = p.maxSurface1D;
-        s.maxSurface2D = p.maxSurface2D;
-        s.maxSurface3D = p.maxSurface3D;
-        s.maxSurface1DLayered = p.maxSurface1DLayered;
-        s.maxSurface2DLayered = p.maxSurface2DLayered;
-        s.maxSurfaceCubemap = p.maxSurfaceCubemap;
-        s.maxSurfaceCubemapLayered = p.maxSurfaceCubemapLayered;
-        s.surfaceAlignment = p.surfaceAlignment;
-        s.concurrentKernels = p.concurrentKernels;
-        s.ECCEnabled = p.ECCEnabled;
-        s.pciBusID = p.pciBusID;
-        s.pciDeviceID = p.pciDeviceID;
-        s.pciDomainID = p.pciDomainID;
-        s.tccDriver = p.tccDriver;
-        s.asyncEngineCount = p.asyncEngineCount;
-        s.unifiedAddressing = p.unifiedAddressing;
-        s.memoryBusWidth = p.memoryBusWidth;
-        s.l2CacheSize = p.l2CacheSize;
-        s.persistingL2CacheMaxSize = p.persistingL2CacheMaxSize;
-        s.maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
-        s.streamPrioritiesSupported = p.streamPrioritiesSupported;
-        s.globalL1CacheSupported = p.globalL1CacheSupported;
-        s.localL1CacheSupported = p.localL1CacheSupported;
-        s.sharedMemPerMultiprocessor = p.sharedMemPerMultiprocessor;
-        s.regsPerMultiprocessor = p.regsPerMultiprocessor;
-        s.managedMemory = p.managedMemory;
-        s.isMultiGpuBoard = p.isMultiGpuBoard;
-        s.multiGpuBoardGroupID = p.multiGpuBoardGroupID;
-        s.hostNativeAtomicSupported = p.hostNativeAtomicSupported;
-        s.pageableMemoryAccess = p.pageableMemoryAccess;
-        s.concurrentManagedAccess = p.concurrentManagedAccess;
-        s.computePreemptionSupported = p.computePreemptionSupported;
-        s.canUseHostPointerForRegisteredMem = p.canUseHostPointerForRegisteredMem;
-        s.cooperativeLaunch = p.cooperativeLaunch;
-        s.sharedMemPerBlockOptin = p.sharedMemPerBlockOptin;
-        s.pageableMemoryAccessUsesHostPageTables = p.pageableMemoryAccessUsesHostPageTables;
-        s.directManagedMemAccessFromHost = p.directManagedMemAccessFromHost;
-        s.maxBlocksPerMultiProcessor = p.maxBlocksPerMultiProcessor;
-        s.accessPolicyMaxWindowSize = p.accessPolicyMaxWindowSize;
-        s.reservedSharedMemPerBlock = p.reservedSharedMemPerBlock;
-        s.hostRegisterSupported = p.hostRegisterSupported;
-        s.sparseCudaArraySupported = p.sparseCudaArraySupported;
-        s.hostRegisterReadOnlySupported = p.hostRegisterReadOnlySupported;
-        s.timelineSemaphoreInteropSupported = p.timelineSemaphoreInteropSupported;
-        s.memoryPoolsSupported = p.memoryPoolsSupported;
-        s.gpuDirectRDMASupported = p.gpuDirectRDMASupported;
-        s.gpuDirectRDMAFlushWritesOptions = p.gpuDirectRDMAFlushWritesOptions;
-        s.gpuDirectRDMAWritesOrdering = p.gpuDirectRDMAWritesOrdering;
-        s.memoryPoolSupportedHandleTypes = p.memoryPoolSupportedHandleTypes;
-        s.deferredMappingCudaArraySupported = p.deferredMappingCudaArraySupported;
-        s.ipcEventSupported = p.ipcEventSupported;
-        s.clusterLaunch = p.clusterLaunch;
-        s.unifiedFunctionPointers = p.unifiedFunctionPointers;
+        copy_shared_fields!(s, p);
         s.clockRate = d.clockRate;
         s.deviceOverlap = d.deviceOverlap;
         s.kernelExecTimeoutEnabled = d.kernelExecTimeoutEnabled;
@@ -334,3 +281,43 @@ pub struct cudaLaunchParams {
     pub sharedMem: usize,
     pub stream: cudaStream_t,
 }
+
+/// `cudaChooseDevice`'s wish list from a CUDA 12 program: the fields both
+/// versions have (the ones 13.0 dropped are not among those it matches).
+impl From<&cudaDeviceProp12> for cudaDeviceProp {
+    fn from(p: &cudaDeviceProp12) -> Self {
+        let mut s = Self::default();
+        copy_shared_fields!(s, p);
+        s
+    }
+}
+
+/// Plain-data structs for which all-zero bytes are a valid value: the
+/// runtime's structs that 12.9 has shorter (a 12.9 input is copied over a
+/// zeroed one; an answer is built in a zeroed one and cut to 12.9's size).
+///
+/// # Safety
+/// Implement only for types of integers, raw pointers, and arrays, structs
+/// and unions of those.
+pub unsafe trait Zeroed: Sized {
+    fn zeroed() -> Self {
+        // SAFETY: the trait's contract.
+        unsafe { std::mem::zeroed() }
+    }
+}
+// SAFETY: all five are plain C data (types/texture.rs, types/interop.rs).
+unsafe impl Zeroed for super::texture::cudaResourceDesc {}
+unsafe impl Zeroed for super::texture::cudaResourceViewDesc {}
+unsafe impl Zeroed for super::interop::cudaExternalMemoryHandleDesc {}
+unsafe impl Zeroed for super::interop::cudaExternalMemoryBufferDesc {}
+unsafe impl Zeroed for super::interop::cudaExternalMemoryMipmappedArrayDesc {}
+unsafe impl Zeroed for super::interop::cudaExternalSemaphoreHandleDesc {}
+
+/// 12.9's sizes of the structs 13.0 lengthened without moving a field
+/// (tests/data/abi/headers-12.9.txt; the `field` section of cuda12-vs-13.txt).
+pub const RESOURCE_DESC_BYTES: usize = 64;
+pub const RESOURCE_VIEW_DESC_BYTES: usize = 48;
+pub const EXTERNAL_MEMORY_HANDLE_DESC_BYTES: usize = 40;
+pub const EXTERNAL_MEMORY_BUFFER_DESC_BYTES: usize = 24;
+pub const EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES: usize = 64;
+pub const EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES: usize = 32;
