@@ -210,3 +210,38 @@ fn texture_descriptors_in_12_9_sizes_round_trip() {
     let v: cudaResourceViewDesc = unsafe { std::ptr::read_unaligned(vback.as_ptr().cast()) };
     assert_eq!((v.format, v.width, v.height), (cudaResViewFormatFloat1, 16, 8));
 }
+
+/// tests/data/abi/answers-12.9.tsv on ours: scripts/gen-abi-diff.py's own
+/// probe (taken from the script, not copied) dlopens our libcudart.so.12
+/// with no driver: every error code's name and string (-1, 0..1000), the
+/// version answers (12090), and the last-error rule, as NVIDIA's 12.9 gave.
+#[test]
+fn error_names_strings_and_versions_are_12_9s() {
+    let dir = scratch("abi12/answers");
+    let src = dir.join("answers.c");
+    let py = format!(
+        "import importlib.util, sys\ns = importlib.util.spec_from_file_location('g', '{}')\nm = importlib.util.module_from_spec(s)\ns.loader.exec_module(m)\nopen(sys.argv[1], 'w').write(m.ANSWERS_C)",
+        repo_root().join("scripts/gen-abi-diff.py").display()
+    );
+    let st = Command::new("python3").args(["-c", &py]).arg(&src).status().unwrap();
+    assert!(st.success());
+    let exe = dir.join("answers");
+    let out = Command::new("cc").arg(&src).arg("-o").arg(&exe).arg("-ldl").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lib = target_dir().join("libcudart.so.12");
+    let ours = stdout_of(
+        "answers on ours",
+        run(&exe, &[lib.to_str().unwrap()], &[("CUDART_SHIM_DRIVER".into(), "/nonexistent/libcuda.so.1".into()), ("CUDART_SHIM_LOG".into(), "off".into())]),
+    );
+    let want: Vec<String> = std::fs::read_to_string(repo_root().join("tests/data/abi/answers-12.9.tsv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(want.len(), 1010);
+    assert!(want.contains(&"call\tcudaRuntimeGetVersion\t0\t12090".to_owned()));
+    let got: Vec<&str> = ours.lines().collect();
+    let diff: Vec<_> = want.iter().zip(&got).filter(|(w, g)| w != g).collect();
+    assert!(diff.is_empty() && got.len() == want.len(), "{} lines differ from 12.9's (want, ours): {diff:?}", diff.len());
+}

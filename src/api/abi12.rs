@@ -32,7 +32,7 @@ use crate::types::abi12::{
 };
 use std::mem::MaybeUninit;
 use crate::types::*;
-use std::ffi::{c_double, c_int, c_uint, c_ulonglong, c_void};
+use std::ffi::{c_char, c_double, c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::{null, null_mut};
 
 // ---- version -------------------------------------------------------------
@@ -40,6 +40,18 @@ use std::ptr::{null, null_mut};
 #[unsafe(export_name = "cudaRuntimeGetVersion__abi12")]
 pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
     entry!(@no_init cudaRuntimeGetVersion(runtimeVersion) => abi12::runtime_version(unsafe { as_out(runtimeVersion) }))
+}
+
+// ---- errors: 12.9 does not know the codes 13.x added ------------------------
+
+#[unsafe(export_name = "cudaGetErrorName__abi12")]
+pub unsafe extern "C" fn cudaGetErrorName(error: cudaError_t) -> *const c_char {
+    entry!(cudaGetErrorName(error) -> crate::types::abi12::error_name_c(error).as_ptr(), on_panic = c"cudaErrorUnknown".as_ptr())
+}
+
+#[unsafe(export_name = "cudaGetErrorString__abi12")]
+pub unsafe extern "C" fn cudaGetErrorString(error: cudaError_t) -> *const c_char {
+    entry!(cudaGetErrorString(error) -> crate::types::abi12::error_string_c(error).as_ptr(), on_panic = c"unknown error".as_ptr())
 }
 
 // ---- device: 12.9's cudaDeviceProp, the cudaThread* calls ------------------

@@ -9,7 +9,8 @@ use super::handles::cudaUUID_t;
 use super::memory::cudaPointerAttributes;
 use super::interop::{cudaExternalSemaphoreSignalParams, cudaExternalSemaphoreWaitParams};
 use super::{cudaCpuDeviceId, cudaMemLocation, cudaMemLocationTypeDevice, cudaMemLocationTypeHost, cudaMemoryType, cudaStream_t, dim3};
-use std::ffi::{c_char, c_int, c_uint, c_void};
+use super::error::cudaError_t;
+use std::ffi::{CStr, c_char, c_int, c_uint, c_void};
 
 /// The CUDA version the 12 library implements and reports (`cudaRuntimeGetVersion`).
 pub const RUNTIME_VERSION: c_int = 12090;
@@ -321,3 +322,21 @@ pub const EXTERNAL_MEMORY_HANDLE_DESC_BYTES: usize = 40;
 pub const EXTERNAL_MEMORY_BUFFER_DESC_BYTES: usize = 24;
 pub const EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES: usize = 64;
 pub const EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES: usize = 32;
+
+/// Error codes CUDA 12.9 does not have (13.x added them): its
+/// `cudaGetErrorName` and `cudaGetErrorString` call them unrecognized
+/// (tests/data/abi/answers-12.9.tsv). Every other code reads the same in
+/// 12.9 and 13.x.
+const ERRORS_AFTER_12_9: [i32; 5] = [10, 227, 917, 918, 919];
+
+const UNRECOGNIZED: &CStr = c"unrecognized error code";
+
+/// 12.9's `cudaGetErrorName`.
+pub fn error_name_c(e: cudaError_t) -> &'static CStr {
+    if ERRORS_AFTER_12_9.contains(&e.0) { UNRECOGNIZED } else { super::error_names::name_c(e) }
+}
+
+/// 12.9's `cudaGetErrorString`.
+pub fn error_string_c(e: cudaError_t) -> &'static CStr {
+    if ERRORS_AFTER_12_9.contains(&e.0) { UNRECOGNIZED } else { super::error_names::string_c(e) }
+}
