@@ -245,3 +245,49 @@ fn error_names_strings_and_versions_are_12_9s() {
     let diff: Vec<_> = want.iter().zip(&got).filter(|(w, g)| w != g).collect();
     assert!(diff.is_empty() && got.len() == want.len(), "{} lines differ from 12.9's (want, ours): {diff:?}", diff.len());
 }
+
+/// tests/data/abi/no-driver-12.9.tsv on ours: scripts/gen-bad-input.py's
+/// 1,759 cases (every cudaError_t export of 12.9, hostile arguments),
+/// generated from 12.9's headers and built as scripts/gen-abi-diff.py builds
+/// them for NVIDIA's library (`__CUDA_API_VERSION_INTERNAL`, so each case
+/// calls the symbol it names), run on our libcudart.so.12 with no driver:
+/// the same code, case by case.
+#[test]
+fn bad_input_suite_answers_as_12_9_with_no_driver() {
+    let c12 = cuda12();
+    let dir = scratch("abi12/bad_input");
+    let made = Command::new("python3")
+        .arg(repo_root().join("scripts/gen-bad-input.py"))
+        .arg(c12.join("nvidia/cuda_runtime/include"))
+        .arg(repo_root().join("tests/data/abi/libcudart12-exports.txt"))
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let src = dir.join("bad12.c");
+    std::fs::write(&src, &made.stdout).unwrap();
+    // Linked against our library under the link-time name.
+    let link = dir.join("libcudart.so");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(target_dir().join("libcudart.so.12"), &link).unwrap();
+    let exe = dir.join("bad12");
+    let out = Command::new("cc")
+        .args(["-w", "-D__CUDA_API_VERSION_INTERNAL"])
+        .arg(format!("-I{}", c12.join("nvidia/cuda_runtime/include").display()))
+        .arg(format!("-I{}", c12.join("nvidia/cuda_nvcc/include").display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", dir.display()))
+        .arg("-lcudart")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ours = stdout_of("bad-input suite on ours", run_on_ours_without_driver(&exe, &[]));
+    let mut got: Vec<&str> = ours.lines().filter(|l| l.contains('\t')).collect();
+    got.sort_unstable();
+    let text = std::fs::read_to_string(repo_root().join("tests/data/abi/no-driver-12.9.tsv")).unwrap();
+    let want: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(want.len(), 1759);
+    let wrong: Vec<_> = want.iter().zip(&got).filter(|(w, g)| w != g).collect();
+    assert!(wrong.is_empty() && got.len() == want.len(), "{} of {} cases differ (12.9, ours): {wrong:?}", wrong.len(), want.len());
+}
