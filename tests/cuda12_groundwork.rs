@@ -8,8 +8,8 @@
 //!   of the same source, nvcc's fatbin wrapper; NVIDIA's libcudart.so.12 runs
 //!   them (no driver here: it answers 12090 and cudaErrorInsufficientDriver);
 //! - both routes of docs/CUDA12.md (nvcc12, host-only C + cubin from 12.9's
-//!   ptxas) run over the fake driver on scripts/so12-stand-in.py's relabelled
-//!   shim, and the fake records their launches.
+//!   ptxas) run over the fake driver on our libcudart.so.12 (cuda12/), and
+//!   the fake records their launches.
 //!
 //! Needs scripts/setup-cuda and scripts/setup-cuda12 (scripts/test runs both).
 
@@ -18,16 +18,6 @@ use common::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The pinned CUDA 12.9 wheels (scripts/setup-cuda12); a test that needs
-/// them fails, never skips, without them.
-fn cuda12() -> PathBuf {
-    let p = std::env::var_os("CUDART_SHIM_CUDA12_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".cache/cuda12"));
-    assert!(p.join(".installed").exists(), "the pinned CUDA 12.9 wheels are not installed: run scripts/setup-cuda12 (scripts/test does)");
-    p
-}
 
 fn tool(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap();
@@ -140,24 +130,17 @@ fn nvcc12_builds_a_cuda12_program_nvidia_12_runs() {
     assert!(text.contains("cudaGetDeviceCount(&n) -> cudaErrorInsufficientDriver"), "{text}");
 }
 
-/// The shim as a libcudart.so.12 (test equipment, scripts/so12-stand-in.py),
-/// in the calling test's own folder.
-fn stand_in(test: &str) -> PathBuf {
-    let dir = scratch(&format!("cuda12_groundwork/{test}/so12"));
-    tool(Command::new("python3").arg(repo_root().join("scripts/so12-stand-in.py")).arg(shim_lib()).arg(dir.join("libcudart.so.12")));
-    let soname = tool(Command::new("readelf").arg("-d").arg(dir.join("libcudart.so.12")));
+/// Run a CUDA 12 program on our libcudart.so.12 (cuda12/, by its name in
+/// target/<profile>) over the fake driver. (Until #20 built that library,
+/// this ran on scripts/so12-stand-in.py's relabelled 13 library.)
+fn run_on_ours12(exe: &Path, args: &[&str], log: &Path) -> String {
+    let soname = tool(Command::new("readelf").arg("-d").arg(target_dir().join("libcudart.so.12")));
     assert!(soname.contains("Library soname: [libcudart.so.12]"), "{soname}");
-    dir
-}
-
-fn run_on_stand_in(test: &str, exe: &Path, args: &[&str], log: &Path) -> String {
-    let lib = stand_in(test);
-    let mut env = fake_env(&[("FAKE_CUDA_DEVICES", "1"), ("FAKE_CUDA_LAUNCH_LOG", log.to_str().unwrap()), ("CUDART_SHIM_LOG", "off")]);
-    env.retain(|(k, _)| k != "LD_LIBRARY_PATH");
-    env.push(("LD_LIBRARY_PATH".into(), lib.display().to_string()));
+    let env = fake_env(&[("FAKE_CUDA_DEVICES", "1"), ("FAKE_CUDA_LAUNCH_LOG", log.to_str().unwrap()), ("CUDART_SHIM_LOG", "off")]);
     let out = run(exe, args, &env);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{}: {}\n{text}{}", exe.display(), out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("cudaRuntimeGetVersion 12090"), "not our 12 library: {text}");
     text
 }
 
@@ -166,7 +149,7 @@ fn nvcc12_program_runs_over_the_fake_driver() {
     let exe = hello("fake", 12);
     let log = scratch("cuda12_groundwork/fake").join("hello.launches");
     let _ = std::fs::remove_file(&log);
-    let text = run_on_stand_in("fake", &exe, &[], &log);
+    let text = run_on_ours12(&exe, &[], &log);
     assert!(text.contains("cudaMemcpyToSymbol(cv, c, sizeof c) -> cudaSuccess") && text.ends_with("done\n"), "{text}");
     let launches = std::fs::read_to_string(&log).unwrap();
     // add<<<2, 4>>>(d, 40, 1.5): the int at offset 8, the double at 16.
@@ -199,7 +182,7 @@ fn host_only_route_runs_over_the_fake_driver_and_on_nvidia_12() {
 
     let log = dir.join("host.launches");
     let _ = std::fs::remove_file(&log);
-    let text = run_on_stand_in("host", &exe, &[cubin.to_str().unwrap()], &log);
+    let text = run_on_ours12(&exe, &[cubin.to_str().unwrap()], &log);
     assert!(text.contains("cudaLibraryGetKernel(&k, lib, \"scale\") -> cudaSuccess") && text.ends_with("done\n"), "{text}");
     let launches = std::fs::read_to_string(&log).unwrap();
     assert!(launches.lines().any(|l| l.contains("name=scale grid=1,1,1 block=8,1,1")), "{launches}");

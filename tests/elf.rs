@@ -1,5 +1,6 @@
 //! The library is a drop-in libcudart.so.13: SONAME, symbol versions, and
-//! an export set drawn from NVIDIA's.
+//! an export set drawn from NVIDIA's. The CUDA 12 library (cuda12/) is a
+//! drop-in libcudart.so.12 with exactly 12.9's export list: module `abi12`.
 
 mod common;
 use common::*;
@@ -7,14 +8,22 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 fn readelf(args: &[&str]) -> String {
-    let out = Command::new("readelf").args(args).arg(shim_lib()).output().expect("readelf (binutils) is needed");
+    readelf_of(&shim_lib(), args)
+}
+
+fn readelf_of(lib: &std::path::Path, args: &[&str]) -> String {
+    let out = Command::new("readelf").args(args).arg(lib).output().expect("readelf (binutils) is needed");
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }
 
 /// Our defined dynamic symbols: name -> version ("" when unversioned).
 fn exports() -> Vec<(String, String)> {
-    readelf(&["--dyn-syms", "-W"])
+    exports_of(&shim_lib())
+}
+
+fn exports_of(lib: &std::path::Path) -> Vec<(String, String)> {
+    readelf_of(lib, &["--dyn-syms", "-W"])
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
@@ -69,4 +78,62 @@ fn exports_are_nvidias_or_our_own_api() {
 fn drop_in_name_points_at_the_library() {
     let link = target_dir().join("libcudart.so.13");
     assert_eq!(std::fs::read_link(&link).unwrap(), std::path::Path::new("libcudart_shim.so"));
+}
+
+mod abi12 {
+    use super::*;
+
+    /// 12.9 exports the CUDA 12 library does not have yet. Each one must be on
+    /// NVIDIA's 12.9 list and absent from ours; the list only shrinks.
+    const MISSING: &[&str] = &[];
+
+    fn readelf12(args: &[&str]) -> String {
+        readelf_of(&shim12_lib(), args)
+    }
+
+    #[test]
+    fn soname_is_libcudart_so_12() {
+        let d = readelf12(&["-d"]);
+        assert!(d.contains("Library soname: [libcudart.so.12]"), "{d}");
+        assert!(!d.contains("libcudart.so.13"), "{d}");
+    }
+
+    #[test]
+    fn version_node_is_libcudart_so_12_alone() {
+        let v = readelf12(&["-V"]);
+        assert!(v.contains("Name: libcudart.so.12"), "{v}");
+        assert!(!v.contains("libcudart.so.13"), "{v}");
+    }
+
+    #[test]
+    fn exports_are_exactly_nvidias_12_9_list_minus_the_missing() {
+        let nv: BTreeSet<String> = abi_list("libcudart12-exports.txt").into_iter().collect();
+        assert_eq!(nv.len(), 435);
+        let missing: BTreeSet<String> = MISSING.iter().map(|s| s.to_string()).collect();
+        let not_nvidias: Vec<_> = missing.difference(&nv).collect();
+        assert!(not_nvidias.is_empty(), "MISSING names that 12.9 does not export: {not_nvidias:?}");
+        let ex = exports_of(&shim12_lib());
+        let unversioned: Vec<_> = ex.iter().filter(|(_, v)| v != "libcudart.so.12").collect();
+        assert!(unversioned.is_empty(), "exports not versioned libcudart.so.12: {unversioned:?}");
+        let ours: BTreeSet<String> = ex.into_iter().map(|(n, _)| n).collect();
+        let expected: BTreeSet<String> = nv.difference(&missing).cloned().collect();
+        let extra: Vec<_> = ours.difference(&expected).collect();
+        let absent: Vec<_> = expected.difference(&ours).collect();
+        assert!(extra.is_empty(), "exported but not 12.9's, or listed MISSING: {extra:?}");
+        assert!(absent.is_empty(), "12.9 exports we lack (and MISSING does not list): {absent:?}");
+    }
+
+    #[test]
+    fn no_internal_abi_name_leaks_from_either_library() {
+        for lib in [shim_lib(), shim12_lib()] {
+            let leaked: Vec<_> = exports_of(&lib).into_iter().filter(|(n, _)| n.contains("__abi")).collect();
+            assert!(leaked.is_empty(), "{}: {leaked:?}", lib.display());
+        }
+    }
+
+    #[test]
+    fn drop_in_name_points_at_the_library() {
+        let link = target_dir().join("libcudart.so.12");
+        assert_eq!(std::fs::read_link(&link).unwrap(), std::path::Path::new("libcudart_shim12.so"));
+    }
 }

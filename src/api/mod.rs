@@ -40,3 +40,6 @@ pub mod interop;
 pub mod symbol;
 pub mod shim;
 pub mod green_context;
+/// The CUDA 12.9 forms, exported by the 12 library only.
+/// cbindgen:ignore
+pub mod abi12;

@@ -44,6 +44,8 @@ pub mod green_context;
 pub mod graph_ids;
 pub mod copy_attributes;
 pub mod stream_v2;
+/// What only the CUDA 12 library answers (see src/api/abi12.rs).
+pub mod abi12;
 
 use crate::types::{cudaErrorInvalidValue, CudaResult};
 

@@ -35,6 +35,9 @@ mod shared_enums;
 pub mod shim;
 mod header_enums;
 pub mod execution;
+/// CUDA 12.9 layouts for the CUDA 12 library (not re-exported: one name per ABI).
+/// cbindgen:ignore
+pub mod abi12;
 mod execution_enums;
 
 pub use c_enum::CEnum;

@@ -47,6 +47,11 @@ pub fn shim_lib() -> PathBuf {
     built("libcudart_shim.so")
 }
 
+/// The CUDA 12 library as built (`libcudart_shim12.so`, package cuda12/).
+pub fn shim12_lib() -> PathBuf {
+    built("libcudart_shim12.so")
+}
+
 /// The fake driver (`libfake_cuda.so`, SONAME libcuda.so.1).
 pub fn fake_driver() -> PathBuf {
     built("libfake_cuda.so")
@@ -73,6 +78,16 @@ pub fn fake_env(knobs: &[(&str, &str)]) -> Vec<(String, String)> {
     ];
     env.extend(knobs.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     env
+}
+
+/// The pinned CUDA 12.9 wheels (scripts/setup-cuda12); a test that needs
+/// them fails, never skips, without them.
+pub fn cuda12() -> PathBuf {
+    let p = std::env::var_os("CUDART_SHIM_CUDA12_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".cache/cuda12"));
+    assert!(p.join(".installed").exists(), "the pinned CUDA 12.9 wheels are not installed: run scripts/setup-cuda12 (scripts/test does)");
+    p
 }
 
 /// The pinned CUDA 13.0 wheels (scripts/setup-cuda), or None if not installed.

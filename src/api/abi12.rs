@@ -1,0 +1,488 @@
+//! The CUDA 12.9 forms: every export of NVIDIA's `libcudart.so.12` whose C
+//! signature or struct layout differs from the 13 export of the same name,
+//! or that 13 no longer has. Written once, here; everything else the 12
+//! library exports is the common surface of the other files in `src/api/`.
+//!
+//! Each one is linked as `NAME__abi12`. tools/linker exports it as `NAME`
+//! from the 12 library (where it takes precedence over a 13 form of that
+//! name) and keeps it out of the 13 library (docs/DESIGN.md, "Several
+//! ABIs"). The bodies only convert, as everywhere in `src/api/`:
+//!
+//! - a 12 form that is a 13 export under another name (`_v2`/`_v3`, the
+//!   `cudaThread*` calls) calls the runtime function that 13 export calls;
+//! - a 12 form with fewer arguments (no edge data, a device number instead
+//!   of a location) calls it with the arguments converted;
+//! - a 12 form whose struct differs calls `runtime::abi12`, which answers in
+//!   12.9's layout (`types::abi12`).
+//!
+//! Never call a C export from here: in the 12 library's link, a call to the
+//! symbol `NAME` reaches `NAME__abi12` (the `--defsym` rebinds every
+//! reference), so a 12 form delegating to the 13 export of its own name
+//! would call itself.
+//!
+//! cbindgen skips this module: the C header is the 13 surface.
+
+use crate::driver::StreamMode;
+use crate::runtime::{self, abi12, as_in, as_out, capture, external, graph, memory, texture};
+use crate::types::abi12::{
+    DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaExternalSemaphoreSignalParams_v1, cudaExternalSemaphoreWaitParams_v1, cudaLaunchParams,
+    cudaPointerAttributes12, location_of_device, cudaDeviceProp12, Zeroed, RESOURCE_DESC_BYTES, RESOURCE_VIEW_DESC_BYTES,
+    EXTERNAL_MEMORY_HANDLE_DESC_BYTES, EXTERNAL_MEMORY_BUFFER_DESC_BYTES, EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES,
+    EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES,
+};
+use std::mem::MaybeUninit;
+use crate::types::*;
+use std::ffi::{c_char, c_double, c_int, c_uint, c_ulonglong, c_void};
+use std::ptr::{null, null_mut};
+
+// ---- version -------------------------------------------------------------
+
+#[unsafe(export_name = "cudaRuntimeGetVersion__abi12")]
+pub unsafe extern "C" fn cudaRuntimeGetVersion(runtimeVersion: *mut c_int) -> cudaError_t {
+    entry!(@no_init cudaRuntimeGetVersion(runtimeVersion) => abi12::runtime_version(unsafe { as_out(runtimeVersion) }))
+}
+
+// ---- errors: 12.9 does not know the codes 13.x added ------------------------
+
+#[unsafe(export_name = "cudaGetErrorName__abi12")]
+pub unsafe extern "C" fn cudaGetErrorName(error: cudaError_t) -> *const c_char {
+    entry!(cudaGetErrorName(error) -> crate::types::abi12::error_name_c(error).as_ptr(), on_panic = c"cudaErrorUnknown".as_ptr())
+}
+
+#[unsafe(export_name = "cudaGetErrorString__abi12")]
+pub unsafe extern "C" fn cudaGetErrorString(error: cudaError_t) -> *const c_char {
+    entry!(cudaGetErrorString(error) -> crate::types::abi12::error_string_c(error).as_ptr(), on_panic = c"unknown error".as_ptr())
+}
+
+// ---- device: 12.9's cudaDeviceProp, the cudaThread* calls ------------------
+
+/// `prop` as the bytes a form of `cudaGetDeviceProperties` writes.
+///
+/// # Safety
+/// `prop` is NULL or points to at least `len` writable bytes (the C API's
+/// contract: the caller's `cudaDeviceProp`, of the size its form writes).
+unsafe fn device_prop_bytes<'a>(prop: *mut c_void, len: usize) -> Option<&'a mut [u8]> {
+    // SAFETY: the caller's contract.
+    (!prop.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(prop.cast::<u8>(), len) })
+}
+
+/// The plain form: CUDA 11's extent of the struct (see `DEVICE_PROP_PLAIN_BYTES`).
+#[unsafe(export_name = "cudaGetDeviceProperties__abi12")]
+pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut c_void, device: c_int) -> cudaError_t {
+    entry!(cudaGetDeviceProperties(prop, device) => abi12::device_properties(unsafe { device_prop_bytes(prop, DEVICE_PROP_PLAIN_BYTES) }, device))
+}
+
+/// What a CUDA 12 program's `cudaGetDeviceProperties` calls.
+#[unsafe(export_name = "cudaGetDeviceProperties_v2__abi12")]
+pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut c_void, device: c_int) -> cudaError_t {
+    entry!(cudaGetDeviceProperties_v2(prop, device) => abi12::device_properties(unsafe { device_prop_bytes(prop, DEVICE_PROP_V2_BYTES) }, device))
+}
+
+#[unsafe(export_name = "cudaThreadExit__abi12")]
+pub unsafe extern "C" fn cudaThreadExit() -> cudaError_t {
+    entry!(cudaThreadExit() => runtime::context::reset_current())
+}
+
+#[unsafe(export_name = "cudaThreadSynchronize__abi12")]
+pub unsafe extern "C" fn cudaThreadSynchronize() -> cudaError_t {
+    entry!(cudaThreadSynchronize() => runtime::pass!(cuCtxSynchronize(null_mut())))
+}
+
+#[unsafe(export_name = "cudaThreadSetLimit__abi12")]
+pub unsafe extern "C" fn cudaThreadSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
+    entry!(cudaThreadSetLimit(limit, value) => runtime::pass!(cuCtxSetLimit(limit.0, value)))
+}
+
+#[unsafe(export_name = "cudaThreadGetLimit__abi12")]
+pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
+    entry!(cudaThreadGetLimit(pValue, limit) => runtime::device::limit(unsafe { as_out(pValue) }, limit))
+}
+
+#[unsafe(export_name = "cudaThreadSetCacheConfig__abi12")]
+pub unsafe extern "C" fn cudaThreadSetCacheConfig(cacheConfig: cudaFuncCache) -> cudaError_t {
+    entry!(cudaThreadSetCacheConfig(cacheConfig) => runtime::pass!(cuCtxSetCacheConfig(cacheConfig.0)))
+}
+
+#[unsafe(export_name = "cudaThreadGetCacheConfig__abi12")]
+pub unsafe extern "C" fn cudaThreadGetCacheConfig(pCacheConfig: *mut cudaFuncCache) -> cudaError_t {
+    entry!(cudaThreadGetCacheConfig(pCacheConfig) => runtime::device::cache_config(unsafe { as_out(pCacheConfig) }))
+}
+
+/// Deprecated since CUDA 7.5, where it stopped doing anything: succeeds
+/// once the runtime is up and reads nothing.
+#[unsafe(export_name = "cudaSetDoubleForDevice__abi12")]
+pub unsafe extern "C" fn cudaSetDoubleForDevice(d: *mut c_double) -> cudaError_t {
+    entry!(cudaSetDoubleForDevice(d) => Ok(()))
+}
+
+/// As `cudaSetDoubleForDevice`.
+#[unsafe(export_name = "cudaSetDoubleForHost__abi12")]
+pub unsafe extern "C" fn cudaSetDoubleForHost(d: *mut c_double) -> cudaError_t {
+    entry!(cudaSetDoubleForHost(d) => Ok(()))
+}
+
+// ---- memory: device numbers for locations, 12.9's pointer attributes -----
+
+#[unsafe(export_name = "cudaPointerGetAttributes__abi12")]
+pub unsafe extern "C" fn cudaPointerGetAttributes(attributes: *mut cudaPointerAttributes12, ptr: *const c_void) -> cudaError_t {
+    entry!(cudaPointerGetAttributes(attributes, ptr) => abi12::pointer_attributes(unsafe { as_out(attributes) }, ptr))
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync(devPtr: *const c_void, count: usize, dstDevice: c_int, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemPrefetchAsync(devPtr, count, dstDevice, stream) => memory::prefetch(devPtr, count, location_of_device(dstDevice), 0, stream, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(devPtr: *const c_void, count: usize, dstDevice: c_int, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemPrefetchAsync_ptsz(devPtr, count, dstDevice, stream) => memory::prefetch(devPtr, count, location_of_device(dstDevice), 0, stream, StreamMode::PerThread))
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync_v2__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemPrefetchAsync_v2(devPtr, count, location, flags, stream) => memory::prefetch(devPtr, count, location, flags, stream, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaMemPrefetchAsync_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemPrefetchAsync_v2_ptsz(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, location, flags, stream) => memory::prefetch(devPtr, count, location, flags, stream, StreamMode::PerThread))
+}
+
+#[unsafe(export_name = "cudaMemAdvise__abi12")]
+pub unsafe extern "C" fn cudaMemAdvise(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, device: c_int) -> cudaError_t {
+    entry!(cudaMemAdvise(devPtr, count, advice, device) => memory::advise(devPtr, count, advice, location_of_device(device)))
+}
+
+#[unsafe(export_name = "cudaMemAdvise_v2__abi12")]
+pub unsafe extern "C" fn cudaMemAdvise_v2(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, location: cudaMemLocation) -> cudaError_t {
+    entry!(cudaMemAdvise_v2(devPtr, count, advice, location) => memory::advise(devPtr, count, advice, location))
+}
+
+// ---- events ----------------------------------------------------------------
+
+#[unsafe(export_name = "cudaEventElapsedTime_v2__abi12")]
+pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    entry!(cudaEventElapsedTime_v2(ms, start, end) => runtime::event::elapsed(unsafe { as_out(ms) }, start, end))
+}
+
+// ---- stream capture: 3-, 6- and 7-argument info, edge-less updates --------
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong) -> cudaError_t {
+    entry!(cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, null_mut(), null_mut(), null_mut(), null_mut(), StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong) -> cudaError_t {
+    entry!(cudaStreamGetCaptureInfo_ptsz(stream, captureStatus_out, id_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, null_mut(), null_mut(), null_mut(), null_mut(), StreamMode::PerThread))
+}
+
+/// What a CUDA 12 program's `cudaStreamGetCaptureInfo` calls.
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v2__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, numDependencies_out: *mut usize) -> cudaError_t {
+    entry!(cudaStreamGetCaptureInfo_v2(stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v2_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, numDependencies_out: *mut usize) -> cudaError_t {
+    entry!(cudaStreamGetCaptureInfo_v2_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, null_mut(), numDependencies_out, StreamMode::PerThread))
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v3__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
+    entry!(cudaStreamGetCaptureInfo_v3(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaStreamGetCaptureInfo_v3_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetCaptureInfo_v3_ptsz(stream: cudaStream_t, captureStatus_out: *mut cudaStreamCaptureStatus, id_out: *mut c_ulonglong, graph_out: *mut cudaGraph_t, dependencies_out: *mut *const cudaGraphNode_t, edgeData_out: *mut *const cudaGraphEdgeData, numDependencies_out: *mut usize) -> cudaError_t {
+    entry!(cudaStreamGetCaptureInfo_v3_ptsz(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out) => capture::info(stream, unsafe { as_out(captureStatus_out) }, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out, StreamMode::PerThread))
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    entry!(cudaStreamUpdateCaptureDependencies(stream, dependencies, numDependencies, flags) => capture::update_dependencies(stream, dependencies, null(), numDependencies, flags, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    entry!(cudaStreamUpdateCaptureDependencies_ptsz(stream, dependencies, numDependencies, flags) => capture::update_dependencies(stream, dependencies, null(), numDependencies, flags, StreamMode::PerThread))
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    entry!(cudaStreamUpdateCaptureDependencies_v2(stream, dependencies, dependencyData, numDependencies, flags) => capture::update_dependencies(stream, dependencies, dependencyData, numDependencies, flags, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaStreamUpdateCaptureDependencies_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2_ptsz(stream: cudaStream_t, dependencies: *mut cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, flags: c_uint) -> cudaError_t {
+    entry!(cudaStreamUpdateCaptureDependencies_v2_ptsz(stream, dependencies, dependencyData, numDependencies, flags) => capture::update_dependencies(stream, dependencies, dependencyData, numDependencies, flags, StreamMode::PerThread))
+}
+
+// ---- graph edges: the plain forms carry no edge data ------------------------
+
+#[unsafe(export_name = "cudaGraphAddNode__abi12")]
+pub unsafe extern "C" fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => graph::add_node(unsafe { as_out(pGraphNode) }, graph, pDependencies, null(), numDependencies, unsafe { as_out(nodeParams) }))
+}
+
+#[unsafe(export_name = "cudaGraphAddNode_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphAddNode_v2(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    entry!(cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => graph::add_node(unsafe { as_out(pGraphNode) }, graph, pDependencies, dependencyData, numDependencies, unsafe { as_out(nodeParams) }))
+}
+
+#[unsafe(export_name = "cudaGraphAddDependencies__abi12")]
+pub unsafe extern "C" fn cudaGraphAddDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
+    entry!(cudaGraphAddDependencies(graph, from, to, numDependencies) => runtime::pass!(cuGraphAddDependencies(graph, from, to, null(), numDependencies)))
+}
+
+#[unsafe(export_name = "cudaGraphAddDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphAddDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
+    entry!(cudaGraphAddDependencies_v2(graph, from, to, edgeData, numDependencies) => runtime::pass!(cuGraphAddDependencies(graph, from, to, edgeData, numDependencies)))
+}
+
+#[unsafe(export_name = "cudaGraphRemoveDependencies__abi12")]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, numDependencies: usize) -> cudaError_t {
+    entry!(cudaGraphRemoveDependencies(graph, from, to, numDependencies) => runtime::pass!(cuGraphRemoveDependencies(graph, from, to, null(), numDependencies)))
+}
+
+#[unsafe(export_name = "cudaGraphRemoveDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphRemoveDependencies_v2(graph: cudaGraph_t, from: *const cudaGraphNode_t, to: *const cudaGraphNode_t, edgeData: *const cudaGraphEdgeData, numDependencies: usize) -> cudaError_t {
+    entry!(cudaGraphRemoveDependencies_v2(graph, from, to, edgeData, numDependencies) => runtime::pass!(cuGraphRemoveDependencies(graph, from, to, edgeData, numDependencies)))
+}
+
+#[unsafe(export_name = "cudaGraphGetEdges__abi12")]
+pub unsafe extern "C" fn cudaGraphGetEdges(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, numEdges: *mut usize) -> cudaError_t {
+    entry!(cudaGraphGetEdges(graph, from, to, numEdges) => graph::get_edges(graph, from, to, null_mut(), unsafe { as_out(numEdges) }))
+}
+
+#[unsafe(export_name = "cudaGraphGetEdges_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphGetEdges_v2(graph: cudaGraph_t, from: *mut cudaGraphNode_t, to: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, numEdges: *mut usize) -> cudaError_t {
+    entry!(cudaGraphGetEdges_v2(graph, from, to, edgeData, numEdges) => graph::get_edges(graph, from, to, edgeData, unsafe { as_out(numEdges) }))
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependencies__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, pNumDependencies: *mut usize) -> cudaError_t {
+    entry!(cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies) => graph::node_dependencies(node, pDependencies, null_mut(), unsafe { as_out(pNumDependencies) }))
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependencies_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependencies_v2(node: cudaGraphNode_t, pDependencies: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependencies: *mut usize) -> cudaError_t {
+    entry!(cudaGraphNodeGetDependencies_v2(node, pDependencies, edgeData, pNumDependencies) => graph::node_dependencies(node, pDependencies, edgeData, unsafe { as_out(pNumDependencies) }))
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependentNodes__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, pNumDependentNodes: *mut usize) -> cudaError_t {
+    entry!(cudaGraphNodeGetDependentNodes(node, pDependentNodes, pNumDependentNodes) => graph::node_dependents(node, pDependentNodes, null_mut(), unsafe { as_out(pNumDependentNodes) }))
+}
+
+#[unsafe(export_name = "cudaGraphNodeGetDependentNodes_v2__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeGetDependentNodes_v2(node: cudaGraphNode_t, pDependentNodes: *mut cudaGraphNode_t, edgeData: *mut cudaGraphEdgeData, pNumDependentNodes: *mut usize) -> cudaError_t {
+    entry!(cudaGraphNodeGetDependentNodes_v2(node, pDependentNodes, edgeData, pNumDependentNodes) => graph::node_dependents(node, pDependentNodes, edgeData, unsafe { as_out(pNumDependentNodes) }))
+}
+
+// ---- external semaphores: the plain forms take the _v1 structs -------------
+
+/// A `_v1` parameter array as 13's structs; NULL (or none) stays NULL, for
+/// the runtime to judge.
+///
+/// # Safety
+/// `params` is NULL or points to `n` valid structs (the C API's contract).
+unsafe fn widened<V1, V13: for<'a> From<&'a V1>>(params: *const V1, n: c_uint) -> Vec<V13> {
+    if params.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::slice::from_raw_parts(params, n as usize) }.iter().map(V13::from).collect()
+}
+
+fn ptr_or_null<T>(v: &[T]) -> *const T {
+    if v.is_empty() { null() } else { v.as_ptr() }
+}
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaSignalExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreSignalParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::signal(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::Legacy)
+    })
+}
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaSignalExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreSignalParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::signal(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::PerThread)
+    })
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaWaitExternalSemaphoresAsync(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreWaitParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::wait(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::Legacy)
+    })
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams_v1, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaWaitExternalSemaphoresAsync_ptsz(extSemArray, paramsArray, numExtSems, stream) => {
+        let p: Vec<cudaExternalSemaphoreWaitParams> = unsafe { widened(paramsArray, numExtSems) };
+        external::wait(extSemArray, ptr_or_null(&p), numExtSems, stream, StreamMode::PerThread)
+    })
+}
+
+// ---- the _v2 forms are 13's ---------------------------------------------------
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaSignalExternalSemaphoresAsync_v2(extSemArray, paramsArray, numExtSems, stream) => external::signal(extSemArray, paramsArray, numExtSems, stream, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaSignalExternalSemaphoresAsync_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaSignalExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreSignalParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaSignalExternalSemaphoresAsync_v2_ptsz(extSemArray, paramsArray, numExtSems, stream) => external::signal(extSemArray, paramsArray, numExtSems, stream, StreamMode::PerThread))
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaWaitExternalSemaphoresAsync_v2(extSemArray, paramsArray, numExtSems, stream) => external::wait(extSemArray, paramsArray, numExtSems, stream, StreamMode::Legacy))
+}
+
+#[unsafe(export_name = "cudaWaitExternalSemaphoresAsync_v2_ptsz__abi12")]
+pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *const cudaExternalSemaphore_t, paramsArray: *const cudaExternalSemaphoreWaitParams, numExtSems: c_uint, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray, paramsArray, numExtSems, stream) => external::wait(extSemArray, paramsArray, numExtSems, stream, StreamMode::PerThread))
+}
+
+// ---- launch ---------------------------------------------------------------------
+
+/// Not implemented: `cudaErrorNotSupported` (see `runtime::abi12`).
+#[unsafe(export_name = "cudaLaunchCooperativeKernelMultiDevice__abi12")]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(launchParamsList: *mut cudaLaunchParams, numDevices: c_uint, flags: c_uint) -> cudaError_t {
+    entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => abi12::launch_cooperative_multi_device())
+}
+
+// ---- structs 13.0 lengthened: 12.9's prefix in, 12.9's prefix out ---------------
+
+/// A 12.9 input struct as the runtime's: its `len` bytes over a zeroed one
+/// (13.0 only appended fields). NULL stays `None`, for the runtime to judge.
+///
+/// # Safety
+/// `p` is NULL or points to `len` readable bytes (12.9's struct), and
+/// `len <= size_of::<T>()`.
+unsafe fn widened_in<T: Zeroed>(p: *const c_void, len: usize) -> Option<T> {
+    if p.is_null() {
+        return None;
+    }
+    let mut t = T::zeroed();
+    debug_assert!(len <= size_of::<T>());
+    // SAFETY: the caller's contract; T is plain data (Zeroed).
+    unsafe { std::ptr::copy_nonoverlapping(p.cast::<u8>(), (&raw mut t).cast::<u8>(), len) };
+    Some(t)
+}
+
+/// A 12.9 output struct as the bytes it has.
+///
+/// # Safety
+/// `p` is NULL or points to `len` writable bytes.
+unsafe fn narrow_out<'a>(p: *mut c_void, len: usize) -> Option<&'a mut [MaybeUninit<u8>]> {
+    // SAFETY: the caller's contract.
+    (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts_mut(p.cast::<MaybeUninit<u8>>(), len) })
+}
+
+#[unsafe(export_name = "cudaCreateTextureObject__abi12")]
+pub unsafe extern "C" fn cudaCreateTextureObject(pTexObject: *mut cudaTextureObject_t, pResDesc: *const c_void, pTexDesc: *const cudaTextureDesc, pResViewDesc: *const c_void) -> cudaError_t {
+    entry!(cudaCreateTextureObject(pTexObject, pResDesc, pTexDesc, pResViewDesc) => {
+        let res: Option<cudaResourceDesc> = unsafe { widened_in(pResDesc, RESOURCE_DESC_BYTES) };
+        let view: Option<cudaResourceViewDesc> = unsafe { widened_in(pResViewDesc, RESOURCE_VIEW_DESC_BYTES) };
+        texture::create_texture(unsafe { as_out(pTexObject) }, res.as_ref(), unsafe { as_in(pTexDesc) }, view.as_ref().map_or(null(), |v| v as *const _))
+    })
+}
+
+#[unsafe(export_name = "cudaCreateSurfaceObject__abi12")]
+pub unsafe extern "C" fn cudaCreateSurfaceObject(pSurfObject: *mut cudaSurfaceObject_t, pResDesc: *const c_void) -> cudaError_t {
+    entry!(cudaCreateSurfaceObject(pSurfObject, pResDesc) => {
+        let res: Option<cudaResourceDesc> = unsafe { widened_in(pResDesc, RESOURCE_DESC_BYTES) };
+        texture::create_surface(unsafe { as_out(pSurfObject) }, res.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaGetTextureObjectResourceDesc__abi12")]
+pub unsafe extern "C" fn cudaGetTextureObjectResourceDesc(pResDesc: *mut c_void, texObject: cudaTextureObject_t) -> cudaError_t {
+    entry!(cudaGetTextureObjectResourceDesc(pResDesc, texObject) =>
+        abi12::narrowed(unsafe { narrow_out(pResDesc, RESOURCE_DESC_BYTES) }, |d| texture::texture_resource_desc(d, texObject)))
+}
+
+#[unsafe(export_name = "cudaGetTextureObjectResourceViewDesc__abi12")]
+pub unsafe extern "C" fn cudaGetTextureObjectResourceViewDesc(pResViewDesc: *mut c_void, texObject: cudaTextureObject_t) -> cudaError_t {
+    entry!(cudaGetTextureObjectResourceViewDesc(pResViewDesc, texObject) =>
+        abi12::narrowed(unsafe { narrow_out(pResViewDesc, RESOURCE_VIEW_DESC_BYTES) }, |d| texture::texture_view_desc(d, texObject)))
+}
+
+#[unsafe(export_name = "cudaGetSurfaceObjectResourceDesc__abi12")]
+pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(pResDesc: *mut c_void, surfObject: cudaSurfaceObject_t) -> cudaError_t {
+    entry!(cudaGetSurfaceObjectResourceDesc(pResDesc, surfObject) =>
+        abi12::narrowed(unsafe { narrow_out(pResDesc, RESOURCE_DESC_BYTES) }, |d| texture::surface_resource_desc(d, surfObject)))
+}
+
+#[unsafe(export_name = "cudaImportExternalMemory__abi12")]
+pub unsafe extern "C" fn cudaImportExternalMemory(extMem_out: *mut cudaExternalMemory_t, memHandleDesc: *const c_void) -> cudaError_t {
+    entry!(cudaImportExternalMemory(extMem_out, memHandleDesc) => {
+        let d: Option<cudaExternalMemoryHandleDesc> = unsafe { widened_in(memHandleDesc, EXTERNAL_MEMORY_HANDLE_DESC_BYTES) };
+        external::import_memory(unsafe { as_out(extMem_out) }, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaExternalMemoryGetMappedBuffer__abi12")]
+pub unsafe extern "C" fn cudaExternalMemoryGetMappedBuffer(devPtr: *mut *mut c_void, extMem: cudaExternalMemory_t, bufferDesc: *const c_void) -> cudaError_t {
+    entry!(cudaExternalMemoryGetMappedBuffer(devPtr, extMem, bufferDesc) => {
+        let d: Option<cudaExternalMemoryBufferDesc> = unsafe { widened_in(bufferDesc, EXTERNAL_MEMORY_BUFFER_DESC_BYTES) };
+        external::mapped_buffer(unsafe { as_out(devPtr) }, extMem, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaExternalMemoryGetMappedMipmappedArray__abi12")]
+pub unsafe extern "C" fn cudaExternalMemoryGetMappedMipmappedArray(mipmap: *mut cudaMipmappedArray_t, extMem: cudaExternalMemory_t, mipmapDesc: *const c_void) -> cudaError_t {
+    entry!(cudaExternalMemoryGetMappedMipmappedArray(mipmap, extMem, mipmapDesc) => {
+        let d: Option<cudaExternalMemoryMipmappedArrayDesc> = unsafe { widened_in(mipmapDesc, EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES) };
+        external::mapped_mipmapped_array(unsafe { as_out(mipmap) }, extMem, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaImportExternalSemaphore__abi12")]
+pub unsafe extern "C" fn cudaImportExternalSemaphore(extSem_out: *mut cudaExternalSemaphore_t, semHandleDesc: *const c_void) -> cudaError_t {
+    entry!(cudaImportExternalSemaphore(extSem_out, semHandleDesc) => {
+        let d: Option<cudaExternalSemaphoreHandleDesc> = unsafe { widened_in(semHandleDesc, EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES) };
+        external::import_semaphore(unsafe { as_out(extSem_out) }, d.as_ref())
+    })
+}
+
+#[unsafe(export_name = "cudaChooseDevice__abi12")]
+pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaDeviceProp12) -> cudaError_t {
+    entry!(cudaChooseDevice(device, prop) => abi12::choose_device(unsafe { as_out(device) }, unsafe { as_in(prop) }))
+}
+
+// ---- batched copies: 12.9 reports the failing copy ---------------------------------
+
+#[unsafe(export_name = "cudaMemcpyBatchAsync__abi12")]
+pub unsafe extern "C" fn cudaMemcpyBatchAsync(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::Legacy)))
+}
+
+#[unsafe(export_name = "cudaMemcpyBatchAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemcpyBatchAsync_ptsz(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::PerThread)))
+}
+
+#[unsafe(export_name = "cudaMemcpy3DBatchAsync__abi12")]
+pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpy3DBatchAsync(numOps, opList, failIdx, flags, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::Legacy)))
+}
+
+#[unsafe(export_name = "cudaMemcpy3DBatchAsync_ptsz__abi12")]
+pub unsafe extern "C" fn cudaMemcpy3DBatchAsync_ptsz(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaMemcpy3DBatchAsync_ptsz(numOps, opList, failIdx, flags, stream) =>
+        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::PerThread)))
+}
