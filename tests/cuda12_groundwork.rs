@@ -132,7 +132,7 @@ fn nvcc12_builds_a_cuda12_program_nvidia_12_runs() {
 
 /// Run a CUDA 12 program on our libcudart.so.12 (cuda12/, by its name in
 /// target/<profile>) over the fake driver. (Until #20 built that library,
-/// this ran on scripts/so12-stand-in.py's relabelled 13 library.)
+/// this ran on a relabelled copy of the 13 library.)
 fn run_on_ours12(exe: &Path, args: &[&str], log: &Path) -> String {
     let soname = tool(Command::new("readelf").arg("-d").arg(target_dir().join("libcudart.so.12")));
     assert!(soname.contains("Library soname: [libcudart.so.12]"), "{soname}");
