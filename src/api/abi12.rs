@@ -160,6 +160,13 @@ pub unsafe extern "C" fn cudaMemAdvise_v2(devPtr: *const c_void, count: usize, a
 
 // ---- events ----------------------------------------------------------------
 
+/// The plain form: the driver's pre-12.8 `cuEventElapsedTime` (see
+/// `runtime::abi12::elapsed_plain`).
+#[unsafe(export_name = "cudaEventElapsedTime__abi12")]
+pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    entry!(cudaEventElapsedTime(ms, start, end) => abi12::elapsed_plain(unsafe { as_out(ms) }, start, end))
+}
+
 #[unsafe(export_name = "cudaEventElapsedTime_v2__abi12")]
 pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
     entry!(cudaEventElapsedTime_v2(ms, start, end) => runtime::event::elapsed(unsafe { as_out(ms) }, start, end))
@@ -355,10 +362,20 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *c
 
 // ---- launch ---------------------------------------------------------------------
 
-/// Not implemented: `cudaErrorNotSupported` (see `runtime::abi12`).
+/// 12.9's list of `cudaLaunchParams`, one per device. The count is checked
+/// against the device count before the list is read (`multi_device_count`).
 #[unsafe(export_name = "cudaLaunchCooperativeKernelMultiDevice__abi12")]
 pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(launchParamsList: *mut cudaLaunchParams, numDevices: c_uint, flags: c_uint) -> cudaError_t {
-    entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => abi12::launch_cooperative_multi_device())
+    entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => {
+        if launchParamsList.is_null() {
+            return abi12::launch_cooperative_multi_device(None, flags);
+        }
+        let n = abi12::multi_device_count(numDevices)?;
+        // SAFETY: the C API's contract: the list holds numDevices entries
+        // (at most the device count, checked above).
+        let list = unsafe { std::slice::from_raw_parts(launchParamsList.cast_const(), n) };
+        abi12::launch_cooperative_multi_device(Some(list), flags)
+    })
 }
 
 // ---- structs 13.0 lengthened: 12.9's prefix in, 12.9's prefix out ---------------

@@ -4,10 +4,13 @@
 //! (src/api/abi12.rs) call these; everything else they call is the runtime
 //! the 13 library uses.
 
-use super::{device, out_first, required};
-use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, Zeroed, cudaDeviceProp12, cudaPointerAttributes12};
+use super::{device, out_first, registry, required};
+use crate::driver::api::CUDA_LAUNCH_PARAMS;
+use crate::driver::{CUfunction, CUkernel};
+use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, Zeroed, cudaDeviceProp12, cudaLaunchParams, cudaPointerAttributes12};
 use crate::types::*;
-use std::ffi::{c_int, c_void};
+use std::ffi::{c_int, c_uint, c_void};
+use std::ptr::null_mut;
 use std::mem::MaybeUninit;
 
 /// `cudaRuntimeGetVersion` of the 12 library.
@@ -54,17 +57,79 @@ pub fn pointer_attributes(out: Option<&mut cudaPointerAttributes12>, ptr: *const
     Ok(())
 }
 
-/// `cudaLaunchCooperativeKernelMultiDevice` (deprecated since CUDA 11.3,
-/// removed in 13.0): not implemented. It answers `cudaErrorNotSupported`
-/// (after initialization, as every call) and logs once what to use instead.
-pub fn launch_cooperative_multi_device() -> CudaResult {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        log::warn!(
-            "cudaLaunchCooperativeKernelMultiDevice is not implemented by cudart-shim; it returns cudaErrorNotSupported. Launch with cudaLaunchCooperativeKernel on each device instead (docs/CUDA12.md)"
-        )
-    });
-    Err(cudaErrorNotSupported)
+/// How many entries of `cudaLaunchCooperativeKernelMultiDevice`'s list the
+/// export may read: one per device at most (12.9 launches on distinct
+/// devices), and at least one. Checked before the list is read, so a
+/// count beyond the caller's array is refused rather than read.
+/// `cudaErrorInvalidValue` otherwise (12.9 documents no code for it; the
+/// GPU probe, tests/cu12/abi12_probe.c, records NVIDIA's).
+pub fn multi_device_count(n: c_uint) -> CudaResult<usize> {
+    let devices = super::state::runtime()?.devices.len();
+    let n = n as usize;
+    if n == 0 || n > devices {
+        return Err(cudaErrorInvalidValue);
+    }
+    Ok(n)
+}
+
+/// `cudaLaunchCooperativeKernelMultiDevice` (12.9 only; deprecated since
+/// 11.3): each entry's kernel (a host stub or `cudaKernel_t`) becomes the
+/// `CUfunction` of its stream's context, and the driver's
+/// `cuLaunchCooperativeKernelMultiDevice` launches them all, with `flags`
+/// (`cudaCooperativeLaunchMultiDeviceNoPreSync`/`NoPostSync`, the driver's
+/// numbers) passed through. The driver judges what 12.9 leaves to it: the
+/// streams (no NULL or special stream), distinct and identical devices,
+/// matching shapes, the flags. A NULL list is `cudaErrorInvalidValue`.
+pub fn launch_cooperative_multi_device(list: Option<&[cudaLaunchParams]>, flags: c_uint) -> CudaResult {
+    let list = required(list)?;
+    super::context::enter()?;
+    let mut params = Vec::with_capacity(list.len());
+    for p in list {
+        let k = registry::resolve(p.func)?;
+        let f = function_in_stream_context(k, p.stream)?;
+        params.push(CUDA_LAUNCH_PARAMS {
+            function: f,
+            gridDimX: p.gridDim.x,
+            gridDimY: p.gridDim.y,
+            gridDimZ: p.gridDim.z,
+            blockDimX: p.blockDim.x,
+            blockDimY: p.blockDim.y,
+            blockDimZ: p.blockDim.z,
+            sharedMemBytes: super::launch::shared_bytes(p.sharedMem)?,
+            hStream: p.stream,
+            kernelParams: p.args,
+        });
+    }
+    cu!(cuLaunchCooperativeKernelMultiDevice(params.as_mut_ptr(), params.len() as c_uint, flags))
+}
+
+/// `k`'s function in the context `stream` belongs to (the current one for
+/// the NULL and special streams, which the driver then refuses): made
+/// current for the lookup only, so the thread's context is unchanged.
+fn function_in_stream_context(k: CUkernel, stream: cudaStream_t) -> CudaResult<CUfunction> {
+    let (mut ctx, mut green) = (null_mut(), null_mut());
+    cu!(cuStreamGetCtx(stream, &mut ctx, &mut green))?;
+    if ctx.is_null() && !green.is_null() {
+        cu!(cuCtxFromGreenCtx(&mut ctx, green))?;
+    }
+    cu!(cuCtxPushCurrent(ctx))?;
+    let mut f = null_mut();
+    let r = cu!(cuKernelGetFunction(&mut f, k));
+    let mut popped = null_mut();
+    let popped_ok = cu!(cuCtxPopCurrent(&mut popped));
+    r?;
+    popped_ok?;
+    Ok(f)
+}
+
+/// 12.9's plain `cudaEventElapsedTime`: the driver's plain
+/// `cuEventElapsedTime` as CUDA 12.0 to 12.7 define it (`_v2000`), which
+/// 12.9's library keeps for this form; its `_v2` form, like 13's
+/// `cudaEventElapsedTime`, calls `cuEventElapsedTime_v2` (12.8), which
+/// no longer promises to report the latest errors of pending work. The
+/// arguments are judged as for every form (`event::elapsed_by`).
+pub fn elapsed_plain(ms: Option<&mut f32>, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
+    super::event::elapsed_by(&crate::driver::api::cuEventElapsedTime_v1, ms, start, end)
 }
 
 /// A getter whose struct 13.0 lengthened (resource and view descriptors):

@@ -53,7 +53,7 @@ fn primaries() -> parking_lot::MutexGuard<'static, Vec<&'static Ctx>> {
     g
 }
 
-fn primary(dev: c_int) -> Option<&'static Ctx> {
+pub fn primary(dev: c_int) -> Option<&'static Ctx> {
     primaries().get(usize::try_from(dev).ok()?).copied()
 }
 
