@@ -145,13 +145,172 @@ fn v1_semaphore_params_reach_the_driver_element_by_element() {
     assert_eq!(unsafe { cudaSignalExternalSemaphoresAsync(&t1, std::ptr::null(), 1, null_mut()) }, cudaErrorInvalidValue);
 }
 
+/// The fake driver's launch log (kernels_api.rs reads it the same way).
+fn launches() -> Vec<String> {
+    let count: unsafe extern "C" fn() -> u64 = fake::control("fake_cuda_launch_count");
+    let get: unsafe extern "C" fn(u64, *mut std::ffi::c_char, usize) -> usize = fake::control("fake_cuda_launch_get");
+    (0..unsafe { count() })
+        .map(|i| {
+            let mut buf = vec![0u8; 4096];
+            let len = unsafe { get(i, buf.as_mut_ptr().cast(), buf.len()) };
+            String::from_utf8_lossy(&buf[..len.min(4095)]).into_owned()
+        })
+        .collect()
+}
+
+const COOP_PTX: &std::ffi::CStr = c".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry coop(
+    .param .u64 coop_param_0,
+    .param .u32 coop_param_1
+)
+{
+    ret;
+}
+";
+
+/// 12.9's `cudaLaunchCooperativeKernelMultiDevice` over two fake devices:
+/// a host stub's kernel reaches the driver's multi-device launch once per
+/// device, each on its own stream with its grid, block, shared size and
+/// argument bytes, and the flags pass through (the fake names them in the
+/// launch kind). Each entry's function was looked up in its stream's
+/// device's context: `cuKernelGetFunction` runs once per entry, between a
+/// push and a pop, so the calling thread's context is unchanged.
 #[test]
-fn cooperative_multi_device_launch_is_not_supported_and_says_so() {
+fn cooperative_multi_device_launch_reaches_each_device() {
     use cudart_shim::api::abi12::cudaLaunchCooperativeKernelMultiDevice;
+    use cudart_shim::api::device::{cudaGetDevice, cudaSetDevice};
+    use cudart_shim::api::error::cudaGetLastError;
+    use cudart_shim::api::hidden::*;
+    use cudart_shim::api::stream::{cudaStreamCreate, cudaStreamSynchronize};
+    use cudart_shim::types::abi12::{cudaCooperativeLaunchMultiDeviceNoPostSync, cudaCooperativeLaunchMultiDeviceNoPreSync, cudaLaunchParams};
     use cudart_shim::types::*;
+    use std::ffi::{c_char, c_void};
+    use std::ptr::null_mut;
+    assert_eq!((size_of::<cudaLaunchParams>(), size_of::<cudart_shim::driver::api::CUDA_LAUNCH_PARAMS>()), (56, 56));
+    use_fake_driver(&[("FAKE_CUDA_DEVICES", "2")]);
+    static STUB: u8 = 0;
+    let stub = (&STUB as *const u8).cast::<c_char>();
+    let w = fatbin_wrapper(COOP_PTX);
+    unsafe {
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        __cudaRegisterFunction(h, stub, null_mut(), c"coop".as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        __cudaRegisterFatBinaryEnd(h);
+    }
+    let mut streams = [null_mut(); 2];
+    for (d, s) in streams.iter_mut().enumerate() {
+        assert_eq!(unsafe { cudaSetDevice(d as i32) }, cudaSuccess);
+        assert_eq!(unsafe { cudaStreamCreate(s) }, cudaSuccess);
+    }
+    assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
+    let (mut p0, mut n0, mut p1, mut n1) = (0x1111u64, 7u32, 0x2222u64, 9u32);
+    let mut a0 = [(&raw mut p0).cast::<c_void>(), (&raw mut n0).cast()];
+    let mut a1 = [(&raw mut p1).cast::<c_void>(), (&raw mut n1).cast()];
+    let entry = |s, args: *mut *mut c_void| cudaLaunchParams {
+        func: stub as *mut c_void,
+        gridDim: dim3 { x: 4, y: 2, z: 1 },
+        blockDim: dim3 { x: 64, y: 1, z: 1 },
+        args,
+        sharedMem: 256,
+        stream: s,
+    };
+    let mut list = [entry(streams[0], a0.as_mut_ptr()), entry(streams[1], a1.as_mut_ptr())];
+    let before = fake::calls("cuKernelGetFunction");
+    let pushes = fake::calls("cuCtxPushCurrent");
+    let r = unsafe { cudaLaunchCooperativeKernelMultiDevice(list.as_mut_ptr(), 2, cudaCooperativeLaunchMultiDeviceNoPostSync) };
+    assert_eq!(r, cudaSuccess);
+    assert_eq!(fake::calls("cuLaunchCooperativeKernelMultiDevice"), 1);
+    assert_eq!(fake::calls("cuKernelGetFunction") - before, 2);
+    assert_eq!(fake::calls("cuCtxPushCurrent") - pushes, 2);
+    let mut dev = -1;
+    assert_eq!(unsafe { cudaGetDevice(&mut dev) }, cudaSuccess);
+    assert_eq!(dev, 0, "the thread's device is unchanged");
+    for s in streams {
+        assert_eq!(unsafe { cudaStreamSynchronize(s) }, cudaSuccess);
+    }
+    let l = launches();
+    let want = |s: cudaStream_t, p: u64, n: u32| {
+        let args: String = p.to_le_bytes().iter().chain(n.to_le_bytes().iter()).map(|b| format!("{b:02x}")).collect();
+        format!("kind=multi_device_no_post_sync name=coop grid=4,2,1 block=64,1,1 shared=256 stream={:#x} args={args} attrs=", s as usize)
+    };
+    assert_eq!(l, [want(streams[0], 0x1111, 7), want(streams[1], 0x2222, 9)]);
+
+    // Both flags.
+    let r = unsafe { cudaLaunchCooperativeKernelMultiDevice(list.as_mut_ptr(), 2, cudaCooperativeLaunchMultiDeviceNoPreSync | cudaCooperativeLaunchMultiDeviceNoPostSync) };
+    assert_eq!(r, cudaSuccess);
+    for s in streams {
+        assert_eq!(unsafe { cudaStreamSynchronize(s) }, cudaSuccess);
+    }
+    assert!(launches()[2..].iter().all(|l| l.starts_with("kind=multi_device_no_pre_no_post_sync name=coop ")), "{:?}", launches());
+    assert_eq!(launches().len(), 4);
+
+    // Bad input: the runtime's own checks (a NULL list, no entry, more
+    // entries than devices: never read) and the driver's (unknown flags,
+    // the NULL stream, one device twice, shapes that differ); bad kernels
+    // as cudaLaunchCooperativeKernel answers them. Nothing is launched.
+    let calls = fake::calls("cuLaunchCooperativeKernelMultiDevice");
+    let bad = |list: &mut [cudaLaunchParams], n: u32, flags: u32| unsafe { cudaLaunchCooperativeKernelMultiDevice(list.as_mut_ptr(), n, flags) };
+    assert_eq!(unsafe { cudaLaunchCooperativeKernelMultiDevice(null_mut(), 2, 0) }, cudaErrorInvalidValue);
+    assert_eq!(bad(&mut list, 0, 0), cudaErrorInvalidValue);
+    assert_eq!(bad(&mut list, 3, 0), cudaErrorInvalidValue);
+    assert_eq!(bad(&mut list, u32::MAX, 0), cudaErrorInvalidValue);
+    assert_eq!(fake::calls("cuLaunchCooperativeKernelMultiDevice"), calls, "the runtime's own refusals reach no driver");
+    assert_eq!(bad(&mut list, 2, 4), cudaErrorInvalidValue);
+    let mut null_stream = list;
+    null_stream[1].stream = null_mut();
+    assert_eq!(bad(&mut null_stream, 2, 0), cudaErrorInvalidResourceHandle);
+    let mut twice = list;
+    twice[1].stream = streams[0];
+    assert_eq!(bad(&mut twice, 2, 0), cudaErrorInvalidValue);
+    let mut shapes = list;
+    shapes[1].gridDim.x = 5;
+    assert_eq!(bad(&mut shapes, 2, 0), cudaErrorInvalidValue);
+    let mut no_func = list;
+    no_func[0].func = null_mut();
+    assert_eq!(bad(&mut no_func, 2, 0), cudaErrorInvalidDeviceFunction);
+    let mut junk = list;
+    junk[1].func = 0x1234 as *mut c_void;
+    assert_eq!(bad(&mut junk, 2, 0), cudaErrorInvalidResourceHandle);
+    let mut huge = list;
+    huge[0].sharedMem = 1 << 33;
+    assert_eq!(bad(&mut huge, 2, 0), cudaErrorInvalidValue);
+    assert_eq!(unsafe { cudaGetLastError() }, cudaErrorInvalidValue);
+    assert_eq!(launches().len(), 4, "no bad launch was recorded");
+}
+
+/// 12.9's plain `cudaEventElapsedTime` asks the driver for the plain
+/// `cuEventElapsedTime` below CUDA 12.8 (`_v2000`, which the fake counts as
+/// `cuEventElapsedTime_v1`); `_v2`, like 13's, for `cuEventElapsedTime_v2`.
+/// Both judge their arguments alike.
+#[test]
+fn plain_event_elapsed_time_is_the_pre_12_8_driver_call() {
+    use cudart_shim::api::abi12::{cudaEventElapsedTime, cudaEventElapsedTime_v2};
+    use cudart_shim::api::event::{cudaEventCreate, cudaEventRecord, cudaEventSynchronize};
+    use cudart_shim::types::*;
+    use std::ptr::null_mut;
     use_fake_driver(&[]);
-    assert_eq!(unsafe { cudaLaunchCooperativeKernelMultiDevice(std::ptr::null_mut(), 1, 0) }, cudaErrorNotSupported);
-    assert_eq!(unsafe { cudart_shim::api::error::cudaGetLastError() }, cudaErrorNotSupported);
+    let (mut a, mut b) = (null_mut(), null_mut());
+    unsafe {
+        assert_eq!(cudaEventCreate(&mut a), cudaSuccess);
+        assert_eq!(cudaEventCreate(&mut b), cudaSuccess);
+        assert_eq!(cudaEventRecord(a, null_mut()), cudaSuccess);
+        assert_eq!(cudaEventRecord(b, null_mut()), cudaSuccess);
+        assert_eq!(cudaEventSynchronize(b), cudaSuccess);
+    }
+    let (v1, v2) = (fake::calls("cuEventElapsedTime_v1"), fake::calls("cuEventElapsedTime"));
+    let mut ms = -1.0f32;
+    assert_eq!(unsafe { cudaEventElapsedTime(&mut ms, a, b) }, cudaSuccess);
+    assert!(ms >= 0.0);
+    assert_eq!((fake::calls("cuEventElapsedTime_v1") - v1, fake::calls("cuEventElapsedTime") - v2), (1, 0));
+    ms = -1.0;
+    assert_eq!(unsafe { cudaEventElapsedTime_v2(&mut ms, a, b) }, cudaSuccess);
+    assert!(ms >= 0.0);
+    assert_eq!((fake::calls("cuEventElapsedTime_v1") - v1, fake::calls("cuEventElapsedTime") - v2), (1, 1));
+    for f in [cudaEventElapsedTime, cudaEventElapsedTime_v2] {
+        assert_eq!(unsafe { f(null_mut(), a, b) }, cudaErrorInvalidValue);
+        assert_eq!(unsafe { f(&mut ms, null_mut(), b) }, cudaErrorInvalidResourceHandle);
+    }
 }
 
 /// 12.9's `cudaResourceDesc` (64 bytes) and `cudaResourceViewDesc` (48):

@@ -340,3 +340,10 @@ pub fn error_name_c(e: cudaError_t) -> &'static CStr {
 pub fn error_string_c(e: cudaError_t) -> &'static CStr {
     if ERRORS_AFTER_12_9.contains(&e.0) { UNRECOGNIZED } else { super::error_names::string_c(e) }
 }
+
+/// `cudaLaunchCooperativeKernelMultiDevice`'s flags (12.9's driver_types.h):
+/// each device's kernel waits only for its own stream's prior work
+/// (`NoPreSync`), and later work in each stream waits only for that
+/// stream's kernel (`NoPostSync`). The driver's numbers.
+pub const cudaCooperativeLaunchMultiDeviceNoPreSync: c_uint = 0x01;
+pub const cudaCooperativeLaunchMultiDeviceNoPostSync: c_uint = 0x02;
