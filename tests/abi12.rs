@@ -450,3 +450,163 @@ fn bad_input_suite_answers_as_12_9_with_no_driver() {
     let wrong: Vec<_> = want.iter().zip(&got).filter(|(w, g)| w != g).collect();
     assert!(wrong.is_empty() && got.len() == want.len(), "{} of {} cases differ (12.9, ours): {wrong:?}", wrong.len(), want.len());
 }
+
+/// Values 13.x added to enums the 12 forms take are values a CUDA 12
+/// program cannot mean: the 12 library refuses them (cudaErrorInvalidValue)
+/// where 13's forms accept them, and the values both know still work.
+#[test]
+fn enumerators_added_after_12_9_are_refused_by_the_12_forms() {
+    use cudart_shim::api::abi12 as v12;
+    use cudart_shim::api::device::cudaDeviceGetAttribute as get13;
+    use cudart_shim::api::graph::{cudaGraphAddKernelNode, cudaGraphCreate};
+    use cudart_shim::api::memory::cudaMallocManaged;
+    use cudart_shim::api::pool::cudaDeviceGetDefaultMemPool;
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use std::ptr::{null, null_mut};
+    use_fake_driver(&[("FAKE_CUDA_DEVICES", "2")]);
+    let mut v = 0;
+    unsafe {
+        // Device attributes: 143 is 12.9's last; 144.. are 13.x's.
+        assert_eq!(v12::cudaDeviceGetAttribute(&mut v, cudaDeviceAttr(143), 0), cudaSuccess);
+        assert_eq!(get13(&mut v, cudaDevAttrHostMemoryPoolsSupported, 0), cudaSuccess, "13's form knows 144");
+        for a in [144, 147, 148, 160] {
+            assert_eq!(v12::cudaDeviceGetAttribute(&mut v, cudaDeviceAttr(a), 0), cudaErrorInvalidValue, "attribute {a}");
+        }
+        // 96 is 12.9's cudaDevAttrCooperativeMultiDeviceLaunch.
+        assert_eq!(v12::cudaDeviceGetAttribute(&mut v, cudaDeviceAttr(96), 0), cudaSuccess);
+        assert_eq!(v12::cudaDeviceGetP2PAttribute(&mut v, cudaDeviceP2PAttr(1), 0, 1), cudaSuccess);
+        assert_eq!(v12::cudaDeviceGetP2PAttribute(&mut v, cudaDeviceP2PAttr(5), 0, 1), cudaErrorInvalidValue);
+        let mut size = 0usize;
+        assert_eq!(v12::cudaDeviceGetLimit(&mut size, cudaLimitStackSize), cudaSuccess);
+        assert_eq!(v12::cudaDeviceGetLimit(&mut size, cudaLimit(10)), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaDeviceSetLimit(cudaLimit(10), 4096), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaThreadGetLimit(&mut size, cudaLimit(10)), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaThreadSetLimit(cudaLimit(10), 4096), cudaErrorInvalidValue);
+        let mut pool = null_mut();
+        assert_eq!(cudaDeviceGetDefaultMemPool(&mut pool, 0), cudaSuccess);
+        let mut u = 0u64;
+        assert_eq!(v12::cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, (&raw mut u).cast()), cudaSuccess);
+        for a in 9..=15 {
+            assert_eq!(v12::cudaMemPoolGetAttribute(pool, cudaMemPoolAttr(a), (&raw mut u).cast()), cudaErrorInvalidValue, "pool attribute {a}");
+            assert_eq!(v12::cudaMemPoolSetAttribute(pool, cudaMemPoolAttr(a), (&raw mut u).cast()), cudaErrorInvalidValue, "pool attribute {a}");
+        }
+        let mut val: cudaLaunchAttributeValue = std::mem::zeroed();
+        assert_eq!(v12::cudaStreamGetAttribute(null_mut(), cudaLaunchAttributePriority, &mut val), cudaSuccess);
+        for a in 16..=18 {
+            let a = cudaLaunchAttributeID(a);
+            assert_eq!(v12::cudaStreamGetAttribute(null_mut(), a, &mut val), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaStreamGetAttribute_ptsz(null_mut(), a, &mut val), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaStreamSetAttribute(null_mut(), a, &val), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaStreamSetAttribute_ptsz(null_mut(), a, &val), cudaErrorInvalidValue);
+        }
+        // A kernel node's attributes.
+        let mut g = null_mut();
+        assert_eq!(cudaGraphCreate(&mut g, 0), cudaSuccess);
+        let (k, _lib) = coop_kernel();
+        let mut p0 = 0u64;
+        let mut n0 = 0u32;
+        let mut args = [(&raw mut p0).cast::<c_void>(), (&raw mut n0).cast()];
+        let kp = cudaKernelNodeParams {
+            func: k,
+            gridDim: dim3 { x: 1, y: 1, z: 1 },
+            blockDim: dim3 { x: 1, y: 1, z: 1 },
+            sharedMemBytes: 0,
+            kernelParams: args.as_mut_ptr(),
+            extra: null_mut(),
+        };
+        let mut node = null_mut();
+        assert_eq!(cudaGraphAddKernelNode(&mut node, g, null(), 0, &kp), cudaSuccess);
+        assert_eq!(v12::cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributePriority, &mut val), cudaSuccess);
+        assert_eq!(v12::cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributeID(17), &mut val), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributeID(18), &val), cudaErrorInvalidValue);
+        // Locations of the _v2 forms: 5 and 6 are 13.x's.
+        let mut m: *mut c_void = null_mut();
+        assert_eq!(cudaMallocManaged(&mut m, 4096, cudaMemAttachGlobal), cudaSuccess);
+        let dev0 = cudaMemLocation { r#type: cudaMemLocationTypeDevice, id: 0 };
+        assert_eq!(v12::cudaMemPrefetchAsync_v2(m, 4096, dev0, 0, null_mut()), cudaSuccess);
+        for t in [5, 6] {
+            let loc = cudaMemLocation { r#type: cudaMemLocationType(t), id: 0 };
+            assert_eq!(v12::cudaMemPrefetchAsync_v2(m, 4096, loc, 0, null_mut()), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaMemPrefetchAsync_v2_ptsz(m, 4096, loc, 0, null_mut()), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaMemAdvise_v2(m, 4096, cudaMemAdviseSetPreferredLocation, loc), cudaErrorInvalidValue);
+        }
+        assert_eq!(v12::cudaMemAdvise_v2(m, 4096, cudaMemAdviseSetPreferredLocation, dev0), cudaSuccess);
+    }
+}
+
+/// A host stub registered for COOP_PTX's `coop`, and its fatbinary handle.
+fn coop_kernel() -> (*mut std::ffi::c_void, *mut *mut std::ffi::c_void) {
+    use cudart_shim::api::hidden::*;
+    use std::ffi::{c_char, c_void};
+    use std::ptr::null_mut;
+    static STUB: u8 = 0;
+    let stub = (&STUB as *const u8).cast::<c_char>();
+    let w = fatbin_wrapper(COOP_PTX);
+    unsafe {
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        __cudaRegisterFunction(h, stub, null_mut(), c"coop".as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        __cudaRegisterFatBinaryEnd(h);
+        (stub as *mut c_void, h)
+    }
+}
+
+/// 12.9's `cudaKernelNodeParamsV2` is 56 bytes; 13.5's has a context and a
+/// function type after them, in what is spare union space of a CUDA 12
+/// program's `cudaGraphNodeParams`. The 12 forms read those bytes as zero
+/// (junk there would be a bogus context for the driver) and leave the
+/// program's bytes as they were; a node type 13.x added is refused.
+#[test]
+fn graph_node_params_are_read_in_12_9_layout() {
+    use cudart_shim::api::abi12::{cudaGraphAddNode, cudaGraphAddNode_v2, cudaGraphExecNodeSetParams, cudaGraphNodeSetParams};
+    use cudart_shim::api::graph::{cudaGraphAddNode as add13, cudaGraphCreate, cudaGraphInstantiate};
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use std::ptr::{null, null_mut};
+    use_fake_driver(&[]);
+    let (k, _) = coop_kernel();
+    let mut p0 = 0u64;
+    let mut n0 = 0u32;
+    let mut args = [(&raw mut p0).cast::<c_void>(), (&raw mut n0).cast()];
+    let mut g = null_mut();
+    assert_eq!(unsafe { cudaGraphCreate(&mut g, 0) }, cudaSuccess);
+    // A CUDA 12 program's struct: type, then the 56-byte kernel member,
+    // then junk where 13.5 has `ctx` and `functionType`.
+    let mut p = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeKernel);
+    unsafe {
+        std::ptr::write_bytes((&raw mut p).cast::<u8>().add(16 + 56), 0x5A, 16);
+        let kp = &mut p._u.kernel;
+        kp.func = k;
+        kp.gridDim = dim3 { x: 2, y: 1, z: 1 };
+        kp.blockDim = dim3 { x: 32, y: 1, z: 1 };
+        kp.kernelParams = args.as_mut_ptr();
+    }
+    let junk = |p: &cudaGraphNodeParams| unsafe { std::slice::from_raw_parts((p as *const cudaGraphNodeParams).cast::<u8>().add(72), 16).to_vec() };
+    let mut node = null_mut();
+    assert_ne!(unsafe { add13(&mut node, g, null(), null(), 0, &mut p) }, cudaSuccess, "13's form reads the junk as a context");
+    assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut p) }, cudaSuccess);
+    assert!(junk(&p).iter().all(|&b| b == 0x5A), "the program's bytes are left as they were");
+    let mut node2 = null_mut();
+    assert_eq!(unsafe { cudaGraphAddNode_v2(&mut node2, g, null(), null(), 0, &mut p) }, cudaSuccess);
+    assert_eq!(unsafe { cudaGraphNodeSetParams(node, &mut p) }, cudaSuccess);
+    let mut exec = null_mut();
+    assert_eq!(unsafe { cudaGraphInstantiate(&mut exec, g, 0) }, cudaSuccess);
+    assert_eq!(unsafe { cudaGraphExecNodeSetParams(exec, node, &mut p) }, cudaSuccess);
+    // Node types 14.. are 13.x's.
+    for t in [14, 16, 17] {
+        let mut q = cudaGraphNodeParams::zeroed(cudaGraphNodeType(t));
+        assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut q) }, cudaErrorInvalidValue, "node type {t}");
+    }
+    assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, null_mut()) }, cudaErrorInvalidValue);
+
+    // What the add call writes (a memory allocation node's address) comes back.
+    let mut a = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeMemAlloc);
+    unsafe {
+        let al = &mut a._u.alloc;
+        al.poolProps.allocType = cudaMemAllocationTypePinned;
+        al.poolProps.location = cudaMemLocation { r#type: cudaMemLocationTypeDevice, id: 0 };
+        al.bytesize = 1 << 20;
+    }
+    assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut a) }, cudaSuccess);
+    assert!(!unsafe { a._u.alloc.dptr }.is_null(), "the allocation's address was written back");
+}
