@@ -610,3 +610,54 @@ fn graph_node_params_are_read_in_12_9_layout() {
     assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut a) }, cudaSuccess);
     assert!(!unsafe { a._u.alloc.dptr }.is_null(), "the allocation's address was written back");
 }
+
+/// 12.9's batched copies report which copy failed: the 12 forms call the
+/// driver's 12.8 entry points (counted by the fake as `..._v1`), whose
+/// `failIdx` is the failing copy's index, or SIZE_MAX when the failure is
+/// not one copy's (12.9's documentation).
+#[test]
+fn batched_copies_report_the_failing_copy() {
+    use cudart_shim::api::abi12::{cudaMemcpy3DBatchAsync, cudaMemcpyBatchAsync, cudaMemcpyBatchAsync_ptsz};
+    use cudart_shim::api::memory::{cudaFree, cudaMalloc};
+    use cudart_shim::api::stream::{cudaStreamCreate, cudaStreamSynchronize};
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use std::ptr::null_mut;
+    use_fake_driver(&[]);
+    let mut s = null_mut();
+    assert_eq!(unsafe { cudaStreamCreate(&mut s) }, cudaSuccess);
+    let mut d: *mut c_void = null_mut();
+    assert_eq!(unsafe { cudaMalloc(&mut d, 4096) }, cudaSuccess);
+    let src = [7u8; 64];
+    let mut attrs = cudaMemcpyAttributes { srcAccessOrder: cudaMemcpySrcAccessOrderStream, ..unsafe { std::mem::zeroed() } };
+    let mut idx = [0usize];
+    let dst_ok = d;
+    // Past the end of the allocation: the fake refuses that copy.
+    let dst_bad = unsafe { d.cast::<u8>().add(4090) }.cast::<c_void>();
+    let mut dsts = [dst_ok, dst_bad, dst_ok];
+    let srcs = [src.as_ptr().cast::<c_void>(); 3];
+    let sizes = [64usize; 3];
+    let v1 = fake::calls("cuMemcpyBatchAsync_v1");
+    let mut fail = 0usize;
+    let r = unsafe { cudaMemcpyBatchAsync(dsts.as_ptr(), srcs.as_ptr(), sizes.as_ptr(), 3, &mut attrs, idx.as_mut_ptr(), 1, &mut fail, s) };
+    assert_ne!(r, cudaSuccess);
+    assert_eq!(fail, 1, "the second copy failed");
+    assert_eq!(fake::calls("cuMemcpyBatchAsync_v1") - v1, 1);
+    // The legacy stream is refused for the whole batch: SIZE_MAX.
+    fail = 0;
+    let r = unsafe { cudaMemcpyBatchAsync(dsts.as_ptr(), srcs.as_ptr(), sizes.as_ptr(), 3, &mut attrs, idx.as_mut_ptr(), 1, &mut fail, null_mut()) };
+    assert_eq!(r, cudaErrorInvalidValue);
+    assert_eq!(fail, usize::MAX);
+    // A good batch, per-thread form.
+    dsts[1] = dst_ok;
+    fail = 5;
+    let r = unsafe { cudaMemcpyBatchAsync_ptsz(dsts.as_ptr(), srcs.as_ptr(), sizes.as_ptr(), 3, &mut attrs, idx.as_mut_ptr(), 1, &mut fail, s) };
+    assert_eq!(r, cudaSuccess);
+    assert_eq!(unsafe { cudaStreamSynchronize(s) }, cudaSuccess);
+    // 3D: no operation at all is the whole batch's failure.
+    fail = 0;
+    assert_eq!(unsafe { cudaMemcpy3DBatchAsync(0, null_mut(), &mut fail, 0, s) }, cudaErrorInvalidValue);
+    assert_eq!(fail, usize::MAX);
+    assert_eq!(fake::calls("cuMemcpy3DBatchAsync_v1"), 1);
+    assert_eq!(unsafe { cudaFree(d) }, cudaSuccess);
+}

@@ -520,30 +520,30 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaD
     entry!(cudaChooseDevice(device, prop) => abi12::choose_device(unsafe { as_out(device) }, unsafe { as_in(prop) }))
 }
 
-// ---- batched copies: 12.9 reports the failing copy ---------------------------------
+// ---- batched copies: 12.9 reports the failing copy (the driver's 12.8 calls) -------
 
 #[unsafe(export_name = "cudaMemcpyBatchAsync__abi12")]
 pub unsafe extern "C" fn cudaMemcpyBatchAsync(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::Legacy)))
+        abi12::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, unsafe { as_out(failIdx) }, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaMemcpyBatchAsync_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemcpyBatchAsync_ptsz(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::PerThread)))
+        abi12::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, unsafe { as_out(failIdx) }, stream, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaMemcpy3DBatchAsync__abi12")]
 pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpy3DBatchAsync(numOps, opList, failIdx, flags, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::Legacy)))
+        abi12::memcpy_3d_batch(numOps, opList, unsafe { as_out(failIdx) }, flags, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaMemcpy3DBatchAsync_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemcpy3DBatchAsync_ptsz(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpy3DBatchAsync_ptsz(numOps, opList, failIdx, flags, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::PerThread)))
+        abi12::memcpy_3d_batch(numOps, opList, unsafe { as_out(failIdx) }, flags, stream, StreamMode::PerThread))
 }
 
 // ---- enumerators 13.x added: 12.9 does not know them ---------------------------

@@ -5,7 +5,8 @@
 
 use super::types::*;
 use super::loader::DriverFn;
-use std::ffi::{c_uint, c_void};
+use crate::types::{cudaMemcpy3DBatchOp, cudaMemcpyAttributes};
+use std::ffi::{c_uint, c_ulonglong, c_void};
 
 /// C: `CUDA_LAUNCH_PARAMS` (`CUDA_LAUNCH_PARAMS_v1`, 12.9's cuda.h; 13.0's
 /// cuda.h no longer declares it): one device's part of
@@ -38,3 +39,15 @@ pub static cuLaunchCooperativeKernelMultiDevice: DriverFn<unsafe extern "C" fn(*
 /// work. 12.9's plain `cudaEventElapsedTime` keeps the old entry point.
 pub static cuEventElapsedTime_v1: DriverFn<unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult> =
     DriverFn::since("cuEventElapsedTime\0", 12000);
+
+/// `cuMemcpyBatchAsync` and `cuMemcpy3DBatchAsync` as CUDA 12.8 and 12.9
+/// define them (`_v12080`): with `failIdx`, the index of the copy that
+/// failed (`SIZE_MAX` when the failure is not one copy's). 13.0 dropped the
+/// argument (`_v13000`, what the 13 library's table holds); 12.9's runtime
+/// forms keep it, so they are asked for at 12.8.
+pub static cuMemcpyBatchAsync_v12080: DriverFn<
+    unsafe extern "C" fn(*mut CUdeviceptr, *mut CUdeviceptr, *mut usize, usize, *mut cudaMemcpyAttributes, *mut usize, usize, *mut usize, CUstream) -> CUresult,
+> = DriverFn::since("cuMemcpyBatchAsync\0", 12080);
+
+pub static cuMemcpy3DBatchAsync_v12080: DriverFn<unsafe extern "C" fn(usize, *mut cudaMemcpy3DBatchOp, *mut usize, c_ulonglong, CUstream) -> CUresult> =
+    DriverFn::since("cuMemcpy3DBatchAsync\0", 12080);

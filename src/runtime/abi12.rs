@@ -9,7 +9,8 @@ use crate::driver::api::CUDA_LAUNCH_PARAMS;
 use crate::driver::{CUfunction, CUkernel};
 use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, Zeroed, cudaDeviceProp12, cudaLaunchParams, cudaPointerAttributes12};
 use crate::types::*;
-use std::ffi::{c_int, c_uint, c_void};
+use crate::driver::StreamMode;
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 use std::mem::MaybeUninit;
 
@@ -154,12 +155,32 @@ pub fn choose_device(out: Option<&mut c_int>, want: Option<&cudaDeviceProp12>) -
     device::choose(out, want.as_ref())
 }
 
-/// 12.9's `cudaMemcpyBatchAsync` and `cudaMemcpy3DBatchAsync` report which
-/// copy failed in `failIdx`. The driver's 13 calls do not say, so a failure
-/// reports `SIZE_MAX`, the documented "not one copy" answer.
-pub fn with_fail_index(fail: Option<&mut usize>, r: CudaResult) -> CudaResult {
-    if let (Err(_), Some(f)) = (r, fail) {
-        *f = usize::MAX;
-    }
-    r
+/// 12.9's `cudaMemcpyBatchAsync[_ptsz]`: the driver's 12.8 entry point,
+/// which reports the failing copy's index in `fail` as 12.9 documents it
+/// (`SIZE_MAX` when the failure is not one copy's); NULL goes to the
+/// driver as NULL, for it to judge. The arrays are the 13 form's.
+#[allow(clippy::too_many_arguments)]
+pub fn memcpy_batch(
+    dsts: *const *mut c_void,
+    srcs: *const *const c_void,
+    sizes: *const usize,
+    count: usize,
+    attrs: *mut cudaMemcpyAttributes,
+    attr_idxs: *mut usize,
+    num_attrs: usize,
+    fail: Option<&mut usize>,
+    stream: cudaStream_t,
+    m: StreamMode,
+) -> CudaResult {
+    super::context::enter()?;
+    let fail = fail.map_or(null_mut(), |f| f as *mut usize);
+    cu!(mode m; cuMemcpyBatchAsync_v12080(dsts.cast_mut().cast(), srcs.cast_mut().cast(), sizes.cast_mut(), count, attrs, attr_idxs, num_attrs, fail, stream))
+}
+
+/// 12.9's `cudaMemcpy3DBatchAsync[_ptsz]`, with the failure index as
+/// `memcpy_batch`.
+pub fn memcpy_3d_batch(n: usize, ops: *mut cudaMemcpy3DBatchOp, fail: Option<&mut usize>, flags: c_ulonglong, stream: cudaStream_t, m: StreamMode) -> CudaResult {
+    super::context::enter()?;
+    let fail = fail.map_or(null_mut(), |f| f as *mut usize);
+    cu!(mode m; cuMemcpy3DBatchAsync_v12080(n, ops, fail, flags, stream))
 }
