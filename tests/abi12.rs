@@ -661,3 +661,32 @@ fn batched_copies_report_the_failing_copy() {
     assert_eq!(fake::calls("cuMemcpy3DBatchAsync_v1"), 1);
     assert_eq!(unsafe { cudaFree(d) }, cudaSuccess);
 }
+
+/// 12.9's plain `cudaStreamGetCaptureInfo` has 3 arguments (status, id):
+/// it answers what the 6-argument `_v2` answers, and writes nothing else.
+#[test]
+fn plain_capture_info_has_three_arguments() {
+    use cudart_shim::api::abi12::{cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo_v2};
+    use cudart_shim::api::capture::{cudaStreamBeginCapture, cudaStreamEndCapture};
+    use cudart_shim::api::stream::cudaStreamCreate;
+    use cudart_shim::types::*;
+    use std::ptr::null_mut;
+    use_fake_driver(&[]);
+    let mut s = null_mut();
+    assert_eq!(unsafe { cudaStreamCreate(&mut s) }, cudaSuccess);
+    let (mut st, mut id) = (cudaStreamCaptureStatus(99), 0u64);
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo(s, &mut st, &mut id) }, cudaSuccess);
+    assert_eq!(st, cudaStreamCaptureStatusNone);
+    assert_eq!(unsafe { cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) }, cudaSuccess);
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo(s, &mut st, &mut id) }, cudaSuccess);
+    assert_eq!(st, cudaStreamCaptureStatusActive);
+    let (mut st2, mut id2, mut g, mut n) = (cudaStreamCaptureStatus(99), 0u64, null_mut(), 0usize);
+    let mut deps = std::ptr::null();
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo_v2(s, &mut st2, &mut id2, &mut g, &mut deps, &mut n) }, cudaSuccess);
+    assert_eq!((st2, id2), (st, id));
+    assert!(id > 0);
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo_ptsz(s, &mut st, null_mut()) }, cudaSuccess, "the id is optional");
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo(s, null_mut(), &mut id) }, cudaErrorInvalidValue);
+    let mut graph = null_mut();
+    assert_eq!(unsafe { cudaStreamEndCapture(s, &mut graph) }, cudaSuccess);
+}
