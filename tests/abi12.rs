@@ -56,12 +56,56 @@ fn over_the_fake_driver_the_12_forms_work_in_12_9_layouts() {
     let exe = probe("fake");
     let text = run_on_fake(&exe, &[], &[("FAKE_CUDA_DEVICES", "1"), ("CUDART_SHIM_LOG", "off")]);
     let failed: Vec<_> = text.lines().filter(|l| l.contains(" -> ") && !l.ends_with("-> cudaSuccess")).collect();
-    // The expected failures: the two NULL out-parameters.
-    assert_eq!(
-        failed,
-        ["cudaRuntimeGetVersion(NULL) -> cudaErrorInvalidValue", "cudaGetDeviceProperties(NULL, 0) -> cudaErrorInvalidValue"],
-        "{text}"
-    );
+    // The expected failures: the two NULL out-parameters, then the bad
+    // multi-device lists, the values 13.x added to enums, the node type
+    // 13.x added, the bad batches and the events without timing (the
+    // multi-device answers the runtime gives itself are its guesses at
+    // 12.9's; the GPU run of this program compares them with NVIDIA's).
+    let want_failed = [
+        "cudaRuntimeGetVersion(NULL) -> cudaErrorInvalidValue",
+        "cudaGetDeviceProperties(NULL, 0) -> cudaErrorInvalidValue",
+        "cudaLaunchCooperativeKernelMultiDevice(NULL, 1, 0) -> cudaErrorInvalidValue",
+        "cudaLaunchCooperativeKernelMultiDevice(&p, 0, 0) -> cudaErrorInvalidValue",
+        "numDevices = device count + 1: cudaLaunchCooperativeKernelMultiDevice(many, (unsigned)ndev + 1, 0) -> cudaErrorInvalidValue",
+        "cudaLaunchCooperativeKernelMultiDevice(&p, 1, 4) -> cudaErrorInvalidValue",
+        "NULL stream: cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0) -> cudaErrorInvalidResourceHandle",
+        "cudaStreamPerThread: cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0) -> cudaErrorInvalidResourceHandle",
+        "NULL func: cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0) -> cudaErrorInvalidDeviceFunction",
+        "two entries on device 0: cudaLaunchCooperativeKernelMultiDevice(twice, 2, 0) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(144) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(145) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(147) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(148) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(160) -> cudaErrorInvalidValue",
+        "cudaDeviceGetLimit(&lim, (enum cudaLimit)10) -> cudaErrorInvalidValue",
+        "cudaDeviceSetLimit((enum cudaLimit)10, 4096) -> cudaErrorInvalidValue",
+        "cudaDeviceGetP2PAttribute(&v, (enum cudaDeviceP2PAttr)5, 0, 0) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(9) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(10) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(11) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(12) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(13) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(14) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(15) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(14) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(15) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(16) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(17) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(18) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 3) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 4) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 5) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 6) -> cudaErrorInvalidValue",
+        "node type 14: cudaGraphAddNode(&n, g, NULL, 0, &q) -> cudaErrorInvalidValue",
+        "cudaMemcpyBatchAsync (2nd dst NULL) -> cudaErrorInvalidValue failIdx 1",
+        "cudaMemcpyBatchAsync (legacy stream) -> cudaErrorInvalidValue failIdx SIZE_MAX",
+        "cudaMemcpyBatchAsync (good) -> cudaSuccess failIdx untouched",
+        "never recorded: cudaEventElapsedTime(&ms, a, b) -> cudaErrorInvalidResourceHandle",
+        "never recorded, _v2: cudaEventElapsedTime_v2(&ms, a, b) -> cudaErrorInvalidResourceHandle",
+        "timing disabled: cudaEventElapsedTime(&ms, a, t) -> cudaErrorInvalidResourceHandle",
+        "timing disabled, _v2: cudaEventElapsedTime_v2(&ms, a, t) -> cudaErrorInvalidResourceHandle",
+    ];
+    assert_eq!(failed, want_failed, "{text}");
     for want in [
         "  runtime 12090\n",
         "sizeof(cudaDeviceProp) 1032\n",
@@ -82,6 +126,11 @@ fn over_the_fake_driver_the_12_forms_work_in_12_9_layouts() {
         "  dependents of a 1 is b 1\n",
         "  edges 0\n",
         "  stack 4096\n",
+        "cudaLaunchCooperativeKernelMultiDevice(&p, 1, 0) -> cudaSuccess\n",
+        "cudaMemcpyBatchAsync (2nd dst NULL) -> cudaErrorInvalidValue failIdx 1\n",
+        "cudaMemcpyBatchAsync (legacy stream) -> cudaErrorInvalidValue failIdx SIZE_MAX\n",
+        "cudaMemcpyBatchAsync (good) -> cudaSuccess failIdx untouched\n",
+        "kernel node, junk past 12.9's member: cudaGraphAddNode(&n, g, NULL, 0, &p) -> cudaSuccess\n",
         "done\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
