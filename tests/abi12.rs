@@ -739,3 +739,39 @@ fn plain_capture_info_has_three_arguments() {
     let mut graph = null_mut();
     assert_eq!(unsafe { cudaStreamEndCapture(s, &mut graph) }, cudaSuccess);
 }
+
+/// The 12 forms are traced under their C names: the probe over the fake
+/// driver with the call log on shows cudaLaunchCooperativeKernelMultiDevice
+/// with its arguments and results, and the fake's launch log (another
+/// process's view) shows the launch on the probe's stream with its flags.
+#[test]
+fn the_multi_device_launch_is_traced_and_logged() {
+    let exe = probe("trace");
+    let dir = scratch("abi12/trace");
+    let (calls, launches) = (dir.join("calls.log"), dir.join("launches.log"));
+    let _ = std::fs::remove_file(&calls);
+    let _ = std::fs::remove_file(&launches);
+    run_on_fake(
+        &exe,
+        &[],
+        &[
+            ("FAKE_CUDA_DEVICES", "1"),
+            ("CUDART_SHIM_LOG", "off"),
+            ("CUDART_SHIM_TRACE", "calls"),
+            ("CUDART_SHIM_TRACE_FILE", calls.to_str().unwrap()),
+            ("FAKE_CUDA_LAUNCH_LOG", launches.to_str().unwrap()),
+        ],
+    );
+    let log = std::fs::read_to_string(&calls).unwrap();
+    let multi: Vec<&str> = log.lines().filter(|l| l.contains(" cudaLaunchCooperativeKernelMultiDevice(")).collect();
+    assert_eq!(multi.len(), 10, "{log}");
+    assert!(multi[0].contains("numDevices=1, flags=0) = cudaSuccess"), "{}", multi[0]);
+    assert!(multi[1].contains("numDevices=1, flags=3) = cudaSuccess"), "{}", multi[1]);
+    assert!(multi[2].contains("(launchParamsList=0x0, numDevices=1, flags=0) = cudaErrorInvalidValue"), "{}", multi[2]);
+    assert!(log.lines().any(|l| l.contains(" cudaEventElapsedTime(") && l.ends_with("ns)")), "the plain form under its name");
+    assert!(log.lines().any(|l| l.contains(" cudaEventElapsedTime_v2(")));
+    let l = std::fs::read_to_string(&launches).unwrap();
+    let kinds: Vec<&str> = l.lines().filter_map(|x| x.strip_prefix("kind=")).map(|x| x.split(' ').next().unwrap()).filter(|k| k.starts_with("multi_device")).collect();
+    assert_eq!(kinds, ["multi_device", "multi_device_no_pre_no_post_sync"], "{l}");
+    assert!(l.lines().any(|x| x.starts_with("kind=multi_device name=coop grid=1,1,1 block=1,1,1 shared=0 ")), "{l}");
+}
