@@ -13,7 +13,14 @@
 //! - a 12 form with fewer arguments (no edge data, a device number instead
 //!   of a location) calls it with the arguments converted;
 //! - a 12 form whose struct differs calls `runtime::abi12`, which answers in
-//!   12.9's layout (`types::abi12`).
+//!   12.9's layout (`types::abi12`), or converts the struct here first
+//!   (12.9's `cudaGraphNodeParams` members, the `_v1` semaphore params);
+//! - a 12 form that takes an enum 13.x extended refuses 13.x's values
+//!   first (`types::abi12::known`): a CUDA 12 program cannot mean them;
+//! - a 12 form whose driver call changed meaning in 13.0 (plain
+//!   `cudaEventElapsedTime`, the batched copies' `failIdx`, the
+//!   multi-device launch) calls `runtime::abi12`, which calls the driver
+//!   entry point at its 12.x version (`driver/cuda12.rs`).
 //!
 //! Never call a C export from here: in the 12 library's link, a call to the
 //! symbol `NAME` reaches `NAME__abi12` (the `--defsym` rebinds every

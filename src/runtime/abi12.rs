@@ -1,6 +1,9 @@
 //! The runtime's answers that exist only for CUDA 12.9's ABI: the calls
 //! whose 12 result is a different struct (built here from the runtime's own
-//! answer) and the 12 library's runtime version. The 12 exports
+//! answer), the 12 library's runtime version, and the calls on driver entry
+//! points 13.0 changed or dropped, asked for at their 12.x version
+//! (driver/cuda12.rs): the multi-device cooperative launch, the plain
+//! elapsed time, the batched copies with a failure index. The 12 exports
 //! (src/api/abi12.rs) call these; everything else they call is the runtime
 //! the 13 library uses.
 
