@@ -96,6 +96,8 @@ fn over_the_fake_driver_the_12_forms_work_in_12_9_layouts() {
         "cudaMemPrefetchAsync_v2(location type 4) -> cudaErrorInvalidValue",
         "cudaMemPrefetchAsync_v2(location type 5) -> cudaErrorInvalidValue",
         "cudaMemPrefetchAsync_v2(location type 6) -> cudaErrorInvalidValue",
+        "allocation type 2: cudaMemPoolCreate(&p2, &props) -> cudaErrorInvalidValue",
+        "location type 5: cudaMemPoolCreate(&p2, &props) -> cudaErrorInvalidValue",
         "node type 14: cudaGraphAddNode(&n, g, NULL, 0, &q) -> cudaErrorInvalidValue",
         "cudaMemcpyBatchAsync (2nd dst NULL) -> cudaErrorInvalidValue failIdx 1",
         "cudaMemcpyBatchAsync (legacy stream) -> cudaErrorInvalidValue failIdx SIZE_MAX",
@@ -581,6 +583,20 @@ fn enumerators_added_after_12_9_are_refused_by_the_12_forms() {
             assert_eq!(v12::cudaMemAdvise_v2(m, 4096, cudaMemAdviseSetPreferredLocation, loc), cudaErrorInvalidValue);
         }
         assert_eq!(v12::cudaMemAdvise_v2(m, 4096, cudaMemAdviseSetPreferredLocation, dev0), cudaSuccess);
+        // Pools: 13.0's managed allocation type, 13.x's location types.
+        let props = cudaMemPoolProps { allocType: cudaMemAllocationTypePinned, location: dev0, ..Default::default() };
+        let mut p2 = null_mut();
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, &props), cudaSuccess);
+        let managed = cudaMemPoolProps { allocType: cudaMemAllocationType(2), ..props };
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, &managed), cudaErrorInvalidValue);
+        let invisible = cudaMemPoolProps { location: cudaMemLocation { r#type: cudaMemLocationType(5), id: 0 }, ..props };
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, &invisible), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, null()), cudaErrorInvalidValue);
+        let mut flags = cudaMemAccessFlags(0);
+        let mut loc = dev0;
+        assert_eq!(v12::cudaMemPoolGetAccess(&mut flags, pool, &mut loc), cudaSuccess);
+        loc.r#type = cudaMemLocationType(6);
+        assert_eq!(v12::cudaMemPoolGetAccess(&mut flags, pool, &mut loc), cudaErrorInvalidValue);
     }
 }
 

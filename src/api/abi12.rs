@@ -655,3 +655,21 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t,
         graph::kernel_attr_set(hNode, attr, unsafe { as_in(value) })
     })
 }
+
+#[unsafe(export_name = "cudaMemPoolCreate__abi12")]
+pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t {
+    entry!(cudaMemPoolCreate(memPool, poolProps) => {
+        let props = unsafe { as_in(poolProps) };
+        known_in_12_9(props.is_none_or(known::pool_props))?;
+        runtime::pool::create(unsafe { as_out(memPool) }, props)
+    })
+}
+
+#[unsafe(export_name = "cudaMemPoolGetAccess__abi12")]
+pub unsafe extern "C" fn cudaMemPoolGetAccess(flags: *mut cudaMemAccessFlags, memPool: cudaMemPool_t, location: *mut cudaMemLocation) -> cudaError_t {
+    entry!(cudaMemPoolGetAccess(flags, memPool, location) => {
+        let location = unsafe { as_in(location.cast_const()) };
+        known_in_12_9(location.is_none_or(|l| known::location_type(l.r#type)))?;
+        runtime::pool::get_access(unsafe { as_out(flags) }, memPool, location)
+    })
+}

@@ -356,7 +356,10 @@ pub const cudaCooperativeLaunchMultiDeviceNoPostSync: c_uint = 0x02;
 /// answers are probed on the GPU by tests/cu12/abi12_probe.c). Values
 /// neither version knows are left to the runtime, which refuses them.
 pub mod known {
-    use super::super::{cudaDeviceAttr, cudaDeviceP2PAttr, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemLocationType, cudaMemPoolAttr};
+    use super::super::{
+        cudaDeviceAttr, cudaDeviceP2PAttr, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAllocationType, cudaMemLocationType, cudaMemPoolAttr,
+        cudaMemPoolProps,
+    };
 
     /// 12.9's `cudaDevAttrMax`: 13.x's attributes 144 and on
     /// (`HostMemoryPoolsSupported` ... `TensorMapLargeTensorMinSize`).
@@ -392,6 +395,16 @@ pub mod known {
     /// both where a location is required.
     pub fn location_type(t: cudaMemLocationType) -> bool {
         !(5..=6).contains(&t.0)
+    }
+
+    /// 13.0's `cudaMemAllocationTypeManaged` (2).
+    pub fn alloc_type(t: cudaMemAllocationType) -> bool {
+        t.0 != 2
+    }
+
+    /// A pool's properties: its allocation type and location type.
+    pub fn pool_props(p: &cudaMemPoolProps) -> bool {
+        alloc_type(p.allocType) && location_type(p.location.r#type)
     }
 
     /// 13.x's node types 14..=17 (`MemcpyBatch`, `Reserved16`,

@@ -234,6 +234,17 @@ static void after_12_9(void) {
         }
         SHOW(cudaStreamDestroy(s));
     }
+    struct cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = (enum cudaMemAllocationType)2;
+    props.location.type = cudaMemLocationTypeDevice;
+    cudaMemPool_t p2;
+    printf("allocation type 2: ");
+    SHOW(cudaMemPoolCreate(&p2, &props));
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = (enum cudaMemLocationType)5;
+    printf("location type 5: ");
+    SHOW(cudaMemPoolCreate(&p2, &props));
     printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
 }
 
