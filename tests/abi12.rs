@@ -56,12 +56,58 @@ fn over_the_fake_driver_the_12_forms_work_in_12_9_layouts() {
     let exe = probe("fake");
     let text = run_on_fake(&exe, &[], &[("FAKE_CUDA_DEVICES", "1"), ("CUDART_SHIM_LOG", "off")]);
     let failed: Vec<_> = text.lines().filter(|l| l.contains(" -> ") && !l.ends_with("-> cudaSuccess")).collect();
-    // The expected failures: the two NULL out-parameters.
-    assert_eq!(
-        failed,
-        ["cudaRuntimeGetVersion(NULL) -> cudaErrorInvalidValue", "cudaGetDeviceProperties(NULL, 0) -> cudaErrorInvalidValue"],
-        "{text}"
-    );
+    // The expected failures: the two NULL out-parameters, then the bad
+    // multi-device lists, the values 13.x added to enums, the node type
+    // 13.x added, the bad batches and the events without timing (the
+    // multi-device answers the runtime gives itself are its guesses at
+    // 12.9's; the GPU run of this program compares them with NVIDIA's).
+    let want_failed = [
+        "cudaRuntimeGetVersion(NULL) -> cudaErrorInvalidValue",
+        "cudaGetDeviceProperties(NULL, 0) -> cudaErrorInvalidValue",
+        "cudaLaunchCooperativeKernelMultiDevice(NULL, 1, 0) -> cudaErrorInvalidValue",
+        "cudaLaunchCooperativeKernelMultiDevice(&p, 0, 0) -> cudaErrorInvalidValue",
+        "numDevices = device count + 1: cudaLaunchCooperativeKernelMultiDevice(many, (unsigned)ndev + 1, 0) -> cudaErrorInvalidValue",
+        "cudaLaunchCooperativeKernelMultiDevice(&p, 1, 4) -> cudaErrorInvalidValue",
+        "NULL stream: cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0) -> cudaErrorInvalidResourceHandle",
+        "cudaStreamPerThread: cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0) -> cudaErrorInvalidResourceHandle",
+        "NULL func: cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0) -> cudaErrorInvalidDeviceFunction",
+        "two entries on device 0: cudaLaunchCooperativeKernelMultiDevice(twice, 2, 0) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(144) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(145) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(147) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(148) -> cudaErrorInvalidValue",
+        "cudaDeviceGetAttribute(160) -> cudaErrorInvalidValue",
+        "cudaDeviceGetLimit(&lim, (enum cudaLimit)10) -> cudaErrorInvalidValue",
+        "cudaDeviceSetLimit((enum cudaLimit)10, 4096) -> cudaErrorInvalidValue",
+        "cudaDeviceGetP2PAttribute(&v, (enum cudaDeviceP2PAttr)5, 0, 0) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(9) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(10) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(11) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(12) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(13) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(14) -> cudaErrorInvalidValue",
+        "cudaMemPoolGetAttribute(15) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(14) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(15) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(16) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(17) -> cudaErrorInvalidValue",
+        "cudaStreamGetAttribute(18) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 3) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 4) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 5) -> cudaErrorInvalidValue",
+        "cudaMemPrefetchAsync_v2(location type 6) -> cudaErrorInvalidValue",
+        "allocation type 2: cudaMemPoolCreate(&p2, &props) -> cudaErrorInvalidValue",
+        "location type 5: cudaMemPoolCreate(&p2, &props) -> cudaErrorInvalidValue",
+        "node type 14: cudaGraphAddNode(&n, g, NULL, 0, &q) -> cudaErrorInvalidValue",
+        "cudaMemcpyBatchAsync (2nd dst NULL) -> cudaErrorInvalidValue failIdx 1",
+        "cudaMemcpyBatchAsync (legacy stream) -> cudaErrorInvalidValue failIdx SIZE_MAX",
+        "cudaMemcpyBatchAsync (good) -> cudaSuccess failIdx untouched",
+        "never recorded: cudaEventElapsedTime(&ms, a, b) -> cudaErrorInvalidResourceHandle",
+        "never recorded, _v2: cudaEventElapsedTime_v2(&ms, a, b) -> cudaErrorInvalidResourceHandle",
+        "timing disabled: cudaEventElapsedTime(&ms, a, t) -> cudaErrorInvalidResourceHandle",
+        "timing disabled, _v2: cudaEventElapsedTime_v2(&ms, a, t) -> cudaErrorInvalidResourceHandle",
+    ];
+    assert_eq!(failed, want_failed, "{text}");
     for want in [
         "  runtime 12090\n",
         "sizeof(cudaDeviceProp) 1032\n",
@@ -82,6 +128,11 @@ fn over_the_fake_driver_the_12_forms_work_in_12_9_layouts() {
         "  dependents of a 1 is b 1\n",
         "  edges 0\n",
         "  stack 4096\n",
+        "cudaLaunchCooperativeKernelMultiDevice(&p, 1, 0) -> cudaSuccess\n",
+        "cudaMemcpyBatchAsync (2nd dst NULL) -> cudaErrorInvalidValue failIdx 1\n",
+        "cudaMemcpyBatchAsync (legacy stream) -> cudaErrorInvalidValue failIdx SIZE_MAX\n",
+        "cudaMemcpyBatchAsync (good) -> cudaSuccess failIdx untouched\n",
+        "kernel node, junk past 12.9's member: cudaGraphAddNode(&n, g, NULL, 0, &p) -> cudaSuccess\n",
         "done\n",
     ] {
         assert!(text.contains(want), "missing {want:?} in:\n{text}");
@@ -145,13 +196,172 @@ fn v1_semaphore_params_reach_the_driver_element_by_element() {
     assert_eq!(unsafe { cudaSignalExternalSemaphoresAsync(&t1, std::ptr::null(), 1, null_mut()) }, cudaErrorInvalidValue);
 }
 
+/// The fake driver's launch log (kernels_api.rs reads it the same way).
+fn launches() -> Vec<String> {
+    let count: unsafe extern "C" fn() -> u64 = fake::control("fake_cuda_launch_count");
+    let get: unsafe extern "C" fn(u64, *mut std::ffi::c_char, usize) -> usize = fake::control("fake_cuda_launch_get");
+    (0..unsafe { count() })
+        .map(|i| {
+            let mut buf = vec![0u8; 4096];
+            let len = unsafe { get(i, buf.as_mut_ptr().cast(), buf.len()) };
+            String::from_utf8_lossy(&buf[..len.min(4095)]).into_owned()
+        })
+        .collect()
+}
+
+const COOP_PTX: &std::ffi::CStr = c".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry coop(
+    .param .u64 coop_param_0,
+    .param .u32 coop_param_1
+)
+{
+    ret;
+}
+";
+
+/// 12.9's `cudaLaunchCooperativeKernelMultiDevice` over two fake devices:
+/// a host stub's kernel reaches the driver's multi-device launch once per
+/// device, each on its own stream with its grid, block, shared size and
+/// argument bytes, and the flags pass through (the fake names them in the
+/// launch kind). Each entry's function was looked up in its stream's
+/// device's context: `cuKernelGetFunction` runs once per entry, between a
+/// push and a pop, so the calling thread's context is unchanged.
 #[test]
-fn cooperative_multi_device_launch_is_not_supported_and_says_so() {
+fn cooperative_multi_device_launch_reaches_each_device() {
     use cudart_shim::api::abi12::cudaLaunchCooperativeKernelMultiDevice;
+    use cudart_shim::api::device::{cudaGetDevice, cudaSetDevice};
+    use cudart_shim::api::error::cudaGetLastError;
+    use cudart_shim::api::hidden::*;
+    use cudart_shim::api::stream::{cudaStreamCreate, cudaStreamSynchronize};
+    use cudart_shim::types::abi12::{cudaCooperativeLaunchMultiDeviceNoPostSync, cudaCooperativeLaunchMultiDeviceNoPreSync, cudaLaunchParams};
     use cudart_shim::types::*;
+    use std::ffi::{c_char, c_void};
+    use std::ptr::null_mut;
+    assert_eq!((size_of::<cudaLaunchParams>(), size_of::<cudart_shim::driver::api::CUDA_LAUNCH_PARAMS>()), (56, 56));
+    use_fake_driver(&[("FAKE_CUDA_DEVICES", "2")]);
+    static STUB: u8 = 0;
+    let stub = (&STUB as *const u8).cast::<c_char>();
+    let w = fatbin_wrapper(COOP_PTX);
+    unsafe {
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        __cudaRegisterFunction(h, stub, null_mut(), c"coop".as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        __cudaRegisterFatBinaryEnd(h);
+    }
+    let mut streams = [null_mut(); 2];
+    for (d, s) in streams.iter_mut().enumerate() {
+        assert_eq!(unsafe { cudaSetDevice(d as i32) }, cudaSuccess);
+        assert_eq!(unsafe { cudaStreamCreate(s) }, cudaSuccess);
+    }
+    assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
+    let (mut p0, mut n0, mut p1, mut n1) = (0x1111u64, 7u32, 0x2222u64, 9u32);
+    let mut a0 = [(&raw mut p0).cast::<c_void>(), (&raw mut n0).cast()];
+    let mut a1 = [(&raw mut p1).cast::<c_void>(), (&raw mut n1).cast()];
+    let entry = |s, args: *mut *mut c_void| cudaLaunchParams {
+        func: stub as *mut c_void,
+        gridDim: dim3 { x: 4, y: 2, z: 1 },
+        blockDim: dim3 { x: 64, y: 1, z: 1 },
+        args,
+        sharedMem: 256,
+        stream: s,
+    };
+    let mut list = [entry(streams[0], a0.as_mut_ptr()), entry(streams[1], a1.as_mut_ptr())];
+    let before = fake::calls("cuKernelGetFunction");
+    let pushes = fake::calls("cuCtxPushCurrent");
+    let r = unsafe { cudaLaunchCooperativeKernelMultiDevice(list.as_mut_ptr(), 2, cudaCooperativeLaunchMultiDeviceNoPostSync) };
+    assert_eq!(r, cudaSuccess);
+    assert_eq!(fake::calls("cuLaunchCooperativeKernelMultiDevice"), 1);
+    assert_eq!(fake::calls("cuKernelGetFunction") - before, 2);
+    assert_eq!(fake::calls("cuCtxPushCurrent") - pushes, 2);
+    let mut dev = -1;
+    assert_eq!(unsafe { cudaGetDevice(&mut dev) }, cudaSuccess);
+    assert_eq!(dev, 0, "the thread's device is unchanged");
+    for s in streams {
+        assert_eq!(unsafe { cudaStreamSynchronize(s) }, cudaSuccess);
+    }
+    let l = launches();
+    let want = |s: cudaStream_t, p: u64, n: u32| {
+        let args: String = p.to_le_bytes().iter().chain(n.to_le_bytes().iter()).map(|b| format!("{b:02x}")).collect();
+        format!("kind=multi_device_no_post_sync name=coop grid=4,2,1 block=64,1,1 shared=256 stream={:#x} args={args} attrs=", s as usize)
+    };
+    assert_eq!(l, [want(streams[0], 0x1111, 7), want(streams[1], 0x2222, 9)]);
+
+    // Both flags.
+    let r = unsafe { cudaLaunchCooperativeKernelMultiDevice(list.as_mut_ptr(), 2, cudaCooperativeLaunchMultiDeviceNoPreSync | cudaCooperativeLaunchMultiDeviceNoPostSync) };
+    assert_eq!(r, cudaSuccess);
+    for s in streams {
+        assert_eq!(unsafe { cudaStreamSynchronize(s) }, cudaSuccess);
+    }
+    assert!(launches()[2..].iter().all(|l| l.starts_with("kind=multi_device_no_pre_no_post_sync name=coop ")), "{:?}", launches());
+    assert_eq!(launches().len(), 4);
+
+    // Bad input: the runtime's own checks (a NULL list, no entry, more
+    // entries than devices: never read) and the driver's (unknown flags,
+    // the NULL stream, one device twice, shapes that differ); bad kernels
+    // as cudaLaunchCooperativeKernel answers them. Nothing is launched.
+    let calls = fake::calls("cuLaunchCooperativeKernelMultiDevice");
+    let bad = |list: &mut [cudaLaunchParams], n: u32, flags: u32| unsafe { cudaLaunchCooperativeKernelMultiDevice(list.as_mut_ptr(), n, flags) };
+    assert_eq!(unsafe { cudaLaunchCooperativeKernelMultiDevice(null_mut(), 2, 0) }, cudaErrorInvalidValue);
+    assert_eq!(bad(&mut list, 0, 0), cudaErrorInvalidValue);
+    assert_eq!(bad(&mut list, 3, 0), cudaErrorInvalidValue);
+    assert_eq!(bad(&mut list, u32::MAX, 0), cudaErrorInvalidValue);
+    assert_eq!(fake::calls("cuLaunchCooperativeKernelMultiDevice"), calls, "the runtime's own refusals reach no driver");
+    assert_eq!(bad(&mut list, 2, 4), cudaErrorInvalidValue);
+    let mut null_stream = list;
+    null_stream[1].stream = null_mut();
+    assert_eq!(bad(&mut null_stream, 2, 0), cudaErrorInvalidResourceHandle);
+    let mut twice = list;
+    twice[1].stream = streams[0];
+    assert_eq!(bad(&mut twice, 2, 0), cudaErrorInvalidValue);
+    let mut shapes = list;
+    shapes[1].gridDim.x = 5;
+    assert_eq!(bad(&mut shapes, 2, 0), cudaErrorInvalidValue);
+    let mut no_func = list;
+    no_func[0].func = null_mut();
+    assert_eq!(bad(&mut no_func, 2, 0), cudaErrorInvalidDeviceFunction);
+    let mut junk = list;
+    junk[1].func = 0x1234 as *mut c_void;
+    assert_eq!(bad(&mut junk, 2, 0), cudaErrorInvalidResourceHandle);
+    let mut huge = list;
+    huge[0].sharedMem = 1 << 33;
+    assert_eq!(bad(&mut huge, 2, 0), cudaErrorInvalidValue);
+    assert_eq!(unsafe { cudaGetLastError() }, cudaErrorInvalidValue);
+    assert_eq!(launches().len(), 4, "no bad launch was recorded");
+}
+
+/// 12.9's plain `cudaEventElapsedTime` asks the driver for the plain
+/// `cuEventElapsedTime` below CUDA 12.8 (`_v2000`, which the fake counts as
+/// `cuEventElapsedTime_v1`); `_v2`, like 13's, for `cuEventElapsedTime_v2`.
+/// Both judge their arguments alike.
+#[test]
+fn plain_event_elapsed_time_is_the_pre_12_8_driver_call() {
+    use cudart_shim::api::abi12::{cudaEventElapsedTime, cudaEventElapsedTime_v2};
+    use cudart_shim::api::event::{cudaEventCreate, cudaEventRecord, cudaEventSynchronize};
+    use cudart_shim::types::*;
+    use std::ptr::null_mut;
     use_fake_driver(&[]);
-    assert_eq!(unsafe { cudaLaunchCooperativeKernelMultiDevice(std::ptr::null_mut(), 1, 0) }, cudaErrorNotSupported);
-    assert_eq!(unsafe { cudart_shim::api::error::cudaGetLastError() }, cudaErrorNotSupported);
+    let (mut a, mut b) = (null_mut(), null_mut());
+    unsafe {
+        assert_eq!(cudaEventCreate(&mut a), cudaSuccess);
+        assert_eq!(cudaEventCreate(&mut b), cudaSuccess);
+        assert_eq!(cudaEventRecord(a, null_mut()), cudaSuccess);
+        assert_eq!(cudaEventRecord(b, null_mut()), cudaSuccess);
+        assert_eq!(cudaEventSynchronize(b), cudaSuccess);
+    }
+    let (v1, v2) = (fake::calls("cuEventElapsedTime_v1"), fake::calls("cuEventElapsedTime"));
+    let mut ms = -1.0f32;
+    assert_eq!(unsafe { cudaEventElapsedTime(&mut ms, a, b) }, cudaSuccess);
+    assert!(ms >= 0.0);
+    assert_eq!((fake::calls("cuEventElapsedTime_v1") - v1, fake::calls("cuEventElapsedTime") - v2), (1, 0));
+    ms = -1.0;
+    assert_eq!(unsafe { cudaEventElapsedTime_v2(&mut ms, a, b) }, cudaSuccess);
+    assert!(ms >= 0.0);
+    assert_eq!((fake::calls("cuEventElapsedTime_v1") - v1, fake::calls("cuEventElapsedTime") - v2), (1, 1));
+    for f in [cudaEventElapsedTime, cudaEventElapsedTime_v2] {
+        assert_eq!(unsafe { f(null_mut(), a, b) }, cudaErrorInvalidValue);
+        assert_eq!(unsafe { f(&mut ms, null_mut(), b) }, cudaErrorInvalidResourceHandle);
+    }
 }
 
 /// 12.9's `cudaResourceDesc` (64 bytes) and `cudaResourceViewDesc` (48):
@@ -290,4 +500,294 @@ fn bad_input_suite_answers_as_12_9_with_no_driver() {
     assert_eq!(want.len(), 1759);
     let wrong: Vec<_> = want.iter().zip(&got).filter(|(w, g)| w != g).collect();
     assert!(wrong.is_empty() && got.len() == want.len(), "{} of {} cases differ (12.9, ours): {wrong:?}", wrong.len(), want.len());
+}
+
+/// Values 13.x added to enums the 12 forms take are values a CUDA 12
+/// program cannot mean: the 12 library refuses them (cudaErrorInvalidValue)
+/// where 13's forms accept them, and the values both know still work.
+#[test]
+fn enumerators_added_after_12_9_are_refused_by_the_12_forms() {
+    use cudart_shim::api::abi12 as v12;
+    use cudart_shim::api::device::cudaDeviceGetAttribute as get13;
+    use cudart_shim::api::graph::{cudaGraphAddKernelNode, cudaGraphCreate};
+    use cudart_shim::api::memory::cudaMallocManaged;
+    use cudart_shim::api::pool::cudaDeviceGetDefaultMemPool;
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use std::ptr::{null, null_mut};
+    use_fake_driver(&[("FAKE_CUDA_DEVICES", "2")]);
+    let mut v = 0;
+    unsafe {
+        // Device attributes: 143 is 12.9's last; 144.. are 13.x's.
+        assert_eq!(v12::cudaDeviceGetAttribute(&mut v, cudaDeviceAttr(143), 0), cudaSuccess);
+        assert_eq!(get13(&mut v, cudaDevAttrHostMemoryPoolsSupported, 0), cudaSuccess, "13's form knows 144");
+        for a in [144, 147, 148, 160] {
+            assert_eq!(v12::cudaDeviceGetAttribute(&mut v, cudaDeviceAttr(a), 0), cudaErrorInvalidValue, "attribute {a}");
+        }
+        // 96 is 12.9's cudaDevAttrCooperativeMultiDeviceLaunch.
+        assert_eq!(v12::cudaDeviceGetAttribute(&mut v, cudaDeviceAttr(96), 0), cudaSuccess);
+        assert_eq!(v12::cudaDeviceGetP2PAttribute(&mut v, cudaDeviceP2PAttr(1), 0, 1), cudaSuccess);
+        assert_eq!(v12::cudaDeviceGetP2PAttribute(&mut v, cudaDeviceP2PAttr(5), 0, 1), cudaErrorInvalidValue);
+        let mut size = 0usize;
+        assert_eq!(v12::cudaDeviceGetLimit(&mut size, cudaLimitStackSize), cudaSuccess);
+        assert_eq!(v12::cudaDeviceGetLimit(&mut size, cudaLimit(10)), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaDeviceSetLimit(cudaLimit(10), 4096), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaThreadGetLimit(&mut size, cudaLimit(10)), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaThreadSetLimit(cudaLimit(10), 4096), cudaErrorInvalidValue);
+        let mut pool = null_mut();
+        assert_eq!(cudaDeviceGetDefaultMemPool(&mut pool, 0), cudaSuccess);
+        let mut u = 0u64;
+        assert_eq!(v12::cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, (&raw mut u).cast()), cudaSuccess);
+        for a in 9..=15 {
+            assert_eq!(v12::cudaMemPoolGetAttribute(pool, cudaMemPoolAttr(a), (&raw mut u).cast()), cudaErrorInvalidValue, "pool attribute {a}");
+            assert_eq!(v12::cudaMemPoolSetAttribute(pool, cudaMemPoolAttr(a), (&raw mut u).cast()), cudaErrorInvalidValue, "pool attribute {a}");
+        }
+        let mut val: cudaLaunchAttributeValue = std::mem::zeroed();
+        assert_eq!(v12::cudaStreamGetAttribute(null_mut(), cudaLaunchAttributePriority, &mut val), cudaSuccess);
+        for a in 16..=18 {
+            let a = cudaLaunchAttributeID(a);
+            assert_eq!(v12::cudaStreamGetAttribute(null_mut(), a, &mut val), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaStreamGetAttribute_ptsz(null_mut(), a, &mut val), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaStreamSetAttribute(null_mut(), a, &val), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaStreamSetAttribute_ptsz(null_mut(), a, &val), cudaErrorInvalidValue);
+        }
+        // A kernel node's attributes.
+        let mut g = null_mut();
+        assert_eq!(cudaGraphCreate(&mut g, 0), cudaSuccess);
+        let (k, _lib) = coop_kernel();
+        let mut p0 = 0u64;
+        let mut n0 = 0u32;
+        let mut args = [(&raw mut p0).cast::<c_void>(), (&raw mut n0).cast()];
+        let kp = cudaKernelNodeParams {
+            func: k,
+            gridDim: dim3 { x: 1, y: 1, z: 1 },
+            blockDim: dim3 { x: 1, y: 1, z: 1 },
+            sharedMemBytes: 0,
+            kernelParams: args.as_mut_ptr(),
+            extra: null_mut(),
+        };
+        let mut node = null_mut();
+        assert_eq!(cudaGraphAddKernelNode(&mut node, g, null(), 0, &kp), cudaSuccess);
+        assert_eq!(v12::cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributePriority, &mut val), cudaSuccess);
+        assert_eq!(v12::cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributeID(17), &mut val), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributeID(18), &val), cudaErrorInvalidValue);
+        // Locations of the _v2 forms: 5 and 6 are 13.x's.
+        let mut m: *mut c_void = null_mut();
+        assert_eq!(cudaMallocManaged(&mut m, 4096, cudaMemAttachGlobal), cudaSuccess);
+        let dev0 = cudaMemLocation { r#type: cudaMemLocationTypeDevice, id: 0 };
+        assert_eq!(v12::cudaMemPrefetchAsync_v2(m, 4096, dev0, 0, null_mut()), cudaSuccess);
+        for t in [5, 6] {
+            let loc = cudaMemLocation { r#type: cudaMemLocationType(t), id: 0 };
+            assert_eq!(v12::cudaMemPrefetchAsync_v2(m, 4096, loc, 0, null_mut()), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaMemPrefetchAsync_v2_ptsz(m, 4096, loc, 0, null_mut()), cudaErrorInvalidValue);
+            assert_eq!(v12::cudaMemAdvise_v2(m, 4096, cudaMemAdviseSetPreferredLocation, loc), cudaErrorInvalidValue);
+        }
+        assert_eq!(v12::cudaMemAdvise_v2(m, 4096, cudaMemAdviseSetPreferredLocation, dev0), cudaSuccess);
+        // Pools: 13.0's managed allocation type, 13.x's location types.
+        let props = cudaMemPoolProps { allocType: cudaMemAllocationTypePinned, location: dev0, ..Default::default() };
+        let mut p2 = null_mut();
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, &props), cudaSuccess);
+        let managed = cudaMemPoolProps { allocType: cudaMemAllocationType(2), ..props };
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, &managed), cudaErrorInvalidValue);
+        let invisible = cudaMemPoolProps { location: cudaMemLocation { r#type: cudaMemLocationType(5), id: 0 }, ..props };
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, &invisible), cudaErrorInvalidValue);
+        assert_eq!(v12::cudaMemPoolCreate(&mut p2, null()), cudaErrorInvalidValue);
+        let mut flags = cudaMemAccessFlags(0);
+        let mut loc = dev0;
+        assert_eq!(v12::cudaMemPoolGetAccess(&mut flags, pool, &mut loc), cudaSuccess);
+        loc.r#type = cudaMemLocationType(6);
+        assert_eq!(v12::cudaMemPoolGetAccess(&mut flags, pool, &mut loc), cudaErrorInvalidValue);
+    }
+}
+
+/// A host stub registered for COOP_PTX's `coop`, and its fatbinary handle.
+fn coop_kernel() -> (*mut std::ffi::c_void, *mut *mut std::ffi::c_void) {
+    use cudart_shim::api::hidden::*;
+    use std::ffi::{c_char, c_void};
+    use std::ptr::null_mut;
+    static STUB: u8 = 0;
+    let stub = (&STUB as *const u8).cast::<c_char>();
+    let w = fatbin_wrapper(COOP_PTX);
+    unsafe {
+        let h = __cudaRegisterFatBinary(w.as_ptr() as *mut c_void);
+        __cudaRegisterFunction(h, stub, null_mut(), c"coop".as_ptr(), -1, null_mut(), null_mut(), null_mut(), null_mut(), null_mut());
+        __cudaRegisterFatBinaryEnd(h);
+        (stub as *mut c_void, h)
+    }
+}
+
+/// 12.9's `cudaKernelNodeParamsV2` is 56 bytes; 13.5's has a context and a
+/// function type after them, in what is spare union space of a CUDA 12
+/// program's `cudaGraphNodeParams`. The 12 forms read those bytes as zero
+/// (junk there would be a bogus context for the driver) and leave the
+/// program's bytes as they were; a node type 13.x added is refused.
+#[test]
+fn graph_node_params_are_read_in_12_9_layout() {
+    use cudart_shim::api::abi12::{cudaGraphAddNode, cudaGraphAddNode_v2, cudaGraphExecNodeSetParams, cudaGraphNodeSetParams};
+    use cudart_shim::api::graph::{cudaGraphAddNode as add13, cudaGraphCreate, cudaGraphInstantiate};
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use std::ptr::{null, null_mut};
+    use_fake_driver(&[]);
+    let (k, _) = coop_kernel();
+    let mut p0 = 0u64;
+    let mut n0 = 0u32;
+    let mut args = [(&raw mut p0).cast::<c_void>(), (&raw mut n0).cast()];
+    let mut g = null_mut();
+    assert_eq!(unsafe { cudaGraphCreate(&mut g, 0) }, cudaSuccess);
+    // A CUDA 12 program's struct: type, then the 56-byte kernel member,
+    // then junk where 13.5 has `ctx` and `functionType`.
+    let mut p = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeKernel);
+    unsafe {
+        std::ptr::write_bytes((&raw mut p).cast::<u8>().add(16 + 56), 0x5A, 16);
+        let kp = &mut p._u.kernel;
+        kp.func = k;
+        kp.gridDim = dim3 { x: 2, y: 1, z: 1 };
+        kp.blockDim = dim3 { x: 32, y: 1, z: 1 };
+        kp.kernelParams = args.as_mut_ptr();
+    }
+    let junk = |p: &cudaGraphNodeParams| unsafe { std::slice::from_raw_parts((p as *const cudaGraphNodeParams).cast::<u8>().add(72), 16).to_vec() };
+    let mut node = null_mut();
+    assert_ne!(unsafe { add13(&mut node, g, null(), null(), 0, &mut p) }, cudaSuccess, "13's form reads the junk as a context");
+    assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut p) }, cudaSuccess);
+    assert!(junk(&p).iter().all(|&b| b == 0x5A), "the program's bytes are left as they were");
+    let mut node2 = null_mut();
+    assert_eq!(unsafe { cudaGraphAddNode_v2(&mut node2, g, null(), null(), 0, &mut p) }, cudaSuccess);
+    assert_eq!(unsafe { cudaGraphNodeSetParams(node, &mut p) }, cudaSuccess);
+    let mut exec = null_mut();
+    assert_eq!(unsafe { cudaGraphInstantiate(&mut exec, g, 0) }, cudaSuccess);
+    assert_eq!(unsafe { cudaGraphExecNodeSetParams(exec, node, &mut p) }, cudaSuccess);
+    // Node types 14.. are 13.x's.
+    for t in [14, 16, 17] {
+        let mut q = cudaGraphNodeParams::zeroed(cudaGraphNodeType(t));
+        assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut q) }, cudaErrorInvalidValue, "node type {t}");
+    }
+    assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, null_mut()) }, cudaErrorInvalidValue);
+
+    // What the add call writes (a memory allocation node's address) comes back.
+    let mut a = cudaGraphNodeParams::zeroed(cudaGraphNodeTypeMemAlloc);
+    unsafe {
+        let al = &mut a._u.alloc;
+        al.poolProps.allocType = cudaMemAllocationTypePinned;
+        al.poolProps.location = cudaMemLocation { r#type: cudaMemLocationTypeDevice, id: 0 };
+        al.bytesize = 1 << 20;
+    }
+    assert_eq!(unsafe { cudaGraphAddNode(&mut node, g, null(), 0, &mut a) }, cudaSuccess);
+    assert!(!unsafe { a._u.alloc.dptr }.is_null(), "the allocation's address was written back");
+}
+
+/// 12.9's batched copies report which copy failed: the 12 forms call the
+/// driver's 12.8 entry points (counted by the fake as `..._v1`), whose
+/// `failIdx` is the failing copy's index, or SIZE_MAX when the failure is
+/// not one copy's (12.9's documentation).
+#[test]
+fn batched_copies_report_the_failing_copy() {
+    use cudart_shim::api::abi12::{cudaMemcpy3DBatchAsync, cudaMemcpyBatchAsync, cudaMemcpyBatchAsync_ptsz};
+    use cudart_shim::api::memory::{cudaFree, cudaMalloc};
+    use cudart_shim::api::stream::{cudaStreamCreate, cudaStreamSynchronize};
+    use cudart_shim::types::*;
+    use std::ffi::c_void;
+    use std::ptr::null_mut;
+    use_fake_driver(&[]);
+    let mut s = null_mut();
+    assert_eq!(unsafe { cudaStreamCreate(&mut s) }, cudaSuccess);
+    let mut d: *mut c_void = null_mut();
+    assert_eq!(unsafe { cudaMalloc(&mut d, 4096) }, cudaSuccess);
+    let src = [7u8; 64];
+    let mut attrs = cudaMemcpyAttributes { srcAccessOrder: cudaMemcpySrcAccessOrderStream, ..unsafe { std::mem::zeroed() } };
+    let mut idx = [0usize];
+    let dst_ok = d;
+    // Past the end of the allocation: the fake refuses that copy.
+    let dst_bad = unsafe { d.cast::<u8>().add(4090) }.cast::<c_void>();
+    let mut dsts = [dst_ok, dst_bad, dst_ok];
+    let srcs = [src.as_ptr().cast::<c_void>(); 3];
+    let sizes = [64usize; 3];
+    let v1 = fake::calls("cuMemcpyBatchAsync_v1");
+    let mut fail = 0usize;
+    let r = unsafe { cudaMemcpyBatchAsync(dsts.as_ptr(), srcs.as_ptr(), sizes.as_ptr(), 3, &mut attrs, idx.as_mut_ptr(), 1, &mut fail, s) };
+    assert_ne!(r, cudaSuccess);
+    assert_eq!(fail, 1, "the second copy failed");
+    assert_eq!(fake::calls("cuMemcpyBatchAsync_v1") - v1, 1);
+    // The legacy stream is refused for the whole batch: SIZE_MAX.
+    fail = 0;
+    let r = unsafe { cudaMemcpyBatchAsync(dsts.as_ptr(), srcs.as_ptr(), sizes.as_ptr(), 3, &mut attrs, idx.as_mut_ptr(), 1, &mut fail, null_mut()) };
+    assert_eq!(r, cudaErrorInvalidValue);
+    assert_eq!(fail, usize::MAX);
+    // A good batch, per-thread form.
+    dsts[1] = dst_ok;
+    fail = 5;
+    let r = unsafe { cudaMemcpyBatchAsync_ptsz(dsts.as_ptr(), srcs.as_ptr(), sizes.as_ptr(), 3, &mut attrs, idx.as_mut_ptr(), 1, &mut fail, s) };
+    assert_eq!(r, cudaSuccess);
+    assert_eq!(unsafe { cudaStreamSynchronize(s) }, cudaSuccess);
+    // 3D: no operation at all is the whole batch's failure.
+    fail = 0;
+    assert_eq!(unsafe { cudaMemcpy3DBatchAsync(0, null_mut(), &mut fail, 0, s) }, cudaErrorInvalidValue);
+    assert_eq!(fail, usize::MAX);
+    assert_eq!(fake::calls("cuMemcpy3DBatchAsync_v1"), 1);
+    assert_eq!(unsafe { cudaFree(d) }, cudaSuccess);
+}
+
+/// 12.9's plain `cudaStreamGetCaptureInfo` has 3 arguments (status, id):
+/// it answers what the 6-argument `_v2` answers, and writes nothing else.
+#[test]
+fn plain_capture_info_has_three_arguments() {
+    use cudart_shim::api::abi12::{cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo_v2};
+    use cudart_shim::api::capture::{cudaStreamBeginCapture, cudaStreamEndCapture};
+    use cudart_shim::api::stream::cudaStreamCreate;
+    use cudart_shim::types::*;
+    use std::ptr::null_mut;
+    use_fake_driver(&[]);
+    let mut s = null_mut();
+    assert_eq!(unsafe { cudaStreamCreate(&mut s) }, cudaSuccess);
+    let (mut st, mut id) = (cudaStreamCaptureStatus(99), 0u64);
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo(s, &mut st, &mut id) }, cudaSuccess);
+    assert_eq!(st, cudaStreamCaptureStatusNone);
+    assert_eq!(unsafe { cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) }, cudaSuccess);
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo(s, &mut st, &mut id) }, cudaSuccess);
+    assert_eq!(st, cudaStreamCaptureStatusActive);
+    let (mut st2, mut id2, mut g, mut n) = (cudaStreamCaptureStatus(99), 0u64, null_mut(), 0usize);
+    let mut deps = std::ptr::null();
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo_v2(s, &mut st2, &mut id2, &mut g, &mut deps, &mut n) }, cudaSuccess);
+    assert_eq!((st2, id2), (st, id));
+    assert!(id > 0);
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo_ptsz(s, &mut st, null_mut()) }, cudaSuccess, "the id is optional");
+    assert_eq!(unsafe { cudaStreamGetCaptureInfo(s, null_mut(), &mut id) }, cudaErrorInvalidValue);
+    let mut graph = null_mut();
+    assert_eq!(unsafe { cudaStreamEndCapture(s, &mut graph) }, cudaSuccess);
+}
+
+/// The 12 forms are traced under their C names: the probe over the fake
+/// driver with the call log on shows cudaLaunchCooperativeKernelMultiDevice
+/// with its arguments and results, and the fake's launch log (another
+/// process's view) shows the launch on the probe's stream with its flags.
+#[test]
+fn the_multi_device_launch_is_traced_and_logged() {
+    let exe = probe("trace");
+    let dir = scratch("abi12/trace");
+    let (calls, launches) = (dir.join("calls.log"), dir.join("launches.log"));
+    let _ = std::fs::remove_file(&calls);
+    let _ = std::fs::remove_file(&launches);
+    run_on_fake(
+        &exe,
+        &[],
+        &[
+            ("FAKE_CUDA_DEVICES", "1"),
+            ("CUDART_SHIM_LOG", "off"),
+            ("CUDART_SHIM_TRACE", "calls"),
+            ("CUDART_SHIM_TRACE_FILE", calls.to_str().unwrap()),
+            ("FAKE_CUDA_LAUNCH_LOG", launches.to_str().unwrap()),
+        ],
+    );
+    let log = std::fs::read_to_string(&calls).unwrap();
+    let multi: Vec<&str> = log.lines().filter(|l| l.contains(" cudaLaunchCooperativeKernelMultiDevice(")).collect();
+    assert_eq!(multi.len(), 10, "{log}");
+    assert!(multi[0].contains("numDevices=1, flags=0) = cudaSuccess"), "{}", multi[0]);
+    assert!(multi[1].contains("numDevices=1, flags=3) = cudaSuccess"), "{}", multi[1]);
+    assert!(multi[2].contains("(launchParamsList=0x0, numDevices=1, flags=0) = cudaErrorInvalidValue"), "{}", multi[2]);
+    assert!(log.lines().any(|l| l.contains(" cudaEventElapsedTime(") && l.ends_with("ns)")), "the plain form under its name");
+    assert!(log.lines().any(|l| l.contains(" cudaEventElapsedTime_v2(")));
+    let l = std::fs::read_to_string(&launches).unwrap();
+    let kinds: Vec<&str> = l.lines().filter_map(|x| x.strip_prefix("kind=")).map(|x| x.split(' ').next().unwrap()).filter(|k| k.starts_with("multi_device")).collect();
+    assert_eq!(kinds, ["multi_device", "multi_device_no_pre_no_post_sync"], "{l}");
+    assert!(l.lines().any(|x| x.starts_with("kind=multi_device name=coop grid=1,1,1 block=1,1,1 shared=0 ")), "{l}");
 }

@@ -13,7 +13,14 @@
 //! - a 12 form with fewer arguments (no edge data, a device number instead
 //!   of a location) calls it with the arguments converted;
 //! - a 12 form whose struct differs calls `runtime::abi12`, which answers in
-//!   12.9's layout (`types::abi12`).
+//!   12.9's layout (`types::abi12`), or converts the struct here first
+//!   (12.9's `cudaGraphNodeParams` members, the `_v1` semaphore params);
+//! - a 12 form that takes an enum 13.x extended refuses 13.x's values
+//!   first (`types::abi12::known`): a CUDA 12 program cannot mean them;
+//! - a 12 form whose driver call changed meaning in 13.0 (plain
+//!   `cudaEventElapsedTime`, the batched copies' `failIdx`, the
+//!   multi-device launch) calls `runtime::abi12`, which calls the driver
+//!   entry point at its 12.x version (`driver/cuda12.rs`).
 //!
 //! Never call a C export from here: in the 12 library's link, a call to the
 //! symbol `NAME` reaches `NAME__abi12` (the `--defsym` rebinds every
@@ -28,7 +35,7 @@ use crate::types::abi12::{
     DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaExternalSemaphoreSignalParams_v1, cudaExternalSemaphoreWaitParams_v1, cudaLaunchParams,
     cudaPointerAttributes12, location_of_device, cudaDeviceProp12, Zeroed, RESOURCE_DESC_BYTES, RESOURCE_VIEW_DESC_BYTES,
     EXTERNAL_MEMORY_HANDLE_DESC_BYTES, EXTERNAL_MEMORY_BUFFER_DESC_BYTES, EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_BYTES,
-    EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES,
+    EXTERNAL_SEMAPHORE_HANDLE_DESC_BYTES, known, node_params_from_12_9, node_params_back_to_12_9,
 };
 use std::mem::MaybeUninit;
 use crate::types::*;
@@ -90,12 +97,18 @@ pub unsafe extern "C" fn cudaThreadSynchronize() -> cudaError_t {
 
 #[unsafe(export_name = "cudaThreadSetLimit__abi12")]
 pub unsafe extern "C" fn cudaThreadSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
-    entry!(cudaThreadSetLimit(limit, value) => runtime::pass!(cuCtxSetLimit(limit.0, value)))
+    entry!(cudaThreadSetLimit(limit, value) => {
+        known_in_12_9(known::limit(limit))?;
+        runtime::pass!(cuCtxSetLimit(limit.0, value))
+    })
 }
 
 #[unsafe(export_name = "cudaThreadGetLimit__abi12")]
 pub unsafe extern "C" fn cudaThreadGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
-    entry!(cudaThreadGetLimit(pValue, limit) => runtime::device::limit(unsafe { as_out(pValue) }, limit))
+    entry!(cudaThreadGetLimit(pValue, limit) => {
+        known_in_12_9(known::limit(limit))?;
+        runtime::device::limit(unsafe { as_out(pValue) }, limit)
+    })
 }
 
 #[unsafe(export_name = "cudaThreadSetCacheConfig__abi12")]
@@ -140,12 +153,18 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync_ptsz(devPtr: *const c_void, count:
 
 #[unsafe(export_name = "cudaMemPrefetchAsync_v2__abi12")]
 pub unsafe extern "C" fn cudaMemPrefetchAsync_v2(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMemPrefetchAsync_v2(devPtr, count, location, flags, stream) => memory::prefetch(devPtr, count, location, flags, stream, StreamMode::Legacy))
+    entry!(cudaMemPrefetchAsync_v2(devPtr, count, location, flags, stream) => {
+        known_in_12_9(known::location_type(location.r#type))?;
+        memory::prefetch(devPtr, count, location, flags, stream, StreamMode::Legacy)
+    })
 }
 
 #[unsafe(export_name = "cudaMemPrefetchAsync_v2_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemPrefetchAsync_v2_ptsz(devPtr: *const c_void, count: usize, location: cudaMemLocation, flags: c_uint, stream: cudaStream_t) -> cudaError_t {
-    entry!(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, location, flags, stream) => memory::prefetch(devPtr, count, location, flags, stream, StreamMode::PerThread))
+    entry!(cudaMemPrefetchAsync_v2_ptsz(devPtr, count, location, flags, stream) => {
+        known_in_12_9(known::location_type(location.r#type))?;
+        memory::prefetch(devPtr, count, location, flags, stream, StreamMode::PerThread)
+    })
 }
 
 #[unsafe(export_name = "cudaMemAdvise__abi12")]
@@ -155,10 +174,20 @@ pub unsafe extern "C" fn cudaMemAdvise(devPtr: *const c_void, count: usize, advi
 
 #[unsafe(export_name = "cudaMemAdvise_v2__abi12")]
 pub unsafe extern "C" fn cudaMemAdvise_v2(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, location: cudaMemLocation) -> cudaError_t {
-    entry!(cudaMemAdvise_v2(devPtr, count, advice, location) => memory::advise(devPtr, count, advice, location))
+    entry!(cudaMemAdvise_v2(devPtr, count, advice, location) => {
+        known_in_12_9(known::location_type(location.r#type))?;
+        memory::advise(devPtr, count, advice, location)
+    })
 }
 
 // ---- events ----------------------------------------------------------------
+
+/// The plain form: the driver's pre-12.8 `cuEventElapsedTime` (see
+/// `runtime::abi12::elapsed_plain`).
+#[unsafe(export_name = "cudaEventElapsedTime__abi12")]
+pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
+    entry!(cudaEventElapsedTime(ms, start, end) => abi12::elapsed_plain(unsafe { as_out(ms) }, start, end))
+}
 
 #[unsafe(export_name = "cudaEventElapsedTime_v2__abi12")]
 pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: cudaEvent_t, end: cudaEvent_t) -> cudaError_t {
@@ -220,14 +249,41 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_v2_ptsz(stream: cud
 
 // ---- graph edges: the plain forms carry no edge data ------------------------
 
+/// A CUDA 12 program's `cudaGraphNodeParams` for `call`, and what it writes
+/// back (`types::abi12::node_params_from_12_9`). NULL stays `None`.
+///
+/// # Safety
+/// `p` is NULL or points to a writable 12.9 `cudaGraphNodeParams` (256
+/// bytes, as 13's).
+unsafe fn with_node_params_12_9(p: *mut cudaGraphNodeParams, call: impl FnOnce(Option<&mut cudaGraphNodeParams>) -> CudaResult) -> CudaResult {
+    // SAFETY: the caller's contract.
+    let Some(theirs) = (unsafe { as_out(p) }) else { return call(None) };
+    let mut ours = node_params_from_12_9(theirs)?;
+    let r = call(Some(&mut ours));
+    node_params_back_to_12_9(&ours, theirs);
+    r
+}
+
 #[unsafe(export_name = "cudaGraphAddNode__abi12")]
 pub unsafe extern "C" fn cudaGraphAddNode(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) => graph::add_node(unsafe { as_out(pGraphNode) }, graph, pDependencies, null(), numDependencies, unsafe { as_out(nodeParams) }))
+    entry!(cudaGraphAddNode(pGraphNode, graph, pDependencies, numDependencies, nodeParams) =>
+        unsafe { with_node_params_12_9(nodeParams, |p| graph::add_node(as_out(pGraphNode), graph, pDependencies, null(), numDependencies, p)) })
 }
 
 #[unsafe(export_name = "cudaGraphAddNode_v2__abi12")]
 pub unsafe extern "C" fn cudaGraphAddNode_v2(pGraphNode: *mut cudaGraphNode_t, graph: cudaGraph_t, pDependencies: *const cudaGraphNode_t, dependencyData: *const cudaGraphEdgeData, numDependencies: usize, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
-    entry!(cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) => graph::add_node(unsafe { as_out(pGraphNode) }, graph, pDependencies, dependencyData, numDependencies, unsafe { as_out(nodeParams) }))
+    entry!(cudaGraphAddNode_v2(pGraphNode, graph, pDependencies, dependencyData, numDependencies, nodeParams) =>
+        unsafe { with_node_params_12_9(nodeParams, |p| graph::add_node(as_out(pGraphNode), graph, pDependencies, dependencyData, numDependencies, p)) })
+}
+
+#[unsafe(export_name = "cudaGraphNodeSetParams__abi12")]
+pub unsafe extern "C" fn cudaGraphNodeSetParams(node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    entry!(cudaGraphNodeSetParams(node, nodeParams) => unsafe { with_node_params_12_9(nodeParams, |p| graph::node_set_params(node, p)) })
+}
+
+#[unsafe(export_name = "cudaGraphExecNodeSetParams__abi12")]
+pub unsafe extern "C" fn cudaGraphExecNodeSetParams(graphExec: cudaGraphExec_t, node: cudaGraphNode_t, nodeParams: *mut cudaGraphNodeParams) -> cudaError_t {
+    entry!(cudaGraphExecNodeSetParams(graphExec, node, nodeParams) => unsafe { with_node_params_12_9(nodeParams, |p| graph::exec_node_set_params(graphExec, node, p)) })
 }
 
 #[unsafe(export_name = "cudaGraphAddDependencies__abi12")]
@@ -355,10 +411,20 @@ pub unsafe extern "C" fn cudaWaitExternalSemaphoresAsync_v2_ptsz(extSemArray: *c
 
 // ---- launch ---------------------------------------------------------------------
 
-/// Not implemented: `cudaErrorNotSupported` (see `runtime::abi12`).
+/// 12.9's list of `cudaLaunchParams`, one per device. The count is checked
+/// against the device count before the list is read (`multi_device_count`).
 #[unsafe(export_name = "cudaLaunchCooperativeKernelMultiDevice__abi12")]
 pub unsafe extern "C" fn cudaLaunchCooperativeKernelMultiDevice(launchParamsList: *mut cudaLaunchParams, numDevices: c_uint, flags: c_uint) -> cudaError_t {
-    entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => abi12::launch_cooperative_multi_device())
+    entry!(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags) => {
+        if launchParamsList.is_null() {
+            return abi12::launch_cooperative_multi_device(None, flags);
+        }
+        let n = abi12::multi_device_count(numDevices)?;
+        // SAFETY: the C API's contract: the list holds numDevices entries
+        // (at most the device count, checked above).
+        let list = unsafe { std::slice::from_raw_parts(launchParamsList.cast_const(), n) };
+        abi12::launch_cooperative_multi_device(Some(list), flags)
+    })
 }
 
 // ---- structs 13.0 lengthened: 12.9's prefix in, 12.9's prefix out ---------------
@@ -461,28 +527,149 @@ pub unsafe extern "C" fn cudaChooseDevice(device: *mut c_int, prop: *const cudaD
     entry!(cudaChooseDevice(device, prop) => abi12::choose_device(unsafe { as_out(device) }, unsafe { as_in(prop) }))
 }
 
-// ---- batched copies: 12.9 reports the failing copy ---------------------------------
+// ---- batched copies: 12.9 reports the failing copy (the driver's 12.8 calls) -------
 
 #[unsafe(export_name = "cudaMemcpyBatchAsync__abi12")]
 pub unsafe extern "C" fn cudaMemcpyBatchAsync(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::Legacy)))
+        abi12::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, unsafe { as_out(failIdx) }, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaMemcpyBatchAsync_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemcpyBatchAsync_ptsz(dsts: *const *mut c_void, srcs: *const *const c_void, sizes: *const usize, count: usize, attrs: *mut cudaMemcpyAttributes, attrsIdxs: *mut usize, numAttrs: usize, failIdx: *mut usize, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpyBatchAsync_ptsz(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream, StreamMode::PerThread)))
+        abi12::memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, unsafe { as_out(failIdx) }, stream, StreamMode::PerThread))
 }
 
 #[unsafe(export_name = "cudaMemcpy3DBatchAsync__abi12")]
 pub unsafe extern "C" fn cudaMemcpy3DBatchAsync(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpy3DBatchAsync(numOps, opList, failIdx, flags, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::Legacy)))
+        abi12::memcpy_3d_batch(numOps, opList, unsafe { as_out(failIdx) }, flags, stream, StreamMode::Legacy))
 }
 
 #[unsafe(export_name = "cudaMemcpy3DBatchAsync_ptsz__abi12")]
 pub unsafe extern "C" fn cudaMemcpy3DBatchAsync_ptsz(numOps: usize, opList: *mut cudaMemcpy3DBatchOp, failIdx: *mut usize, flags: c_ulonglong, stream: cudaStream_t) -> cudaError_t {
     entry!(cudaMemcpy3DBatchAsync_ptsz(numOps, opList, failIdx, flags, stream) =>
-        abi12::with_fail_index(unsafe { as_out(failIdx) }, memory::memcpy_3d_batch(numOps, opList, flags, stream, StreamMode::PerThread)))
+        abi12::memcpy_3d_batch(numOps, opList, unsafe { as_out(failIdx) }, flags, stream, StreamMode::PerThread))
+}
+
+// ---- enumerators 13.x added: 12.9 does not know them ---------------------------
+
+/// `cudaErrorInvalidValue` unless 12.9 has the value (`types::abi12::known`).
+fn known_in_12_9(known: bool) -> CudaResult {
+    if known { Ok(()) } else { Err(cudaErrorInvalidValue) }
+}
+
+#[unsafe(export_name = "cudaDeviceGetAttribute__abi12")]
+pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: cudaDeviceAttr, device: c_int) -> cudaError_t {
+    entry!(cudaDeviceGetAttribute(value, attr, device) => {
+        known_in_12_9(known::device_attr(attr))?;
+        runtime::device::attribute(unsafe { as_out(value) }, attr, device)
+    })
+}
+
+#[unsafe(export_name = "cudaDeviceGetP2PAttribute__abi12")]
+pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(value: *mut c_int, attr: cudaDeviceP2PAttr, srcDevice: c_int, dstDevice: c_int) -> cudaError_t {
+    entry!(cudaDeviceGetP2PAttribute(value, attr, srcDevice, dstDevice) => {
+        known_in_12_9(known::p2p_attr(attr))?;
+        runtime::peer::p2p_attribute(unsafe { as_out(value) }, attr, srcDevice, dstDevice)
+    })
+}
+
+#[unsafe(export_name = "cudaDeviceGetLimit__abi12")]
+pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
+    entry!(cudaDeviceGetLimit(pValue, limit) => {
+        known_in_12_9(known::limit(limit))?;
+        runtime::device::limit(unsafe { as_out(pValue) }, limit)
+    })
+}
+
+#[unsafe(export_name = "cudaDeviceSetLimit__abi12")]
+pub unsafe extern "C" fn cudaDeviceSetLimit(limit: cudaLimit, value: usize) -> cudaError_t {
+    entry!(cudaDeviceSetLimit(limit, value) => {
+        known_in_12_9(known::limit(limit))?;
+        runtime::pass!(cuCtxSetLimit(limit.0, value))
+    })
+}
+
+#[unsafe(export_name = "cudaMemPoolGetAttribute__abi12")]
+pub unsafe extern "C" fn cudaMemPoolGetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: *mut c_void) -> cudaError_t {
+    entry!(cudaMemPoolGetAttribute(memPool, attr, value) => {
+        known_in_12_9(known::pool_attr(attr))?;
+        runtime::pool::attribute(memPool, attr, value, false)
+    })
+}
+
+#[unsafe(export_name = "cudaMemPoolSetAttribute__abi12")]
+pub unsafe extern "C" fn cudaMemPoolSetAttribute(memPool: cudaMemPool_t, attr: cudaMemPoolAttr, value: *mut c_void) -> cudaError_t {
+    entry!(cudaMemPoolSetAttribute(memPool, attr, value) => {
+        known_in_12_9(known::pool_attr(attr))?;
+        runtime::pool::attribute(memPool, attr, value, true)
+    })
+}
+
+#[unsafe(export_name = "cudaStreamGetAttribute__abi12")]
+pub unsafe extern "C" fn cudaStreamGetAttribute(hStream: cudaStream_t, attr: cudaStreamAttrID, value_out: *mut cudaStreamAttrValue) -> cudaError_t {
+    entry!(cudaStreamGetAttribute(hStream, attr, value_out) => {
+        known_in_12_9(known::launch_attr(attr))?;
+        runtime::stream::attribute(hStream, attr, unsafe { as_out(value_out) }, StreamMode::Legacy)
+    })
+}
+
+#[unsafe(export_name = "cudaStreamGetAttribute_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamGetAttribute_ptsz(hStream: cudaStream_t, attr: cudaStreamAttrID, value_out: *mut cudaStreamAttrValue) -> cudaError_t {
+    entry!(cudaStreamGetAttribute_ptsz(hStream, attr, value_out) => {
+        known_in_12_9(known::launch_attr(attr))?;
+        runtime::stream::attribute(hStream, attr, unsafe { as_out(value_out) }, StreamMode::PerThread)
+    })
+}
+
+#[unsafe(export_name = "cudaStreamSetAttribute__abi12")]
+pub unsafe extern "C" fn cudaStreamSetAttribute(hStream: cudaStream_t, attr: cudaStreamAttrID, value: *const cudaStreamAttrValue) -> cudaError_t {
+    entry!(cudaStreamSetAttribute(hStream, attr, value) => {
+        known_in_12_9(known::launch_attr(attr))?;
+        runtime::stream::set_attribute(hStream, attr, unsafe { as_in(value) }, StreamMode::Legacy)
+    })
+}
+
+#[unsafe(export_name = "cudaStreamSetAttribute_ptsz__abi12")]
+pub unsafe extern "C" fn cudaStreamSetAttribute_ptsz(hStream: cudaStream_t, attr: cudaStreamAttrID, value: *const cudaStreamAttrValue) -> cudaError_t {
+    entry!(cudaStreamSetAttribute_ptsz(hStream, attr, value) => {
+        known_in_12_9(known::launch_attr(attr))?;
+        runtime::stream::set_attribute(hStream, attr, unsafe { as_in(value) }, StreamMode::PerThread)
+    })
+}
+
+#[unsafe(export_name = "cudaGraphKernelNodeGetAttribute__abi12")]
+pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value_out: *mut cudaLaunchAttributeValue) -> cudaError_t {
+    entry!(cudaGraphKernelNodeGetAttribute(hNode, attr, value_out) => {
+        known_in_12_9(known::launch_attr(attr))?;
+        graph::kernel_attr_get(hNode, attr, unsafe { as_out(value_out) })
+    })
+}
+
+#[unsafe(export_name = "cudaGraphKernelNodeSetAttribute__abi12")]
+pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(hNode: cudaGraphNode_t, attr: cudaLaunchAttributeID, value: *const cudaLaunchAttributeValue) -> cudaError_t {
+    entry!(cudaGraphKernelNodeSetAttribute(hNode, attr, value) => {
+        known_in_12_9(known::launch_attr(attr))?;
+        graph::kernel_attr_set(hNode, attr, unsafe { as_in(value) })
+    })
+}
+
+#[unsafe(export_name = "cudaMemPoolCreate__abi12")]
+pub unsafe extern "C" fn cudaMemPoolCreate(memPool: *mut cudaMemPool_t, poolProps: *const cudaMemPoolProps) -> cudaError_t {
+    entry!(cudaMemPoolCreate(memPool, poolProps) => {
+        let props = unsafe { as_in(poolProps) };
+        known_in_12_9(props.is_none_or(known::pool_props))?;
+        runtime::pool::create(unsafe { as_out(memPool) }, props)
+    })
+}
+
+#[unsafe(export_name = "cudaMemPoolGetAccess__abi12")]
+pub unsafe extern "C" fn cudaMemPoolGetAccess(flags: *mut cudaMemAccessFlags, memPool: cudaMemPool_t, location: *mut cudaMemLocation) -> cudaError_t {
+    entry!(cudaMemPoolGetAccess(flags, memPool, location) => {
+        let location = unsafe { as_in(location.cast_const()) };
+        known_in_12_9(location.is_none_or(|l| known::location_type(l.r#type)))?;
+        runtime::pool::get_access(unsafe { as_out(flags) }, memPool, location)
+    })
 }

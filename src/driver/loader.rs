@@ -9,7 +9,9 @@ use std::sync::OnceLock;
 
 /// The CUDA version we ask the driver for: every pointer we resolve has the
 /// CUDA 13.0 ABI, except the entry points CUDA 13.1 and later added, which
-/// are asked for with the version that introduced them ([`DriverFn::since`]).
+/// are asked for with the version that introduced them, and the few the
+/// CUDA 12 library asks for at a 12.x version (`driver/cuda12.rs`); both
+/// through [`DriverFn::since`].
 pub const CUDA_VERSION: c_int = 13000;
 
 type GetProcAddress = unsafe extern "C" fn(
@@ -198,8 +200,9 @@ impl<F: Copy> DriverFn<F> {
         Self::since(name, CUDA_VERSION)
     }
 
-    /// An entry point CUDA `version` (> 13.0) introduced, with that
-    /// version's signature `F`.
+    /// An entry point asked for at CUDA `version`, with that version's
+    /// signature `F`: one that `version` (> 13.0) introduced, or (< 13.0)
+    /// the older meaning of a name that 13.0 gives a newer version of.
     pub const fn since(name: &'static str, version: c_int) -> Self {
         assert!(name.as_bytes()[name.len() - 1] == 0);
         assert!(std::mem::size_of::<F>() == std::mem::size_of::<*mut c_void>());

@@ -24,6 +24,7 @@ mod graph;
 mod module;
 mod misc;
 mod cuda13x;
+mod cuda12;
 
 pub use loader::{driver, DriverFn, StreamMode};
 pub use enums::*;
@@ -39,6 +40,7 @@ pub mod api {
     pub use super::module::*;
     pub use super::stream::*;
     pub use super::cuda13x::*;
+    pub use super::cuda12::*;
 }
 
 use crate::types::{cudaError_t, CudaResult};

@@ -1,13 +1,20 @@
 //! The runtime's answers that exist only for CUDA 12.9's ABI: the calls
 //! whose 12 result is a different struct (built here from the runtime's own
-//! answer) and the 12 library's runtime version. The 12 exports
+//! answer), the 12 library's runtime version, and the calls on driver entry
+//! points 13.0 changed or dropped, asked for at their 12.x version
+//! (driver/cuda12.rs): the multi-device cooperative launch, the plain
+//! elapsed time, the batched copies with a failure index. The 12 exports
 //! (src/api/abi12.rs) call these; everything else they call is the runtime
 //! the 13 library uses.
 
-use super::{device, out_first, required};
-use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, Zeroed, cudaDeviceProp12, cudaPointerAttributes12};
+use super::{device, out_first, registry, required};
+use crate::driver::api::CUDA_LAUNCH_PARAMS;
+use crate::driver::{CUfunction, CUkernel};
+use crate::types::abi12::{DroppedProps, RUNTIME_VERSION, Zeroed, cudaDeviceProp12, cudaLaunchParams, cudaPointerAttributes12};
 use crate::types::*;
-use std::ffi::{c_int, c_void};
+use crate::driver::StreamMode;
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+use std::ptr::null_mut;
 use std::mem::MaybeUninit;
 
 /// `cudaRuntimeGetVersion` of the 12 library.
@@ -54,17 +61,79 @@ pub fn pointer_attributes(out: Option<&mut cudaPointerAttributes12>, ptr: *const
     Ok(())
 }
 
-/// `cudaLaunchCooperativeKernelMultiDevice` (deprecated since CUDA 11.3,
-/// removed in 13.0): not implemented. It answers `cudaErrorNotSupported`
-/// (after initialization, as every call) and logs once what to use instead.
-pub fn launch_cooperative_multi_device() -> CudaResult {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        log::warn!(
-            "cudaLaunchCooperativeKernelMultiDevice is not implemented by cudart-shim; it returns cudaErrorNotSupported. Launch with cudaLaunchCooperativeKernel on each device instead (docs/CUDA12.md)"
-        )
-    });
-    Err(cudaErrorNotSupported)
+/// How many entries of `cudaLaunchCooperativeKernelMultiDevice`'s list the
+/// export may read: one per device at most (12.9 launches on distinct
+/// devices), and at least one. Checked before the list is read, so a
+/// count beyond the caller's array is refused rather than read.
+/// `cudaErrorInvalidValue` otherwise (12.9 documents no code for it; the
+/// GPU probe, tests/cu12/abi12_probe.c, records NVIDIA's).
+pub fn multi_device_count(n: c_uint) -> CudaResult<usize> {
+    let devices = super::state::runtime()?.devices.len();
+    let n = n as usize;
+    if n == 0 || n > devices {
+        return Err(cudaErrorInvalidValue);
+    }
+    Ok(n)
+}
+
+/// `cudaLaunchCooperativeKernelMultiDevice` (12.9 only; deprecated since
+/// 11.3): each entry's kernel (a host stub or `cudaKernel_t`) becomes the
+/// `CUfunction` of its stream's context, and the driver's
+/// `cuLaunchCooperativeKernelMultiDevice` launches them all, with `flags`
+/// (`cudaCooperativeLaunchMultiDeviceNoPreSync`/`NoPostSync`, the driver's
+/// numbers) passed through. The driver judges what 12.9 leaves to it: the
+/// streams (no NULL or special stream), distinct and identical devices,
+/// matching shapes, the flags. A NULL list is `cudaErrorInvalidValue`.
+pub fn launch_cooperative_multi_device(list: Option<&[cudaLaunchParams]>, flags: c_uint) -> CudaResult {
+    let list = required(list)?;
+    super::context::enter()?;
+    let mut params = Vec::with_capacity(list.len());
+    for p in list {
+        let k = registry::resolve(p.func)?;
+        let f = function_in_stream_context(k, p.stream)?;
+        params.push(CUDA_LAUNCH_PARAMS {
+            function: f,
+            gridDimX: p.gridDim.x,
+            gridDimY: p.gridDim.y,
+            gridDimZ: p.gridDim.z,
+            blockDimX: p.blockDim.x,
+            blockDimY: p.blockDim.y,
+            blockDimZ: p.blockDim.z,
+            sharedMemBytes: super::launch::shared_bytes(p.sharedMem)?,
+            hStream: p.stream,
+            kernelParams: p.args,
+        });
+    }
+    cu!(cuLaunchCooperativeKernelMultiDevice(params.as_mut_ptr(), params.len() as c_uint, flags))
+}
+
+/// `k`'s function in the context `stream` belongs to (the current one for
+/// the NULL and special streams, which the driver then refuses): made
+/// current for the lookup only, so the thread's context is unchanged.
+fn function_in_stream_context(k: CUkernel, stream: cudaStream_t) -> CudaResult<CUfunction> {
+    let (mut ctx, mut green) = (null_mut(), null_mut());
+    cu!(cuStreamGetCtx(stream, &mut ctx, &mut green))?;
+    if ctx.is_null() && !green.is_null() {
+        cu!(cuCtxFromGreenCtx(&mut ctx, green))?;
+    }
+    cu!(cuCtxPushCurrent(ctx))?;
+    let mut f = null_mut();
+    let r = cu!(cuKernelGetFunction(&mut f, k));
+    let mut popped = null_mut();
+    let popped_ok = cu!(cuCtxPopCurrent(&mut popped));
+    r?;
+    popped_ok?;
+    Ok(f)
+}
+
+/// 12.9's plain `cudaEventElapsedTime`: the driver's plain
+/// `cuEventElapsedTime` as CUDA 12.0 to 12.7 define it (`_v2000`), which
+/// 12.9's library keeps for this form; its `_v2` form, like 13's
+/// `cudaEventElapsedTime`, calls `cuEventElapsedTime_v2` (12.8), which
+/// no longer promises to report the latest errors of pending work. The
+/// arguments are judged as for every form (`event::elapsed_by`).
+pub fn elapsed_plain(ms: Option<&mut f32>, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
+    super::event::elapsed_by(&crate::driver::api::cuEventElapsedTime_v1, ms, start, end)
 }
 
 /// A getter whose struct 13.0 lengthened (resource and view descriptors):
@@ -89,12 +158,32 @@ pub fn choose_device(out: Option<&mut c_int>, want: Option<&cudaDeviceProp12>) -
     device::choose(out, want.as_ref())
 }
 
-/// 12.9's `cudaMemcpyBatchAsync` and `cudaMemcpy3DBatchAsync` report which
-/// copy failed in `failIdx`. The driver's 13 calls do not say, so a failure
-/// reports `SIZE_MAX`, the documented "not one copy" answer.
-pub fn with_fail_index(fail: Option<&mut usize>, r: CudaResult) -> CudaResult {
-    if let (Err(_), Some(f)) = (r, fail) {
-        *f = usize::MAX;
-    }
-    r
+/// 12.9's `cudaMemcpyBatchAsync[_ptsz]`: the driver's 12.8 entry point,
+/// which reports the failing copy's index in `fail` as 12.9 documents it
+/// (`SIZE_MAX` when the failure is not one copy's); NULL goes to the
+/// driver as NULL, for it to judge. The arrays are the 13 form's.
+#[allow(clippy::too_many_arguments)]
+pub fn memcpy_batch(
+    dsts: *const *mut c_void,
+    srcs: *const *const c_void,
+    sizes: *const usize,
+    count: usize,
+    attrs: *mut cudaMemcpyAttributes,
+    attr_idxs: *mut usize,
+    num_attrs: usize,
+    fail: Option<&mut usize>,
+    stream: cudaStream_t,
+    m: StreamMode,
+) -> CudaResult {
+    super::context::enter()?;
+    let fail = fail.map_or(null_mut(), |f| f as *mut usize);
+    cu!(mode m; cuMemcpyBatchAsync_v12080(dsts.cast_mut().cast(), srcs.cast_mut().cast(), sizes.cast_mut(), count, attrs, attr_idxs, num_attrs, fail, stream))
+}
+
+/// 12.9's `cudaMemcpy3DBatchAsync[_ptsz]`, with the failure index as
+/// `memcpy_batch`.
+pub fn memcpy_3d_batch(n: usize, ops: *mut cudaMemcpy3DBatchOp, fail: Option<&mut usize>, flags: c_ulonglong, stream: cudaStream_t, m: StreamMode) -> CudaResult {
+    super::context::enter()?;
+    let fail = fail.map_or(null_mut(), |f| f as *mut usize);
+    cu!(mode m; cuMemcpy3DBatchAsync_v12080(n, ops, fail, flags, stream))
 }

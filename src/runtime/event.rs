@@ -64,7 +64,21 @@ pub fn synchronize(e: cudaEvent_t) -> CudaResult {
 /// `cudaErrorInvalidResourceHandle` when either event disables timing or
 /// was never recorded, `cudaErrorNotReady` while one is pending.
 pub fn elapsed(ms: Option<&mut f32>, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
+    elapsed_by(&crate::driver::api::cuEventElapsedTime, ms, start, end)
+}
+
+/// A driver entry point of `cuEventElapsedTime`'s signature.
+pub(super) type ElapsedFn = unsafe extern "C" fn(*mut f32, cudaEvent_t, cudaEvent_t) -> crate::driver::CUresult;
+
+/// `cudaEventElapsedTime` on the driver's `entry`: 13's plain name
+/// (`cuEventElapsedTime_v2`), or the CUDA 12 library's plain form's older
+/// one (`runtime::abi12::elapsed_plain`).
+pub(super) fn elapsed_by(entry: &'static crate::driver::DriverFn<ElapsedFn>, ms: Option<&mut f32>, start: cudaEvent_t, end: cudaEvent_t) -> CudaResult {
     let ms = required(ms)?;
     context::enter()?;
-    cu!(cuEventElapsedTime(ms, handle(start)?, handle(end)?))
+    let (start, end) = (handle(start)?, handle(end)?);
+    let f = entry.get()?;
+    // SAFETY: `ms` is a live out-reference; the events are the program's
+    // handles, checked by the driver, as for every event call.
+    crate::driver::check(unsafe { f(ms, start, end) })
 }

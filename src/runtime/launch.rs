@@ -73,7 +73,7 @@ pub fn pop_config(grid: *mut dim3, block: *mut dim3, shared: *mut usize, stream:
 /// the driver's `cudaErrorInvalidValue` for empty or oversized grids and
 /// blocks (measured on H100, CUDA 13.0).
 #[inline(always)]
-fn shared_bytes(shared: usize) -> CudaResult<c_uint> {
+pub(super) fn shared_bytes(shared: usize) -> CudaResult<c_uint> {
     c_uint::try_from(shared).map_err(|_| cudaErrorInvalidValue)
 }
 

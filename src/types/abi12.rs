@@ -340,3 +340,130 @@ pub fn error_name_c(e: cudaError_t) -> &'static CStr {
 pub fn error_string_c(e: cudaError_t) -> &'static CStr {
     if ERRORS_AFTER_12_9.contains(&e.0) { UNRECOGNIZED } else { super::error_names::string_c(e) }
 }
+
+/// `cudaLaunchCooperativeKernelMultiDevice`'s flags (12.9's driver_types.h):
+/// each device's kernel waits only for its own stream's prior work
+/// (`NoPreSync`), and later work in each stream waits only for that
+/// stream's kernel (`NoPostSync`). The driver's numbers.
+pub const cudaCooperativeLaunchMultiDeviceNoPreSync: c_uint = 0x01;
+pub const cudaCooperativeLaunchMultiDeviceNoPostSync: c_uint = 0x02;
+
+/// Enumerator values CUDA 13.x added that a CUDA 12 program cannot mean:
+/// 12.9's own headers end before them (tests/data/abi/headers-12.9.txt
+/// against 13.5's driver_types.h). The 12 forms refuse them as 12.9
+/// refuses a value its enum lacks (`cudaErrorInvalidValue`, the answer of
+/// 13.0's library to unknown values of these enums on H100; 12.9's own
+/// answers are probed on the GPU by tests/cu12/abi12_probe.c). Values
+/// neither version knows are left to the runtime, which refuses them.
+pub mod known {
+    use super::super::{
+        cudaDeviceAttr, cudaDeviceP2PAttr, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAllocationType, cudaMemLocationType, cudaMemPoolAttr,
+        cudaMemPoolProps,
+    };
+
+    /// 12.9's `cudaDevAttrMax`: 13.x's attributes 144 and on
+    /// (`HostMemoryPoolsSupported` ... `TensorMapLargeTensorMinSize`).
+    pub const DEVICE_ATTR_MAX: i32 = 144;
+
+    pub fn device_attr(a: cudaDeviceAttr) -> bool {
+        a.0 < DEVICE_ATTR_MAX
+    }
+
+    /// 13.0's `cudaDevP2PAttrOnlyPartialNativeAtomicSupported` (5).
+    pub fn p2p_attr(a: cudaDeviceP2PAttr) -> bool {
+        a.0 != 5
+    }
+
+    /// 13.x's `cudaLimitPerBlockMemorySize` (10).
+    pub fn limit(l: cudaLimit) -> bool {
+        l.0 != 10
+    }
+
+    /// 13.x's pool attributes 9..=15 (`AllocationType` ... `LocalityDomainId`).
+    pub fn pool_attr(a: cudaMemPoolAttr) -> bool {
+        !(9..=15).contains(&a.0)
+    }
+
+    /// 13.x's launch attributes 16..=18 (`NvlinkUtilCentricScheduling`,
+    /// `PortableClusterSizeMode`, `SharedMemoryMode`).
+    pub fn launch_attr(a: cudaLaunchAttributeID) -> bool {
+        !(16..=18).contains(&a.0)
+    }
+
+    /// 13.x's location types 5 and 6 (`Invisible`, `DeviceLocalityDomain`).
+    /// 0 is 12.9's `Invalid` and 13's `None`: the same number, refused by
+    /// both where a location is required.
+    pub fn location_type(t: cudaMemLocationType) -> bool {
+        !(5..=6).contains(&t.0)
+    }
+
+    /// 13.0's `cudaMemAllocationTypeManaged` (2).
+    pub fn alloc_type(t: cudaMemAllocationType) -> bool {
+        t.0 != 2
+    }
+
+    /// A pool's properties: its allocation type and location type.
+    pub fn pool_props(p: &cudaMemPoolProps) -> bool {
+        alloc_type(p.allocType) && location_type(p.location.r#type)
+    }
+
+    /// 13.x's node types 14..=17 (`MemcpyBatch`, `Reserved16`,
+    /// `ExternalEngine`); 12.9's `cudaGraphNodeTypeCount` is 14.
+    pub fn node_type(t: cudaGraphNodeType) -> bool {
+        !(14..=17).contains(&t.0)
+    }
+}
+
+/// 12.9's and the runtime's sizes of the union member of
+/// `cudaGraphNodeParams` that node type `t` uses, where 13.x appended
+/// fields to that member (an execution context, a kernel's function type,
+/// a host node's sync mode): kernel 56 (13.5: 72), memset 40 (48), host 16
+/// (32), event record 8 (16), semaphore signal and wait 24 (32),
+/// conditional 24 (32). `None`: the member has the same size in both
+/// (tests/data/abi/struct-sizes-*.txt).
+pub fn node_member_bytes(t: super::cudaGraphNodeType) -> Option<(usize, usize)> {
+    use super::*;
+    Some(match t {
+        cudaGraphNodeTypeKernel => (56, size_of::<cudaKernelNodeParamsV2>()),
+        cudaGraphNodeTypeMemset => (40, size_of::<cudaMemsetParamsV2>()),
+        cudaGraphNodeTypeHost => (16, size_of::<cudaHostNodeParamsV2>()),
+        cudaGraphNodeTypeEventRecord => (8, size_of::<cudaEventRecordNodeParams>()),
+        cudaGraphNodeTypeExtSemaphoreSignal => (24, size_of::<cudaExternalSemaphoreSignalNodeParamsV2>()),
+        cudaGraphNodeTypeExtSemaphoreWait => (24, size_of::<cudaExternalSemaphoreWaitNodeParamsV2>()),
+        cudaGraphNodeTypeConditional => (24, size_of::<cudaConditionalNodeParams>()),
+        _ => return None,
+    })
+}
+
+/// Offset of the union in `cudaGraphNodeParams` (after `type` and
+/// `reserved0[3]`), in 12.9 and 13.x alike.
+pub const NODE_PARAMS_UNION_OFFSET: usize = 16;
+
+/// A CUDA 12 program's `cudaGraphNodeParams` as the runtime's: the same
+/// 256 bytes, except that the bytes 13.x added to the type's member are
+/// zero (in 12.9 they are the union's spare bytes, which the program need
+/// not have cleared: read as 13's fields they would be a context and a
+/// function type). A 13-only node type is `cudaErrorInvalidValue`.
+pub fn node_params_from_12_9(p: &super::cudaGraphNodeParams) -> super::CudaResult<super::cudaGraphNodeParams> {
+    if !known::node_type(p.r#type) {
+        return Err(super::cudaErrorInvalidValue);
+    }
+    let mut out = *p;
+    if let Some((n12, n13)) = node_member_bytes(p.r#type) {
+        let tail = NODE_PARAMS_UNION_OFFSET + n12..NODE_PARAMS_UNION_OFFSET + n13;
+        // SAFETY: `out` is a plain-data 256-byte struct; the range lies in
+        // its union (16..248); zero bytes are valid for every member.
+        unsafe { std::ptr::write_bytes((&raw mut out).cast::<u8>().add(tail.start), 0, tail.len()) };
+    }
+    Ok(out)
+}
+
+/// The runtime's answer in a CUDA 12 program's struct: what the add call
+/// wrote (an allocation's address, a conditional node's graphs) lies in
+/// 12.9's part of the member, which is copied back; the program's other
+/// bytes stay as they were.
+pub fn node_params_back_to_12_9(ours: &super::cudaGraphNodeParams, theirs: &mut super::cudaGraphNodeParams) {
+    let n = NODE_PARAMS_UNION_OFFSET + node_member_bytes(ours.r#type).map_or(232, |(n12, _)| n12);
+    // SAFETY: both are live 256-byte plain-data structs and n <= 248.
+    unsafe { std::ptr::copy_nonoverlapping((ours as *const super::cudaGraphNodeParams).cast::<u8>(), (theirs as *mut super::cudaGraphNodeParams).cast::<u8>(), n) };
+}

@@ -4,7 +4,11 @@
  * of cudaGetDeviceProperties, 12.9's 24-byte cudaPointerAttributes, the
  * device-number cudaMemPrefetchAsync / cudaMemAdvise, the 6-argument
  * cudaStreamGetCaptureInfo, the edge-less graph calls and the legacy
- * cudaThread* / cudaSetDouble* calls. Each line is "what -> result"; values
+ * cudaThread* / cudaSetDouble* calls, cudaLaunchCooperativeKernelMultiDevice
+ * (a good launch and bad lists), the values 13.x added to enums a 12 form
+ * takes (12.9 cannot know them), 12.9's cudaGraphNodeParams members, the
+ * batched copies' failIdx and both forms of cudaEventElapsedTime. Each line
+ * is "what -> result"; values
  * follow only on success, so with no driver the output depends on the
  * library's return codes alone (tests/abi12.rs runs it on NVIDIA's 12.9
  * library and ours and compares). */
@@ -15,6 +19,11 @@
 #include <string.h>
 
 #define SHOW(call) show(#call, (call))
+
+static dim3 dim3_1(void) {
+    dim3 d = {1, 1, 1};
+    return d;
+}
 static cudaError_t show(const char *what, cudaError_t e) {
     printf("%s -> %s\n", what, cudaGetErrorName(e));
     return e;
@@ -123,6 +132,217 @@ static void legacy(void) {
     SHOW(cudaThreadExit());
 }
 
+/* A kernel for the multi-device launch: *p = v. PTX for any GPU (the
+ * driver compiles it); the fake driver reads its parameter list. */
+static const char COOP_PTX[] =
+    ".version 7.0\n.target sm_50\n.address_size 64\n"
+    ".visible .entry coop(.param .u64 coop_param_0, .param .u32 coop_param_1)\n{\n"
+    ".reg .b64 %rd<3>;\n.reg .b32 %r<2>;\n"
+    "ld.param.u64 %rd1, [coop_param_0];\nld.param.u32 %r1, [coop_param_1];\n"
+    "cvta.to.global.u64 %rd2, %rd1;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+
+static void multi_device(void) {
+    int ndev = 0;
+    cudaGetDeviceCount(&ndev);
+    cudaLibrary_t lib;
+    cudaKernel_t k;
+    if (SHOW(cudaLibraryLoadData(&lib, COOP_PTX, NULL, NULL, 0, NULL, NULL, 0)) != cudaSuccess) return;
+    if (SHOW(cudaLibraryGetKernel(&k, lib, "coop")) != cudaSuccess) return;
+    int coop = -1;
+    if (SHOW(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeMultiDeviceLaunch, 0)) == cudaSuccess)
+        printf("  cooperativeMultiDeviceLaunch %d\n", coop);
+    unsigned *d = NULL, h = 0, v = 42;
+    cudaStream_t s, s2;
+    SHOW(cudaMalloc((void **)&d, sizeof *d));
+    SHOW(cudaMemset(d, 0, sizeof *d));
+    SHOW(cudaStreamCreate(&s));
+    SHOW(cudaStreamCreate(&s2));
+    void *args[] = {&d, &v};
+    struct cudaLaunchParams p = {(void *)k, dim3_1(), dim3_1(), args, 0, s};
+    if (SHOW(cudaLaunchCooperativeKernelMultiDevice(&p, 1, 0)) == cudaSuccess) {
+        SHOW(cudaStreamSynchronize(s));
+        SHOW(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+        printf("  multi-device kernel wrote %u\n", h);
+    }
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(&p, 1, cudaCooperativeLaunchMultiDeviceNoPreSync | cudaCooperativeLaunchMultiDeviceNoPostSync));
+    SHOW(cudaStreamSynchronize(s));
+    printf("bad lists (%d device(s)):\n", ndev);
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(NULL, 1, 0));
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(&p, 0, 0));
+    struct cudaLaunchParams many[9];
+    for (int i = 0; i < 9; i++) many[i] = p;
+    printf("numDevices = device count + 1: ");
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(many, (unsigned)ndev + 1, 0));
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(&p, 1, 4));
+    struct cudaLaunchParams q = p;
+    q.stream = NULL;
+    printf("NULL stream: ");
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0));
+    q.stream = cudaStreamPerThread;
+    printf("cudaStreamPerThread: ");
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0));
+    q = p;
+    q.func = NULL;
+    printf("NULL func: ");
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(&q, 1, 0));
+    struct cudaLaunchParams twice[2] = {p, p};
+    twice[1].stream = s2;
+    printf("two entries on device 0: ");
+    SHOW(cudaLaunchCooperativeKernelMultiDevice(twice, 2, 0));
+    printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
+    SHOW(cudaFree(d));
+    SHOW(cudaStreamDestroy(s2));
+    SHOW(cudaStreamDestroy(s));
+}
+
+/* Values 13.x added to enums the 12 forms take. */
+static void after_12_9(void) {
+    int v = 0;
+    const int attrs[] = {143, 144, 145, 147, 148, 160};
+    for (unsigned i = 0; i < sizeof attrs / sizeof *attrs; i++) {
+        cudaError_t e = cudaDeviceGetAttribute(&v, (enum cudaDeviceAttr)attrs[i], 0);
+        printf("cudaDeviceGetAttribute(%d) -> %s\n", attrs[i], cudaGetErrorName(e));
+    }
+    size_t lim = 0;
+    SHOW(cudaDeviceGetLimit(&lim, (enum cudaLimit)10));
+    SHOW(cudaDeviceSetLimit((enum cudaLimit)10, 4096));
+    SHOW(cudaDeviceGetP2PAttribute(&v, (enum cudaDeviceP2PAttr)5, 0, 0));
+    cudaMemPool_t pool;
+    if (SHOW(cudaDeviceGetDefaultMemPool(&pool, 0)) == cudaSuccess)
+        for (int a = 8; a <= 15; a++) {
+            unsigned long long x = 0;
+            cudaError_t e = cudaMemPoolGetAttribute(pool, (enum cudaMemPoolAttr)a, &x);
+            printf("cudaMemPoolGetAttribute(%d) -> %s\n", a, cudaGetErrorName(e));
+        }
+    cudaStream_t s;
+    if (SHOW(cudaStreamCreate(&s)) == cudaSuccess) {
+        for (int a = 14; a <= 18; a++) {
+            cudaLaunchAttributeValue val;
+            memset(&val, 0, sizeof val);
+            cudaError_t e = cudaStreamGetAttribute(s, (cudaLaunchAttributeID)a, &val);
+            printf("cudaStreamGetAttribute(%d) -> %s\n", a, cudaGetErrorName(e));
+        }
+        float *m = NULL;
+        if (SHOW(cudaMallocManaged((void **)&m, 4096, cudaMemAttachGlobal)) == cudaSuccess) {
+            for (int t = 1; t <= 6; t++) {
+                struct cudaMemLocation loc = {(enum cudaMemLocationType)t, t == 1 ? 0 : 0};
+                cudaError_t e = cudaMemPrefetchAsync_v2(m, 4096, loc, 0, s);
+                printf("cudaMemPrefetchAsync_v2(location type %d) -> %s\n", t, cudaGetErrorName(e));
+            }
+            SHOW(cudaStreamSynchronize(s));
+            SHOW(cudaFree(m));
+        }
+        SHOW(cudaStreamDestroy(s));
+    }
+    struct cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = (enum cudaMemAllocationType)2;
+    props.location.type = cudaMemLocationTypeDevice;
+    cudaMemPool_t p2;
+    printf("allocation type 2: ");
+    SHOW(cudaMemPoolCreate(&p2, &props));
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = (enum cudaMemLocationType)5;
+    printf("location type 5: ");
+    SHOW(cudaMemPoolCreate(&p2, &props));
+    printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
+}
+
+/* 12.9's cudaGraphNodeParams: a kernel member of 56 bytes with junk after
+ * it (13.5 has a context and a function type there); a node type 13.x
+ * added. */
+static void node_params(void) {
+    cudaLibrary_t lib;
+    cudaKernel_t k;
+    cudaGraph_t g;
+    if (cudaLibraryLoadData(&lib, COOP_PTX, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess ||
+        cudaLibraryGetKernel(&k, lib, "coop") != cudaSuccess || SHOW(cudaGraphCreate(&g, 0)) != cudaSuccess)
+        return;
+    unsigned *d = NULL, v = 7;
+    SHOW(cudaMalloc((void **)&d, sizeof *d));
+    void *args[] = {&d, &v};
+    struct cudaGraphNodeParams p;
+    memset(&p, 0x5A, sizeof p);
+    p.type = cudaGraphNodeTypeKernel;
+    memset(p.reserved0, 0, sizeof p.reserved0);
+    p.reserved2 = 0;
+    p.kernel.func = (void *)k;
+    p.kernel.gridDim = dim3_1();
+    p.kernel.blockDim = dim3_1();
+    p.kernel.sharedMemBytes = 0;
+    p.kernel.kernelParams = args;
+    p.kernel.extra = NULL;
+    cudaGraphNode_t n;
+    printf("kernel node, junk past 12.9's member: ");
+    SHOW(cudaGraphAddNode(&n, g, NULL, 0, &p));
+    struct cudaGraphNodeParams q;
+    memset(&q, 0, sizeof q);
+    q.type = (enum cudaGraphNodeType)14;
+    printf("node type 14: ");
+    SHOW(cudaGraphAddNode(&n, g, NULL, 0, &q));
+    SHOW(cudaGraphDestroy(g));
+    SHOW(cudaFree(d));
+    printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
+}
+
+/* failIdx: a NULL destination in the second copy; the legacy stream. */
+static void batch(void) {
+    cudaStream_t s;
+    char *d = NULL;
+    if (SHOW(cudaStreamCreate(&s)) != cudaSuccess || SHOW(cudaMalloc((void **)&d, 256)) != cudaSuccess) return;
+    static char src[64];
+    void *dsts[3] = {d, NULL, d + 64};
+    void *srcs[3] = {src, src, src};
+    size_t sizes[3] = {64, 64, 64};
+    struct cudaMemcpyAttributes attr;
+    memset(&attr, 0, sizeof attr);
+    attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+    size_t idx = 0, fail = 12345;
+    cudaError_t e = cudaMemcpyBatchAsync(dsts, srcs, sizes, 3, &attr, &idx, 1, &fail, s);
+    printf("cudaMemcpyBatchAsync (2nd dst NULL) -> %s failIdx %s\n", cudaGetErrorName(e),
+           fail == 12345 ? "untouched" : fail == (size_t)-1 ? "SIZE_MAX" : fail == 1 ? "1" : "other");
+    fail = 12345;
+    e = cudaMemcpyBatchAsync(dsts, srcs, sizes, 3, &attr, &idx, 1, &fail, 0);
+    printf("cudaMemcpyBatchAsync (legacy stream) -> %s failIdx %s\n", cudaGetErrorName(e),
+           fail == 12345 ? "untouched" : fail == (size_t)-1 ? "SIZE_MAX" : fail == 1 ? "1" : "other");
+    dsts[1] = d + 128;
+    fail = 12345;
+    e = cudaMemcpyBatchAsync(dsts, srcs, sizes, 3, &attr, &idx, 1, &fail, s);
+    printf("cudaMemcpyBatchAsync (good) -> %s failIdx %s\n", cudaGetErrorName(e),
+           fail == 12345 ? "untouched" : fail == (size_t)-1 ? "SIZE_MAX" : "written");
+    SHOW(cudaStreamSynchronize(s));
+    SHOW(cudaFree(d));
+    SHOW(cudaStreamDestroy(s));
+    printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
+}
+
+static void elapsed(void) {
+    cudaEvent_t a, b, t;
+    if (SHOW(cudaEventCreate(&a)) != cudaSuccess || SHOW(cudaEventCreate(&b)) != cudaSuccess) return;
+    SHOW(cudaEventCreateWithFlags(&t, cudaEventDisableTiming));
+    float ms = -1;
+    printf("never recorded: ");
+    SHOW(cudaEventElapsedTime(&ms, a, b));
+    printf("never recorded, _v2: ");
+    SHOW(cudaEventElapsedTime_v2(&ms, a, b));
+    SHOW(cudaEventRecord(a, 0));
+    SHOW(cudaEventRecord(b, 0));
+    SHOW(cudaEventRecord(t, 0));
+    SHOW(cudaEventSynchronize(b));
+    ms = -1;
+    if (SHOW(cudaEventElapsedTime(&ms, a, b)) == cudaSuccess) printf("  ms>=0 %d\n", ms >= 0);
+    ms = -1;
+    if (SHOW(cudaEventElapsedTime_v2(&ms, a, b)) == cudaSuccess) printf("  ms>=0 %d\n", ms >= 0);
+    printf("timing disabled: ");
+    SHOW(cudaEventElapsedTime(&ms, a, t));
+    printf("timing disabled, _v2: ");
+    SHOW(cudaEventElapsedTime_v2(&ms, a, t));
+    SHOW(cudaEventDestroy(a));
+    SHOW(cudaEventDestroy(b));
+    SHOW(cudaEventDestroy(t));
+    printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
+}
+
 int main(void) {
     int v = 0;
     SHOW(cudaRuntimeGetVersion(&v));
@@ -135,6 +355,11 @@ int main(void) {
         capture();
         graph();
         legacy();
+        multi_device();
+        after_12_9();
+        node_params();
+        batch();
+        elapsed();
     } else {
         /* No driver: every call answers before it looks at its arguments. */
         props();
@@ -152,6 +377,17 @@ int main(void) {
         SHOW(cudaGraphNodeGetDependencies(NULL, NULL, &n));
         float ms;
         SHOW(cudaEventElapsedTime(&ms, NULL, NULL));
+        SHOW(cudaEventElapsedTime_v2(&ms, NULL, NULL));
+        SHOW(cudaLaunchCooperativeKernelMultiDevice(NULL, 1, 0));
+        int v;
+        SHOW(cudaDeviceGetAttribute(&v, (enum cudaDeviceAttr)144, 0));
+        size_t lim, fail;
+        SHOW(cudaDeviceGetLimit(&lim, (enum cudaLimit)10));
+        struct cudaGraphNodeParams q;
+        memset(&q, 0, sizeof q);
+        cudaGraphNode_t gn;
+        SHOW(cudaGraphAddNode(&gn, NULL, NULL, 0, &q));
+        SHOW(cudaMemcpyBatchAsync(NULL, NULL, NULL, 0, NULL, NULL, 0, &fail, 0));
     }
     printf("last error %s\n", cudaGetErrorName(cudaGetLastError()));
     printf("done\n");

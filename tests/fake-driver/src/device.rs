@@ -53,7 +53,16 @@ fn primaries() -> parking_lot::MutexGuard<'static, Vec<&'static Ctx>> {
     g
 }
 
-fn primary(dev: c_int) -> Option<&'static Ctx> {
+/// Contexts made by `cuCtxCreate` (green contexts' included), by address.
+static CREATED: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// Whether `p` is a context this driver made (primary or created): a
+/// parameter struct naming any other address names no context.
+pub fn is_context(p: *const c_void) -> bool {
+    primaries().iter().any(|c| std::ptr::eq(*c as *const Ctx, p.cast())) || CREATED.lock().contains(&(p as usize))
+}
+
+pub fn primary(dev: c_int) -> Option<&'static Ctx> {
     primaries().get(usize::try_from(dev).ok()?).copied()
 }
 
@@ -662,6 +671,7 @@ pub unsafe extern "C" fn cuCtxCreate_v4(ctx: *mut *const Ctx, _params: *mut c_vo
         primary: false,
         state: Mutex::new(CtxState { retains: 1, active: true, flags, ..Default::default() }),
     }));
+    CREATED.lock().push(c as *const Ctx as usize);
     CURRENT.with(|cur| cur.set(c));
     unsafe { *ctx = c };
     SUCCESS

@@ -642,6 +642,10 @@ fn check_kernel(k: &KernelParams) -> Result<(), CUresult> {
     if k.grid.contains(&0) || k.block.contains(&0) {
         return Err(INVALID_VALUE);
     }
+    // A context that is not one (junk in the field): INVALID_CONTEXT.
+    if !k.ctx.is_null() && !crate::device::is_context(k.ctx) {
+        return Err(INVALID_CONTEXT);
+    }
     Ok(())
 }
 

@@ -293,6 +293,22 @@ pub unsafe extern "C" fn cuGreenCtxStreamCreate(out: *mut *mut c_void, h: *mut c
     r
 }
 
+/// The context of a stream that is not a green context's: the current one
+/// for the NULL and special streams, and for a stream of the current
+/// context's device; else the primary context of the stream's device
+/// (streams here remember their device, not their context).
+fn stream_ctx(stream: *mut c_void) -> Result<&'static Ctx, CUresult> {
+    let cur = crate::device::current_active()?;
+    if (stream as usize) <= 2 {
+        return Ok(cur);
+    }
+    let s = crate::stream::resolve(stream, false)?;
+    if s.device == cur.device {
+        return Ok(cur);
+    }
+    crate::device::primary(s.device).ok_or(INVALID_HANDLE)
+}
+
 /// 12.5 signature (what `cuGetProcAddress("cuStreamGetCtx", 13000)` gives).
 pub unsafe extern "C" fn cuStreamGetCtx_v2(stream: *mut c_void, pctx: *mut *const Ctx, pgreen: *mut *mut c_void) -> CUresult {
     fake_enter!("cuStreamGetCtx");
@@ -302,7 +318,7 @@ pub unsafe extern "C" fn cuStreamGetCtx_v2(stream: *mut c_void, pctx: *mut *cons
     let gh = GREEN_STREAMS.lock().as_ref().and_then(|m| m.get(&(stream as usize)).copied());
     let (ctx, gh) = match gh.and_then(|h| green(h as *mut c_void).ok().map(|g| (g.ctx as *const Ctx, h))) {
         Some((c, h)) => (c, h as *mut c_void),
-        None => (tri!(crate::device::current_active()) as *const Ctx, std::ptr::null_mut()),
+        None => (tri!(stream_ctx(stream)) as *const Ctx, std::ptr::null_mut()),
     };
     if !pctx.is_null() {
         unsafe { *pctx = ctx };

@@ -82,6 +82,11 @@ static TABLES: &[Symbols] = &[
     green::SYMBOLS,
 ];
 
+/// Names `cuGetProcAddress` answers with an older function below a CUDA
+/// version (`PFN_<name>_v<N>` in cudaTypedefs.h): (name, version of the
+/// newer one).
+const VERSIONED: &[(&str, c_int)] = &[("cuEventElapsedTime", 12080), ("cuMemcpyBatchAsync", 13000), ("cuMemcpy3DBatchAsync", 13000)];
+
 fn lookup(name: &str) -> Option<*const c_void> {
     TABLES.iter().flat_map(|t| t.iter()).find(|s| s.0 == name).map(|s| s.1)
 }
@@ -135,6 +140,12 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
         }
     }
     let per_thread = flags & 2 != 0;
+    // A name whose newer version is its meaning from some CUDA version on:
+    // older requests get the old function, registered as `name@v1`.
+    let name = match VERSIONED.iter().find(|(n, _)| *n == name) {
+        Some((_, since)) if cuda_version < *since => format!("{name}@v1"),
+        _ => name,
+    };
     let found = if per_thread { lookup(&format!("{name}@ptds")).or_else(|| lookup(&name)) } else { lookup(&name) };
     match found {
         Some(f) => {

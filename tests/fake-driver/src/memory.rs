@@ -1062,6 +1062,50 @@ pub struct CopyAttrs {
     flags: c_uint,
 }
 
+/// A batch's failure: the code and the index of the copy it is about
+/// (`usize::MAX`: not one copy, as the 12.8 entry points report it).
+type BatchErr = (CUresult, usize);
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn memcpy_batch(
+    dsts: *const u64,
+    srcs: *const u64,
+    sizes: *const usize,
+    count: usize,
+    attrs: *const CopyAttrs,
+    idxs: *const usize,
+    num_attrs: usize,
+    stream: *mut c_void,
+) -> Result<(), BatchErr> {
+    let whole = |e| (e, usize::MAX);
+    current_active().map_err(whole)?;
+    batch_stream(stream).map_err(whole)?;
+    if dsts.is_null() || srcs.is_null() || sizes.is_null() || count == 0 {
+        return Err(whole(INVALID_VALUE));
+    }
+    if attrs.is_null() || idxs.is_null() || num_attrs == 0 || num_attrs > count {
+        return Err(whole(INVALID_VALUE));
+    }
+    let idx = unsafe { std::slice::from_raw_parts(idxs, num_attrs) };
+    if idx[0] != 0 || idx.windows(2).any(|w| w[0] >= w[1]) || idx[num_attrs - 1] >= count {
+        return Err(whole(INVALID_VALUE));
+    }
+    // Access orders: 1 stream, 2 during API call, 3 any.
+    for a in unsafe { std::slice::from_raw_parts(attrs, num_attrs) } {
+        if !matches!(a.src_access_order, 1..=3) {
+            return Err(whole(INVALID_VALUE));
+        }
+    }
+    let mut plan = Vec::with_capacity(count);
+    for i in 0..count {
+        let (d, s, n) = unsafe { (*dsts.add(i), *srcs.add(i), *sizes.add(i)) };
+        plan.extend(linear(d, Need::Any, s, Need::Any, n).map_err(|e| (e, i))?);
+    }
+    submit(plan, Some(stream));
+    Ok(())
+}
+
+/// `_v2` (13.0's meaning of the name): no failure index.
 pub unsafe extern "C" fn cuMemcpyBatchAsync(
     dsts: *const u64,
     srcs: *const u64,
@@ -1073,31 +1117,38 @@ pub unsafe extern "C" fn cuMemcpyBatchAsync(
     stream: *mut c_void,
 ) -> CUresult {
     fake_enter!("cuMemcpyBatchAsync");
-    tri!(current_active());
-    tri!(batch_stream(stream));
-    if dsts.is_null() || srcs.is_null() || sizes.is_null() || count == 0 {
-        return INVALID_VALUE;
-    }
-    if attrs.is_null() || idxs.is_null() || num_attrs == 0 || num_attrs > count {
-        return INVALID_VALUE;
-    }
-    let idx = unsafe { std::slice::from_raw_parts(idxs, num_attrs) };
-    if idx[0] != 0 || idx.windows(2).any(|w| w[0] >= w[1]) || idx[num_attrs - 1] >= count {
-        return INVALID_VALUE;
-    }
-    // Access orders: 1 stream, 2 during API call, 3 any.
-    for a in unsafe { std::slice::from_raw_parts(attrs, num_attrs) } {
-        if !matches!(a.src_access_order, 1..=3) {
-            return INVALID_VALUE;
+    unsafe { memcpy_batch(dsts, srcs, sizes, count, attrs, idxs, num_attrs, stream) }.err().map_or(SUCCESS, |e| e.0)
+}
+
+/// The 12.8 entry point (`_v12080`, what a request below 13.0 gets): the
+/// failing copy's index in `fail` (`SIZE_MAX` when the failure is not one
+/// copy's), counted as `cuMemcpyBatchAsync_v1`.
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuMemcpyBatchAsync_v1(
+    dsts: *const u64,
+    srcs: *const u64,
+    sizes: *const usize,
+    count: usize,
+    attrs: *const CopyAttrs,
+    idxs: *const usize,
+    num_attrs: usize,
+    fail: *mut usize,
+    stream: *mut c_void,
+) -> CUresult {
+    fake_enter!("cuMemcpyBatchAsync_v1");
+    batch_result(unsafe { memcpy_batch(dsts, srcs, sizes, count, attrs, idxs, num_attrs, stream) }, fail)
+}
+
+fn batch_result(r: Result<(), BatchErr>, fail: *mut usize) -> CUresult {
+    match r {
+        Ok(()) => SUCCESS,
+        Err((e, i)) => {
+            if !fail.is_null() {
+                unsafe { *fail = i };
+            }
+            e
         }
     }
-    let mut plan = Vec::with_capacity(count);
-    for i in 0..count {
-        let (d, s, n) = unsafe { (*dsts.add(i), *srcs.add(i), *sizes.add(i)) };
-        plan.extend(tri!(linear(d, Need::Any, s, Need::Any, n)));
-    }
-    submit(plan, Some(stream));
-    SUCCESS
 }
 
 /// CUmemcpy3DOperand.
@@ -1183,19 +1234,30 @@ fn batch_op_plan(op: &BatchOp) -> Result<Plan, CUresult> {
     plan_3d(&c)
 }
 
-pub unsafe extern "C" fn cuMemcpy3DBatchAsync(n: usize, ops: *const BatchOp, flags: c_ulonglong, stream: *mut c_void) -> CUresult {
-    fake_enter!("cuMemcpy3DBatchAsync");
-    tri!(current_active());
-    tri!(batch_stream(stream));
+unsafe fn memcpy_3d_batch(n: usize, ops: *const BatchOp, flags: c_ulonglong, stream: *mut c_void) -> Result<(), BatchErr> {
+    let whole = |e| (e, usize::MAX);
+    current_active().map_err(whole)?;
+    batch_stream(stream).map_err(whole)?;
     if n == 0 || ops.is_null() || flags != 0 {
-        return INVALID_VALUE;
+        return Err(whole(INVALID_VALUE));
     }
     let mut plan = Vec::new();
-    for op in unsafe { std::slice::from_raw_parts(ops, n) } {
-        plan.extend(tri!(batch_op_plan(op)));
+    for (i, op) in unsafe { std::slice::from_raw_parts(ops, n) }.iter().enumerate() {
+        plan.extend(batch_op_plan(op).map_err(|e| (e, i))?);
     }
     submit(plan, Some(stream));
-    SUCCESS
+    Ok(())
+}
+
+pub unsafe extern "C" fn cuMemcpy3DBatchAsync(n: usize, ops: *const BatchOp, flags: c_ulonglong, stream: *mut c_void) -> CUresult {
+    fake_enter!("cuMemcpy3DBatchAsync");
+    unsafe { memcpy_3d_batch(n, ops, flags, stream) }.err().map_or(SUCCESS, |e| e.0)
+}
+
+/// The 12.8 entry point, with the failure index (see `cuMemcpyBatchAsync_v1`).
+pub unsafe extern "C" fn cuMemcpy3DBatchAsync_v1(n: usize, ops: *const BatchOp, fail: *mut usize, flags: c_ulonglong, stream: *mut c_void) -> CUresult {
+    fake_enter!("cuMemcpy3DBatchAsync_v1");
+    batch_result(unsafe { memcpy_3d_batch(n, ops, flags, stream) }, fail)
 }
 
 // ---------------------------------------------------------------- sets
@@ -1649,7 +1711,9 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuMemcpy3DPeer),
     sym!(cuMemcpy3DPeerAsync),
     sym!(cuMemcpyBatchAsync),
+    sym!("cuMemcpyBatchAsync@v1" => cuMemcpyBatchAsync_v1),
     sym!(cuMemcpy3DBatchAsync),
+    sym!("cuMemcpy3DBatchAsync@v1" => cuMemcpy3DBatchAsync_v1),
     sym!("cuMemsetD8" => cuMemsetD8_v2),
     sym!(cuMemsetD8Async),
     sym!("cuMemsetD2D8" => cuMemsetD2D8_v2),

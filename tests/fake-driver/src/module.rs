@@ -944,6 +944,63 @@ pub unsafe extern "C" fn cuLaunchKernelEx_ptsz(config: *const LaunchConfig, f: *
     launch_ex("ex_ptsz", config, f, params, extra)
 }
 
+/// C: `CUDA_LAUNCH_PARAMS` (12.9's cuda.h), 56 bytes.
+#[repr(C)]
+pub struct MultiDeviceParams {
+    function: *const c_void,
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared: c_uint,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+}
+
+/// `cuLaunchCooperativeKernelMultiDevice` (`_v9000`, deprecated; not in
+/// 13.x's headers, still in driver 580). Checks what its documentation
+/// asks, all before launching anything: one entry per device at most,
+/// known flags (`NO_PRE_LAUNCH_SYNC` 1, `NO_POST_LAUNCH_SYNC` 2), created
+/// streams only (the NULL and special streams are INVALID_HANDLE),
+/// distinct devices, one kernel with one shape. Then each entry is
+/// launched on its stream as a cooperative launch; the log's kind names
+/// the flags.
+pub unsafe extern "C" fn cuLaunchCooperativeKernelMultiDevice(list: *mut MultiDeviceParams, n: c_uint, flags: c_uint) -> CUresult {
+    fake_enter!("cuLaunchCooperativeKernelMultiDevice");
+    try_cu!(current_active());
+    if list.is_null() || n == 0 || n as c_int > knobs::get().devices || flags & !3 != 0 {
+        return INVALID_VALUE;
+    }
+    // SAFETY: the caller passes n entries.
+    let l = unsafe { std::slice::from_raw_parts(list, n as usize) };
+    let mut devices = HashSet::new();
+    for p in l {
+        if (p.stream as usize) <= 2 {
+            return INVALID_HANDLE;
+        }
+        let s = try_cu!(crate::stream::resolve(p.stream, false));
+        if !devices.insert(s.device) {
+            return INVALID_VALUE;
+        }
+        try_cu!(live_kernel(p.function));
+        let f = &l[0];
+        if p.function != f.function || p.grid != f.grid || p.block != f.block || p.shared != f.shared {
+            return INVALID_VALUE;
+        }
+    }
+    let kind = match flags {
+        0 => "multi_device",
+        1 => "multi_device_no_pre_sync",
+        2 => "multi_device_no_post_sync",
+        _ => "multi_device_no_pre_no_post_sync",
+    };
+    for p in l {
+        let r = launch(kind, p.function, p.grid, p.block, p.shared, p.stream, p.params, std::ptr::null_mut(), Vec::new());
+        if r != SUCCESS {
+            return r;
+        }
+    }
+    SUCCESS
+}
+
 // ------------------------------------------------------------ occupancy ----
 
 /// The fake SM: 2048 threads, 32 blocks, 228 KiB shared memory (1 KiB
@@ -1077,6 +1134,7 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuLaunchKernelEx),
     sym!("cuLaunchKernelEx@ptds" => cuLaunchKernelEx_ptsz),
     sym!(cuLaunchCooperativeKernel),
+    sym!(cuLaunchCooperativeKernelMultiDevice),
     sym!(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags),
     sym!(cuOccupancyAvailableDynamicSMemPerBlock),
     sym!(cuOccupancyMaxPotentialClusterSize),

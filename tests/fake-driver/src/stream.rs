@@ -743,6 +743,18 @@ pub unsafe extern "C" fn cuEventSynchronize(ev: *mut c_void) -> CUresult {
 /// timing or never recorded, NOT_READY while a record is pending.
 pub unsafe extern "C" fn cuEventElapsedTime_v2(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CUresult {
     fake_enter!("cuEventElapsedTime");
+    unsafe { elapsed(ms, start, end) }
+}
+
+/// The plain `cuEventElapsedTime` (`_v2000`), what a request below 12.8
+/// gets: the same answers here (the fake has no pending-work errors for the
+/// two to report differently), counted under its own name.
+pub unsafe extern "C" fn cuEventElapsedTime(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CUresult {
+    fake_enter!("cuEventElapsedTime_v1");
+    unsafe { elapsed(ms, start, end) }
+}
+
+unsafe fn elapsed(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> CUresult {
     if ms.is_null() {
         return INVALID_VALUE;
     }
@@ -857,4 +869,5 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuEventQuery),
     sym!(cuEventSynchronize),
     sym!("cuEventElapsedTime" => cuEventElapsedTime_v2),
+    sym!("cuEventElapsedTime@v1" => cuEventElapsedTime),
 ];
