@@ -36,9 +36,18 @@
 
 #undef cudaGetDeviceProperties
 #undef cudaStreamGetCaptureInfo
+#undef cudaSignalExternalSemaphoresAsync
+#undef cudaWaitExternalSemaphoresAsync
 extern "C" {
 // 728 bytes of 12.9's cudaDeviceProp (the struct up to reservedSharedMemPerBlock).
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 // 3 arguments: status and id only.
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id);
+// 12's parameter structs (_v1: 32 and 40 bytes).
+cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *sems,
+                                              const struct cudaExternalSemaphoreSignalParams_v1 *params, unsigned n,
+                                              cudaStream_t stream);
+cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *sems,
+                                            const struct cudaExternalSemaphoreWaitParams_v1 *params, unsigned n,
+                                            cudaStream_t stream);
 }
