@@ -1321,7 +1321,8 @@ pub unsafe extern "C" fn cuMemAdvise_v2(p: u64, n: usize, advice: c_int, loc: Lo
         }
         4 => update(base, |a| a.preferred = -2),
         5 | 6 => {
-            let bit = 1u64 << (tri!(location(loc)) + 1);
+            // Devices past 62 are not recorded (the fake never has that many).
+            let bit = 1u64.checked_shl((tri!(location(loc)) + 1) as u32).unwrap_or(0);
             update(base, |a| if advice == 5 { a.accessed_by |= bit } else { a.accessed_by &= !bit })
         }
         _ => return INVALID_VALUE,
