@@ -66,9 +66,17 @@ int main(void) {
         I(timelineSemaphoreInteropSupported); I(memoryPoolsSupported); I(gpuDirectRDMASupported);
         U(gpuDirectRDMAFlushWritesOptions); I(gpuDirectRDMAWritesOrdering);
         U(memoryPoolSupportedHandleTypes); I(deferredMappingCudaArraySupported); I(ipcEventSupported);
-        I(clusterLaunch); I(unifiedFunctionPointers); I(deviceNumaConfig); I(deviceNumaId);
+        I(clusterLaunch); I(unifiedFunctionPointers);
+#if CUDART_VERSION >= 13000
+        I(deviceNumaConfig); I(deviceNumaId);
         I(mpsEnabled); I(hostNumaId); U(gpuPciDeviceID); U(gpuPciSubsystemID);
         I(hostNumaMultinodeIpcSupported);
+#else
+        /* CUDA 12's struct (12.9's headers): the fields 13 dropped, and no
+         * fields 13 added. */
+        I(clockRate); I(memoryClockRate); I(computeMode); I(deviceOverlap); I(kernelExecTimeoutEnabled);
+        I(maxTexture1DLinear); I(singleToDoublePrecisionPerfRatio); I(cooperativeMultiDeviceLaunch);
+#endif
         int v = 0;
         CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, d));
         printf("  %-40s %d\n", "attr clockRate", v);

@@ -5,6 +5,7 @@
 // objects; NVIDIA's error codes for bad input. Prints results and error
 // names only.
 #include <cuda_runtime.h>
+#include "cuda13_names.h"
 #include <atomic>
 #include <chrono>
 #include <cstdio>

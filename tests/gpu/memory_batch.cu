@@ -1,6 +1,9 @@
 // CUDA 13 batch copies (cudaMemcpyBatchAsync, cudaMemcpy3DBatchAsync) and
-// the managed-memory prefetch/discard batches, on a created stream.
+// the managed-memory prefetch/discard batches, on a created stream. Under
+// CUDA 12.9's headers the copies go through 12's forms (cuda13_names.h) and
+// the prefetch/discard batches, 13-only, are left out with a fixed line.
 #include "memory_common.h"
+#include "cuda13_names.h"
 #include <vector>
 
 int main() {
@@ -60,6 +63,7 @@ int main() {
     CODE(cudaMemcpy3DBatchAsync(0, &op, 0, s));
     CODE(cudaMemcpy3DBatchAsync(1, &op, 1, s));
 
+#if CUDART_VERSION >= 13000
     // Prefetch and discard batches on managed memory.
     int concurrent = 0;
     CK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, 0));
@@ -81,6 +85,9 @@ int main() {
     CODE(cudaMemPrefetchBatchAsync(ptrs, msz, 0, &loc, &li, 1, 0, s));
     CK(cudaFree(m0));
     CK(cudaFree(m1));
+#else
+    printf("(CUDA 12: no prefetch and discard batches)\n");
+#endif
     CK(cudaFree(d0));
     CK(cudaFree(d1));
     CK(cudaStreamDestroy(s));

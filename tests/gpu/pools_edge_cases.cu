@@ -31,11 +31,14 @@ int main() {
     // NVIDIA's runtime dereferences this NULL and the process dies (H100,
     // CUDA 13.0), so the case is left out; tests/ covers our answer.
     SHOW(cudaMemPoolSetAccess(def, nullptr, 0));
+#if CUDART_VERSION >= 13000
+    // 13-only (CUDA 12 has only cudaDeviceGetDefaultMemPool, shown above).
     cudaMemLocation bad = {cudaMemLocationTypeDevice, 99};
     SHOW(cudaMemGetDefaultMemPool(&pool, &bad, cudaMemAllocationTypePinned));
     SHOW(cudaMemGetDefaultMemPool(&pool, nullptr, cudaMemAllocationTypePinned));
     cudaMemLocation host = {cudaMemLocationTypeHost, 0};
     SHOW(cudaMemGetDefaultMemPool(&pool, &host, cudaMemAllocationTypePinned));
+#endif
     int fd = -1;
     SHOW(cudaMemPoolExportToShareableHandle(&fd, def, cudaMemHandleTypePosixFileDescriptor, 0));
 
@@ -81,11 +84,14 @@ int main() {
     cudaChannelFormatDesc cd;
     SHOW(cudaGetChannelDesc(&cd, nullptr));
 
+#if CUDART_VERSION >= 13000
+    // 13-only: the logs API.
     cudaLogIterator it;
     SHOW(cudaLogsCurrent(&it, 0));
     SHOW(cudaLogsCurrent(&it, 1));
     SHOW(cudaLogsUnregisterCallback(nullptr));
     SHOW(cudaLogsRegisterCallback(nullptr, nullptr, nullptr));
+#endif
 
     cudaGraphicsResource_t r = nullptr;
     SHOW(cudaGraphicsMapResources(0, &r, 0));

@@ -78,7 +78,12 @@ int main() {
     CHECK(cudaMemPoolCreate(&mine, &props));
     CHECK(cudaDeviceSetMemPool(0, mine));
     cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+#if CUDART_VERSION >= 13000
     CHECK(cudaMemGetMemPool(&cur, &loc, cudaMemAllocationTypePinned));
+#else
+    // CUDA 12: the device's current pool is the per-location query's answer.
+    CHECK(cudaDeviceGetMemPool(&cur, 0));
+#endif
     printf("location pool is mine: %d\n", cur == mine);
     int *q;
     CHECK(cudaMallocAsync((void **)&q, 4096, s1));

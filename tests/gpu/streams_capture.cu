@@ -3,6 +3,7 @@
 // dependency updates; and the codes NVIDIA returns for capture violations.
 // Prints results and return codes by name only.
 #include <cuda_runtime.h>
+#include "cuda13_names.h"
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>

@@ -3,6 +3,7 @@
 // stream (the _ptsz entry points), independent of other threads, still
 // synchronizing with cudaStreamLegacy; it can be captured.
 #include <cuda_runtime.h>
+#include "cuda13_names.h"
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>

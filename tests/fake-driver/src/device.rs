@@ -427,6 +427,9 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: c_int) -> CUresult {
     s.active = false;
     s.retains = 0;
     s.flags = 0;
+    // A reset destroys the context: what was set on it goes too.
+    s.limits = Default::default();
+    s.cache_config = 0;
     s.epoch += 1;
     SUCCESS
 }

@@ -61,10 +61,13 @@ struct Alloc {
     kind: Kind,
     device: c_int,
     flags: c_uint,
-    /// Managed memory: last prefetch location, preferred location, read-mostly.
+    /// Managed memory: last prefetch location, preferred location, read-mostly
+    /// (locations: a device number, -1 the host, -2 none), and who has
+    /// AccessedBy set (bit 0 the host, bit d + 1 device d).
     prefetched: c_int,
     preferred: c_int,
     read_mostly: bool,
+    accessed_by: u64,
 }
 
 static ALLOCS: Mutex<BTreeMap<usize, Alloc>> = Mutex::new(BTreeMap::new());
@@ -178,7 +181,7 @@ fn allocate(size: usize, kind: Kind, flags: c_uint) -> Result<usize, CUresult> {
     if p == 0 {
         return Err(OUT_OF_MEMORY);
     }
-    let a = Alloc { size, kind, device: ctx.device, flags, prefetched: -2, preferred: -2, read_mostly: false };
+    let a = Alloc { size, kind, device: ctx.device, flags, prefetched: -2, preferred: -2, read_mostly: false, accessed_by: 0 };
     ALLOCS.lock().insert(p, a);
     if kind == Kind::Device {
         HELD.lock().entry(ctx.device).or_default().add(p, size);
@@ -288,7 +291,7 @@ pub unsafe extern "C" fn cuMemHostRegister_v2(p: *mut c_void, size: usize, flags
     if overlaps {
         return HOST_MEMORY_ALREADY_REGISTERED;
     }
-    let a = Alloc { size, kind: Kind::Registered, device: ctx.device, flags, prefetched: -2, preferred: -2, read_mostly: false };
+    let a = Alloc { size, kind: Kind::Registered, device: ctx.device, flags, prefetched: -2, preferred: -2, read_mostly: false, accessed_by: 0 };
     g.insert(base, a);
     SUCCESS
 }
@@ -1380,7 +1383,9 @@ pub unsafe extern "C" fn cuMemAdvise_v2(p: u64, n: usize, advice: c_int, loc: Lo
         }
         4 => update(base, |a| a.preferred = -2),
         5 | 6 => {
-            tri!(location(loc));
+            // Devices past 62 are not recorded (the fake never has that many).
+            let bit = 1u64.checked_shl((tri!(location(loc)) + 1) as u32).unwrap_or(0);
+            update(base, |a| if advice == 5 { a.accessed_by |= bit } else { a.accessed_by &= !bit })
         }
         _ => return INVALID_VALUE,
     }
@@ -1408,13 +1413,25 @@ unsafe fn range_attr(data: *mut c_void, size: usize, attr: c_int, p: u64, n: usi
             if size == 0 || !size.is_multiple_of(4) {
                 return Err(INVALID_VALUE);
             }
-            // Nobody has AccessedBy set: every slot is "no device".
+            // The devices (then the host) with AccessedBy set; the other slots
+            // are "no device".
             let s = unsafe { std::slice::from_raw_parts_mut(data.cast::<c_int>(), size / 4) };
             s.fill(-2);
+            let who = (0..63).filter(|b| a.accessed_by & (1 << (b + 1)) != 0).chain((a.accessed_by & 1 != 0).then_some(-1));
+            for (slot, d) in s.iter_mut().zip(who) {
+                *slot = d;
+            }
             Ok(())
         }
         4 => int(a.prefetched),
-        5..=8 => int(0),
+        // Location type (0 invalid, 1 device, 2 host) and id of the
+        // preferred (5, 6) and last prefetch (7, 8) locations.
+        5 | 7 => int(match if attr == 5 { a.preferred } else { a.prefetched } {
+            d if d >= 0 => 1,
+            -1 => 2,
+            _ => 0,
+        }),
+        6 | 8 => int((if attr == 6 { a.preferred } else { a.prefetched }).max(0)),
         _ => Err(INVALID_VALUE),
     }
 }
