@@ -341,3 +341,24 @@ fn gpu_programs_built_for_12_print_what_their_13_build_prints_over_the_fake_driv
         assert_eq!(without_abi_only_lines(&t12), without_abi_only_lines(&t13), "{name}: the 12 build (left) and the 13 build (right) differ");
     }
 }
+
+/// A shape the device cannot run is cudaErrorInvalidConfiguration on every
+/// launch path of the 12 library, as 12.9 answers (the 13 library gives
+/// the driver's invalid value, as 13.x does); too much shared memory stays
+/// the driver's invalid value in both.
+#[test]
+fn launch12_over_the_fake_driver() {
+    let t = run12_on_fake("launch12");
+    let paths = ["<<<>>>                     ", "cudaLaunchKernel           ", "cudaLaunchCooperativeKernel", "cudaLaunchKernelExC        "];
+    for shape in ["block of 2048", "empty grid", "empty block", "grid y 70000", "grid z 70000", "block z 128", "block 32x32x2"] {
+        for path in paths {
+            let line = t.lines().find(|l| l.starts_with(&format!("{shape:<14} {path}"))).unwrap_or_else(|| panic!("no line for {shape} {path}:\n{t}"));
+            assert!(line.contains("-> cudaErrorInvalidConfiguration"), "{line}");
+        }
+    }
+    for path in paths {
+        let line = t.lines().find(|l| l.starts_with(&format!("1 MiB shared   {path}"))).unwrap();
+        assert!(line.contains("-> cudaErrorInvalidValue"), "{line}");
+    }
+    has(&t, &["not a kernel, empty grid cudaLaunchKernel -> cudaErrorInvalidResourceHandle (last cudaErrorInvalidResourceHandle)"]);
+}

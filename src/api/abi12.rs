@@ -30,7 +30,7 @@
 //! cbindgen skips this module: the C header is the 13 surface.
 
 use crate::driver::StreamMode;
-use crate::runtime::{self, abi12, as_in, as_out, capture, external, graph, memory, texture};
+use crate::runtime::{self, abi12, as_in, as_out, capture, external, graph, launch, memory, texture};
 use crate::types::abi12::{
     DEVICE_PROP_PLAIN_BYTES, DEVICE_PROP_V2_BYTES, cudaExternalSemaphoreSignalParams_v1, cudaExternalSemaphoreWaitParams_v1, cudaLaunchParams,
     cudaPointerAttributes12, location_of_device, cudaDeviceProp12, Zeroed, RESOURCE_DESC_BYTES, RESOURCE_VIEW_DESC_BYTES,
@@ -169,7 +169,7 @@ pub unsafe extern "C" fn cudaMemPrefetchAsync_v2_ptsz(devPtr: *const c_void, cou
 
 #[unsafe(export_name = "cudaMemAdvise__abi12")]
 pub unsafe extern "C" fn cudaMemAdvise(devPtr: *const c_void, count: usize, advice: cudaMemoryAdvise, device: c_int) -> cudaError_t {
-    entry!(cudaMemAdvise(devPtr, count, advice, device) => memory::advise(devPtr, count, advice, location_of_device(device)))
+    entry!(cudaMemAdvise(devPtr, count, advice, device) => abi12::advise_device(devPtr, count, advice, device))
 }
 
 #[unsafe(export_name = "cudaMemAdvise_v2__abi12")]
@@ -671,5 +671,63 @@ pub unsafe extern "C" fn cudaMemPoolGetAccess(flags: *mut cudaMemAccessFlags, me
         let location = unsafe { as_in(location.cast_const()) };
         known_in_12_9(location.is_none_or(|l| known::location_type(l.r#type)))?;
         runtime::pool::get_access(unsafe { as_out(flags) }, memPool, location)
+    })
+}
+
+// Launches: 12.9 answers a shape the device cannot run with
+// `cudaErrorInvalidConfiguration` (runtime::abi12::launch_shape_answer);
+// otherwise these are the 13 exports.
+
+#[unsafe(export_name = "__cudaLaunchKernel__abi12")]
+pub unsafe extern "C" fn __cudaLaunchKernel(kernel: cudaKernel_t, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(__cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream) => abi12::launch_shape_answer(
+        launch::launch_from_stub(kernel, gridDim, blockDim, args, sharedMem, stream, StreamMode::Legacy), gridDim, blockDim))
+}
+
+#[unsafe(export_name = "__cudaLaunchKernel_ptsz__abi12")]
+pub unsafe extern "C" fn __cudaLaunchKernel_ptsz(kernel: cudaKernel_t, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(__cudaLaunchKernel_ptsz(kernel, gridDim, blockDim, args, sharedMem, stream) => abi12::launch_shape_answer(
+        launch::launch_from_stub(kernel, gridDim, blockDim, args, sharedMem, stream, StreamMode::PerThread), gridDim, blockDim))
+}
+
+#[unsafe(export_name = "cudaLaunchKernel__abi12")]
+pub unsafe extern "C" fn cudaLaunchKernel(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream) => abi12::launch_shape_answer(
+        launch::launch(func, gridDim, blockDim, args, sharedMem, stream, StreamMode::Legacy), gridDim, blockDim))
+}
+
+#[unsafe(export_name = "cudaLaunchKernel_ptsz__abi12")]
+pub unsafe extern "C" fn cudaLaunchKernel_ptsz(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaLaunchKernel_ptsz(func, gridDim, blockDim, args, sharedMem, stream) => abi12::launch_shape_answer(
+        launch::launch(func, gridDim, blockDim, args, sharedMem, stream, StreamMode::PerThread), gridDim, blockDim))
+}
+
+#[unsafe(export_name = "cudaLaunchCooperativeKernel__abi12")]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernel(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream) => abi12::launch_shape_answer(
+        launch::launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream, StreamMode::Legacy), gridDim, blockDim))
+}
+
+#[unsafe(export_name = "cudaLaunchCooperativeKernel_ptsz__abi12")]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(func: *const c_void, gridDim: dim3, blockDim: dim3, args: *mut *mut c_void, sharedMem: usize, stream: cudaStream_t) -> cudaError_t {
+    entry!(cudaLaunchCooperativeKernel_ptsz(func, gridDim, blockDim, args, sharedMem, stream) => abi12::launch_shape_answer(
+        launch::launch_cooperative(func, gridDim, blockDim, args, sharedMem, stream, StreamMode::PerThread), gridDim, blockDim))
+}
+
+#[unsafe(export_name = "cudaLaunchKernelExC__abi12")]
+pub unsafe extern "C" fn cudaLaunchKernelExC(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
+    entry!(cudaLaunchKernelExC(config, func, args) => {
+        let config = unsafe { as_in(config) };
+        let r = launch::launch_ex(config, func, args, StreamMode::Legacy);
+        config.map_or(r, |c| abi12::launch_shape_answer(r, c.gridDim, c.blockDim))
+    })
+}
+
+#[unsafe(export_name = "cudaLaunchKernelExC_ptsz__abi12")]
+pub unsafe extern "C" fn cudaLaunchKernelExC_ptsz(config: *const cudaLaunchConfig_t, func: *const c_void, args: *mut *mut c_void) -> cudaError_t {
+    entry!(cudaLaunchKernelExC_ptsz(config, func, args) => {
+        let config = unsafe { as_in(config) };
+        let r = launch::launch_ex(config, func, args, StreamMode::PerThread);
+        config.map_or(r, |c| abi12::launch_shape_answer(r, c.gridDim, c.blockDim))
     })
 }

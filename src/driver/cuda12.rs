@@ -51,3 +51,13 @@ pub static cuMemcpyBatchAsync_v12080: DriverFn<
 
 pub static cuMemcpy3DBatchAsync_v12080: DriverFn<unsafe extern "C" fn(usize, *mut cudaMemcpy3DBatchOp, *mut usize, c_ulonglong, CUstream) -> CUresult> =
     DriverFn::since("cuMemcpy3DBatchAsync\0", 12080);
+
+/// The plain `cuMemAdvise` of CUDA 8 to 12 (`PFN_cuMemAdvise_v8000`): the
+/// advice's device as a `CUdevice` (`CU_DEVICE_CPU` for the host), which a
+/// request below 13.0 gets; 13.0 gave the name the location form that
+/// 12.2 called `cuMemAdvise_v2`. 12.9's plain `cudaMemAdvise` takes a
+/// device number and answers a bad one as this entry point does
+/// (`cudaErrorInvalidDevice`, where the location form says invalid value:
+/// measured on an H100, tests/gpu12/managed12.cu).
+pub static cuMemAdvise_v1: DriverFn<unsafe extern "C" fn(CUdeviceptr, usize, std::ffi::c_int, CUdevice) -> CUresult> =
+    DriverFn::since("cuMemAdvise\0", 12000);

@@ -187,3 +187,50 @@ pub fn memcpy_3d_batch(n: usize, ops: *mut cudaMemcpy3DBatchOp, fail: Option<&mu
     let fail = fail.map_or(null_mut(), |f| f as *mut usize);
     cu!(mode m; cuMemcpy3DBatchAsync_v12080(n, ops, fail, flags, stream))
 }
+
+/// 12.9's plain `cudaMemAdvise`: the device number goes to the driver's
+/// device form (`cuMemAdvise_v1`), as a runtime ordinal's `CUdevice`, the
+/// host (`cudaCpuDeviceId`, which is `CU_DEVICE_CPU`), or any other number
+/// as it is, for the driver to judge: advice that names no device ignores
+/// it, the others answer `cudaErrorInvalidDevice` (the location form of
+/// 13 says invalid value there).
+pub fn advise_device(p: *const c_void, count: usize, advice: cudaMemoryAdvise, device: c_int) -> CudaResult {
+    super::context::enter()?;
+    let dev = if device == cudaCpuDeviceId { device } else { registry::cu_device(device).unwrap_or(device) };
+    cu!(cuMemAdvise_v1(super::memory::dptr(p), count, advice.0, dev))
+}
+
+/// A launch's answer in 12.9's terms. 12.9's runtime judges a launch's
+/// shape itself and calls a grid or block the device cannot run (an empty
+/// dimension, a dimension or a block's thread count past the device's
+/// limit) `cudaErrorInvalidConfiguration`; 13.x leaves the shape to the
+/// driver, whose answer is invalid value (both measured on an H100,
+/// tests/gpu/kernels_launch.cu built for each ABI). Only a launch that
+/// failed with invalid value is looked at, so a good launch costs nothing.
+pub fn launch_shape_answer(r: CudaResult, grid: dim3, block: dim3) -> CudaResult {
+    match r {
+        Err(cudaErrorInvalidValue) if !shape_fits(grid, block) => Err(cudaErrorInvalidConfiguration),
+        r => r,
+    }
+}
+
+/// Whether the current device can run a grid `grid` of blocks `block`;
+/// `true` when its limits cannot be read (the driver's answer then stands).
+fn shape_fits(grid: dim3, block: dim3) -> bool {
+    if [grid.x, grid.y, grid.z, block.x, block.y, block.z].contains(&0) {
+        return false;
+    }
+    let Ok((_, dev)) = super::context::enter() else { return true };
+    let limit = |a: cudaDeviceAttr| {
+        let mut v = 0;
+        device::attribute(Some(&mut v), a, dev).map_or(u64::MAX, |()| v as u32 as u64)
+    };
+    let threads = u64::from(block.x) * u64::from(block.y) * u64::from(block.z);
+    u64::from(block.x) <= limit(cudaDevAttrMaxBlockDimX)
+        && u64::from(block.y) <= limit(cudaDevAttrMaxBlockDimY)
+        && u64::from(block.z) <= limit(cudaDevAttrMaxBlockDimZ)
+        && threads <= limit(cudaDevAttrMaxThreadsPerBlock)
+        && u64::from(grid.x) <= limit(cudaDevAttrMaxGridDimX)
+        && u64::from(grid.y) <= limit(cudaDevAttrMaxGridDimY)
+        && u64::from(grid.z) <= limit(cudaDevAttrMaxGridDimZ)
+}

@@ -85,7 +85,7 @@ static TABLES: &[Symbols] = &[
 /// Names `cuGetProcAddress` answers with an older function below a CUDA
 /// version (`PFN_<name>_v<N>` in cudaTypedefs.h): (name, version of the
 /// newer one).
-const VERSIONED: &[(&str, c_int)] = &[("cuEventElapsedTime", 12080), ("cuMemcpyBatchAsync", 13000), ("cuMemcpy3DBatchAsync", 13000)];
+const VERSIONED: &[(&str, c_int)] = &[("cuEventElapsedTime", 12080), ("cuMemAdvise", 13000), ("cuMemcpyBatchAsync", 13000), ("cuMemcpy3DBatchAsync", 13000)];
 
 fn lookup(name: &str) -> Option<*const c_void> {
     TABLES.iter().flat_map(|t| t.iter()).find(|s| s.0 == name).map(|s| s.1)

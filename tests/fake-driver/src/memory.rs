@@ -1392,6 +1392,13 @@ pub unsafe extern "C" fn cuMemAdvise_v2(p: u64, n: usize, advice: c_int, loc: Lo
     SUCCESS
 }
 
+/// `cuMemAdvise` asked for below CUDA 13.0 (`PFN_cuMemAdvise_v8000`): the
+/// device as a `CUdevice`, `CU_DEVICE_CPU` (-1) for the host.
+pub unsafe extern "C" fn cuMemAdvise_v1(p: u64, n: usize, advice: c_int, dev: c_int) -> CUresult {
+    let loc = if dev == -1 { Location { ty: LOC_HOST, id: 0 } } else { Location { ty: LOC_DEVICE, id: dev } };
+    unsafe { cuMemAdvise_v2(p, n, advice, loc) }
+}
+
 unsafe fn range_attr(data: *mut c_void, size: usize, attr: c_int, p: u64, n: usize) -> R {
     current_active()?;
     if data.is_null() {
@@ -1737,6 +1744,7 @@ pub static SYMBOLS: crate::Symbols = &[
     sym!(cuMemsetD2D8Async),
     sym!("cuMemPrefetchAsync" => cuMemPrefetchAsync_v2),
     sym!("cuMemAdvise" => cuMemAdvise_v2),
+    sym!("cuMemAdvise@v1" => cuMemAdvise_v1),
     sym!(cuMemRangeGetAttribute),
     sym!(cuMemRangeGetAttributes),
     sym!(cuMemPrefetchBatchAsync),
