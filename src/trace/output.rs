@@ -14,6 +14,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::fd::AsRawFd;
+use std::sync::OnceLock;
 use trace_format::process::Process;
 
 /// Create (or truncate) `path` for writing. `append`: every write lands at
@@ -46,25 +47,127 @@ fn explain(e: std::io::Error, path: &str) -> std::io::Error {
     e
 }
 
-/// Create a trace file as [`create`] does; inside a `cudart-shim trace`
-/// run, first claim its name (see the module note). Returns the file and
-/// the path actually written.
+/// Create a trace file as [`create`] does, first claiming its name (see
+/// the module note): a name another cudart-shim runtime of this process
+/// holds (a process that uses both libcudart.so.12 and .13) becomes
+/// `NAME.cudart12.EXT` (this runtime's tag, [`runtime_tag`]); inside a
+/// `cudart-shim trace` run, a name another process holds becomes
+/// `NAME.<pid>.EXT`. Returns the file and the path actually written.
 pub fn create_claimed(path: &str, append: bool, what: &str) -> std::io::Result<(File, String)> {
-    let Some(session) = crate::config::trace_config().session.as_deref() else {
-        return create(path, append).map(|f| (f, path.to_owned()));
-    };
-    let pid = std::process::id();
     let mut actual = path.to_owned();
-    if let Err(holder) = claim(session, path) {
-        actual = with_pid(path, pid);
+    let mut other_runtime = claim_in_process(path).err();
+    if let Some(session) = crate::config::trace_config().session.as_deref() {
+        let pid = std::process::id();
+        if other_runtime.is_none()
+            && let Err((holder_pid, holder)) = claim(session, path)
+        {
+            if holder_pid == Some(pid) {
+                // This process's other runtime, loaded where this one could
+                // not see it (RTLD_LOCAL): the session's claim tells.
+                other_runtime = Some(holder);
+            } else {
+                actual = with_tag(path, &pid.to_string());
+                log::warn!(
+                    "the {what} file {path} is already written by another process of this run ({holder}); this process (pid {pid}) writes {actual} instead (put %p or %r in the name to choose)"
+                );
+                let _ = claim(session, &actual);
+            }
+        }
+        if other_runtime.is_some() {
+            actual = with_tag(path, runtime_tag());
+            let _ = claim(session, &actual);
+        }
+    } else if other_runtime.is_some() {
+        actual = with_tag(path, runtime_tag());
+    }
+    if let Some(holder) = other_runtime {
         log::warn!(
-            "the {what} file {path} is already written by another process of this run ({holder}); this process (pid {pid}) writes {actual} instead (put %p or %r in the name to choose)"
+            "the {what} file {path} is written by this process's other cudart-shim runtime ({holder}); this runtime ({}) writes {actual}",
+            runtime_soname().unwrap_or("?")
         );
-        let _ = claim(session, &actual);
     }
     let f = create(&actual, append)?;
-    list_output(session, what, &actual);
+    if let Some(session) = crate::config::trace_config().session.as_deref() {
+        list_output(session, what, &actual);
+    }
     Ok((f, actual))
+}
+
+/// The tag this runtime puts in a file name another runtime of the process
+/// holds: `cudart12` for libcudart.so.12, `cudart13` for .13.
+fn runtime_tag() -> &'static str {
+    match runtime_soname() {
+        Some("libcudart.so.12") => "cudart12",
+        Some("libcudart.so.13") => "cudart13",
+        _ => "cudart",
+    }
+}
+
+/// The process's file names and the runtime holding each, kept by the first
+/// cudart-shim runtime in the global scope (see [`claim_in_process`]).
+static IN_PROCESS: parking_lot::Mutex<Vec<(String, &'static str)>> = parking_lot::Mutex::new(Vec::new());
+
+/// Claim `path` (made absolute) for `runtime` in this copy's table: NULL
+/// when claimed (or already this runtime's), else the holder's SONAME (a
+/// static C string). Both runtime libraries export it; every copy calls the
+/// first one in the process's global scope, so two runtimes of one process
+/// meet in one table. A copy loaded `RTLD_LOCAL` with no global one uses
+/// its own (then only a `cudart-shim trace` session's claims separate them).
+///
+/// # Safety
+/// Both arguments are NUL-terminated strings; `runtime` is static.
+///
+/// cbindgen:ignore
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn cudartShimInternalClaimOutput(path: *const libc::c_char, runtime: *const libc::c_char) -> *const libc::c_char {
+    std::panic::catch_unwind(|| {
+        if path.is_null() || runtime.is_null() {
+            return std::ptr::null();
+        }
+        // SAFETY: per the contract.
+        let (p, r) = unsafe { (std::ffi::CStr::from_ptr(path), std::ffi::CStr::from_ptr(runtime)) };
+        let p = p.to_string_lossy().into_owned();
+        let r = r.to_string_lossy();
+        let mut held = IN_PROCESS.lock();
+        match held.iter().find(|(q, _)| *q == p) {
+            Some((_, who)) if *who != r => who_c(who),
+            Some(_) => std::ptr::null(),
+            None => {
+                let who = if r == "libcudart.so.12" { "libcudart.so.12" } else if r == "libcudart.so.13" { "libcudart.so.13" } else { "cudart-shim" };
+                held.push((p, who));
+                std::ptr::null()
+            }
+        }
+    })
+    .unwrap_or(std::ptr::null())
+}
+
+fn who_c(who: &str) -> *const libc::c_char {
+    match who {
+        "libcudart.so.12" => c"libcudart.so.12".as_ptr(),
+        "libcudart.so.13" => c"libcudart.so.13".as_ptr(),
+        _ => c"cudart-shim".as_ptr(),
+    }
+}
+
+/// Claim `path` among this process's cudart-shim runtimes; Err(holder) when
+/// the other runtime holds it.
+fn claim_in_process(path: &str) -> Result<(), String> {
+    type ClaimFn = unsafe extern "C" fn(*const libc::c_char, *const libc::c_char) -> *const libc::c_char;
+    let Some(me) = runtime_soname() else { return Ok(()) };
+    let (Ok(abs), Ok(me_c)) = (std::ffi::CString::new(absolute(path)), std::ffi::CString::new(me)) else { return Ok(()) };
+    // SAFETY: a lookup of a C string in the global scope.
+    let global = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"cudartShimInternalClaimOutput".as_ptr()) };
+    let f: ClaimFn = if global.is_null() {
+        cudartShimInternalClaimOutput
+    } else {
+        // SAFETY: the symbol has this type in every copy (defined above).
+        unsafe { std::mem::transmute::<*mut libc::c_void, ClaimFn>(global) }
+    };
+    // SAFETY: C strings alive for the call; the answer is NULL or static.
+    let who = unsafe { f(abs.as_ptr(), me_c.as_ptr()) };
+    if who.is_null() { Ok(()) } else { Err(unsafe { std::ffi::CStr::from_ptr(who) }.to_string_lossy().into_owned()) }
 }
 
 /// Absolute form of `path` (relative to the current directory), the key
@@ -73,8 +176,9 @@ fn absolute(path: &str) -> String {
     std::path::absolute(path).map_or_else(|_| path.to_owned(), |p| p.to_string_lossy().into_owned())
 }
 
-/// Claim `path` in the session; Err(who holds it) when another process did.
-fn claim(session: &str, path: &str) -> Result<(), String> {
+/// Claim `path` in the session; Err((its pid, who holds it)) when another
+/// process, or another runtime of this one, did.
+fn claim(session: &str, path: &str) -> Result<(), (Option<u32>, String)> {
     use std::hash::{Hash, Hasher};
     let abs = absolute(path);
     // DefaultHasher::new() has fixed keys: every process of the run (one
@@ -84,24 +188,27 @@ fn claim(session: &str, path: &str) -> Result<(), String> {
     let claim = format!("{session}/claims/{:016x}", h.finish());
     match OpenOptions::new().write(true).create_new(true).mode(0o600).custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC).open(&claim) {
         Ok(mut f) => {
-            let _ = writeln!(f, "{}", std::process::id());
+            let _ = writeln!(f, "{} {}", std::process::id(), runtime_soname().unwrap_or("cudart-shim"));
             Ok(())
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             let who = std::fs::read_to_string(&claim).unwrap_or_default();
-            Err(format!("pid {}", who.trim()))
+            let mut w = who.split_whitespace();
+            let pid = w.next().and_then(|p| p.parse().ok());
+            let runtime = w.next().unwrap_or("?");
+            Err((pid, format!("pid {} on {runtime}", pid.map_or_else(|| "?".to_owned(), |p: u32| p.to_string()))))
         }
         // No claims folder (not made by the command): nothing to coordinate.
         Err(_) => Ok(()),
     }
 }
 
-/// `dir/trace.json` -> `dir/trace.<pid>.json` (`trace` -> `trace.<pid>`).
-pub fn with_pid(path: &str, pid: u32) -> String {
+/// `dir/trace.json` -> `dir/trace.<tag>.json` (`trace` -> `trace.<tag>`).
+pub fn with_tag(path: &str, tag: &str) -> String {
     let name_at = path.rfind('/').map_or(0, |i| i + 1);
     match path[name_at..].rfind('.').filter(|&i| i > 0) {
-        Some(dot) => format!("{}.{pid}{}", &path[..name_at + dot], &path[name_at + dot..]),
-        None => format!("{path}.{pid}"),
+        Some(dot) => format!("{}.{tag}{}", &path[..name_at + dot], &path[name_at + dot..]),
+        None => format!("{path}.{tag}"),
     }
 }
 
@@ -126,10 +233,43 @@ pub fn set_device_lister(f: fn() -> Vec<i32>) {
     let _ = DEVICE_LISTER.set(f);
 }
 
+/// The SONAME of the runtime library this code was linked into
+/// (`libcudart.so.13` or `libcudart.so.12`), or None when it is neither
+/// (the crate linked into a test program). The two libraries are links of
+/// one crate, so the code cannot know at compile time: each library's
+/// exports carry its version node (`cudaMalloc@@libcudart.so.12`), so the
+/// one whose node resolves `cudaMalloc` in the object holding this function
+/// is the answer. Found once.
+pub fn runtime_soname() -> Option<&'static str> {
+    static SONAME: OnceLock<Option<&'static str>> = OnceLock::new();
+    *SONAME.get_or_init(|| {
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        // SAFETY: an address of this object; `info` is an out-struct.
+        if unsafe { libc::dladdr(runtime_soname as *const libc::c_void, &mut info) } == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        // SAFETY: the loader's C string; NOLOAD only takes a reference to
+        // the object already loaded (dropped below).
+        let h = unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+        if h.is_null() {
+            return None;
+        }
+        let found = [(c"libcudart.so.13", "libcudart.so.13"), (c"libcudart.so.12", "libcudart.so.12")]
+            .into_iter()
+            // SAFETY: a handle from dlopen and C strings.
+            .find(|(node, _)| !unsafe { libc::dlvsym(h, c"cudaMalloc".as_ptr(), node.as_ptr()) }.is_null())
+            .map(|(_, name)| name);
+        // SAFETY: the reference NOLOAD took.
+        unsafe { libc::dlclose(h) };
+        found
+    })
+}
+
 /// The record of this process for an output file, with the clock sample
 /// taken at start and one taken now.
 pub fn process_record() -> Process {
     let mut p = crate::config::process_identity(crate::config::env_var, std::process::id());
+    p.runtime = runtime_soname().map(str::to_owned);
     p.devices = DEVICE_LISTER.get().map(|f| f()).unwrap_or_default();
     p.clock = super::clock::start_sample().into_iter().chain([super::clock::sample()]).collect();
     p
@@ -200,10 +340,10 @@ mod tests {
 
     #[test]
     fn pid_suffix_goes_before_the_extension() {
-        assert_eq!(with_pid("out/trace.json", 7), "out/trace.7.json");
-        assert_eq!(with_pid("a.d/trace", 7), "a.d/trace.7");
-        assert_eq!(with_pid(".hidden", 7), ".hidden.7");
-        assert_eq!(with_pid("calls.log.txt", 7), "calls.log.7.txt");
+        assert_eq!(with_tag("out/trace.json", "7"), "out/trace.7.json");
+        assert_eq!(with_tag("a.d/trace", "7"), "a.d/trace.7");
+        assert_eq!(with_tag(".hidden", "7"), ".hidden.7");
+        assert_eq!(with_tag("calls.log.txt", "cudart12"), "calls.log.cudart12.txt");
     }
 
     #[test]
