@@ -82,15 +82,32 @@ pub static REAL_UNTYPED: [AtomicPtr<c_void>; api::UNTYPED.len()] =
 static OFF_WORD: AtomicU32 = AtomicU32::new(desc::OFF);
 /// The trace machinery's switch word (ours, always off, until one is found).
 static SWITCH: AtomicPtr<AtomicU32> = AtomicPtr::new(&OFF_WORD as *const AtomicU32 as *mut AtomicU32);
-/// The trace machinery's hooks (NULL: none).
+/// The primary trace machinery's hooks (NULL: none); see [`shim::connect`].
 static HOOKS: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
+/// A second runtime's machinery (a process with both libcudart.so.13 and
+/// .12 of ours; NULL: none) and its switch word.
+static SECOND: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
+static SWITCH2: AtomicPtr<AtomicU32> = AtomicPtr::new(&OFF_WORD as *const AtomicU32 as *mut AtomicU32);
 
-/// Whether calls are traced now: two relaxed loads and a compare.
+/// Whether calls are traced now: four relaxed loads and two compares.
 #[inline(always)]
 pub fn tracing() -> bool {
-    // SAFETY: SWITCH points at a static of ours or of libcudart_shim.so,
-    // which is never unloaded once we hold it (see `shim`).
-    unsafe { (*SWITCH.load(Relaxed)).load(Relaxed) > desc::OFF }
+    // SAFETY: SWITCH and SWITCH2 point at a static of ours or of a
+    // cudart-shim runtime, which is never unloaded once we hold it (see `shim`).
+    unsafe { (*SWITCH.load(Relaxed)).load(Relaxed) > desc::OFF || (*SWITCH2.load(Relaxed)).load(Relaxed) > desc::OFF }
+}
+
+/// The machinery to report a call to: the second one while one of its
+/// runtime's calls is in progress on this thread (the call nests there),
+/// else the primary (see [`shim::connect`]).
+#[inline]
+fn machinery() -> *const desc::Hooks {
+    let second = SECOND.load(Acquire);
+    // SAFETY: hooks of a matching ABI version, pinned (see `shim`).
+    if !second.is_null() && unsafe { ((*second).depth)() } > 0 {
+        return second;
+    }
+    HOOKS.load(Acquire)
 }
 
 /// An argument as the word the trace machinery receives.
@@ -148,7 +165,7 @@ impl Word for CUipcHandle {
 /// Report one call of function `id` to the trace machinery, which runs it.
 #[inline(never)]
 pub fn traced<F: FnOnce() -> CUresult>(id: u32, args: &[u64], run: F) -> CUresult {
-    let h = HOOKS.load(Acquire);
+    let h = machinery();
     if h.is_null() {
         return run();
     }
