@@ -41,6 +41,19 @@ fn loaded_path(needle: &str) -> Option<String> {
     maps.lines().filter_map(|l| l.split_whitespace().nth(5)).find(|p| p.contains(needle)).map(str::to_owned)
 }
 
+/// Path of the loaded file that maps `addr` (from /proc/self/maps): the
+/// file behind a SONAME link.
+fn path_of_address(addr: usize) -> Option<String> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines().find_map(|l| {
+        let mut f = l.split_whitespace();
+        let (a, b) = f.next()?.split_once('-')?;
+        let (a, b) = (usize::from_str_radix(a, 16).ok()?, usize::from_str_radix(b, 16).ok()?);
+        let path = f.nth(4)?;
+        (a <= addr && addr < b).then(|| path.to_owned())
+    })
+}
+
 /// `NAME (code)` from a `*GetErrorName`-style function, or the code alone.
 fn error_name(code: c_int, name: Option<&dyn Fn(c_int) -> *const c_char>) -> String {
     let p = name.map_or(std::ptr::null(), |f| f(code));
@@ -250,9 +263,10 @@ fn check_loader_path(abi: Abi) {
     match unsafe { libloading::Library::new(name) } {
         Ok(lib) => {
             let ours = sym::<unsafe extern "C" fn() -> c_int>(&lib, "cudartShimFlush").is_some();
-            let path = loaded_path(name).unwrap_or_else(|| name.into());
+            let version = sym::<CuPInt>(&lib, "cudaRuntimeGetVersion");
+            let path = version.and_then(|f| path_of_address(f as usize)).or_else(|| loaded_path(name)).unwrap_or_else(|| name.into());
             let mut v = 0;
-            if let Some(f) = sym::<CuPInt>(&lib, "cudaRuntimeGetVersion") {
+            if let Some(f) = version {
                 // SAFETY: valid out-pointer.
                 unsafe { f(&mut v) };
             }

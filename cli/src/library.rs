@@ -7,7 +7,9 @@
 //!
 //! Which to preload for a program ([`Needs`]): for an ELF program, the
 //! dynamic loader's own list of its load closure (the program's
-//! `PT_INTERP` run as `INTERP --list PROGRAM`: the loader resolves every
+//! `PT_INTERP` run as `LD_TRACE_LOADED_OBJECTS=1 INTERP PROGRAM`, as ldd
+//! does, never the program itself, so a static or setuid program is not
+//! run by it: the loader resolves every
 //! DT_NEEDED with the program's RPATH/RUNPATH, the library path and its
 //! cache, and runs none of the program's code; reading DT_NEEDED here would
 //! have to redo all of that). The closure names `libcudart.so.13`,
@@ -178,12 +180,14 @@ pub fn needs(program: &Path) -> (Needs, String) {
         return (Needs::BOTH, "a script".into());
     }
     let Some(interp) = elf_interp(&elf) else { return (Needs::BOTH, "not a dynamically linked ELF program".into()) };
-    // The loader in list mode loads the closure without running the
-    // program (and, run this way, without its setuid privileges). The
+    // The loader in list mode (LD_TRACE_LOADED_OBJECTS, as ldd runs it;
+    // `--list` stops at the first library not found, where this lists it
+    // as "not found") maps the closure without running the program's code,
+    // and, started this way, without its setuid privileges. The
     // environment is the caller's: the library path it gives the program.
     let out = std::process::Command::new(&interp)
-        .arg("--list")
         .arg(program)
+        .env("LD_TRACE_LOADED_OBJECTS", "1")
         .env_remove("LD_PRELOAD")
         .stdin(std::process::Stdio::null())
         .output();
