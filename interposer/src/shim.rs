@@ -40,23 +40,21 @@ fn hooks_fns() -> Vec<HooksFn> {
             found.push(f);
         }
     }
-    let mut add = |f| push(&mut found, f);
     for node in [c"libcudart.so.13", c"libcudart.so.12"] {
         // SAFETY: RTLD_DEFAULT lookups of C strings.
-        add(unsafe { libc::dlvsym(libc::RTLD_DEFAULT, HOOKS_SYMBOL.as_ptr().cast(), node.as_ptr()) });
+        push(&mut found, unsafe { libc::dlvsym(libc::RTLD_DEFAULT, HOOKS_SYMBOL.as_ptr().cast(), node.as_ptr()) });
     }
     // An unversioned copy (a test program linking the crate).
-    add(unsafe { libc::dlsym(libc::RTLD_DEFAULT, HOOKS_SYMBOL.as_ptr().cast()) });
+    push(&mut found, unsafe { libc::dlsym(libc::RTLD_DEFAULT, HOOKS_SYMBOL.as_ptr().cast()) });
     let dir = own_dir();
     for file in ["libcudart_shim.so", "libcudart_shim12.so"] {
         let Some(lib) = dir.as_ref().and_then(|d| CString::new(d.join(file).into_os_string().into_encoded_bytes()).ok()) else { continue };
         // SAFETY: NOLOAD only takes a reference to a copy already loaded.
         let h = unsafe { libc::dlopen(lib.as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL | libc::RTLD_NOLOAD) };
         if !h.is_null() {
-            add(unsafe { libc::dlsym(h, HOOKS_SYMBOL.as_ptr().cast()) });
+            push(&mut found, unsafe { libc::dlsym(h, HOOKS_SYMBOL.as_ptr().cast()) });
         }
     }
-    drop(add);
     if found.is_empty()
         && real::env("CUDART_SHIM_TRACE").is_some_and(|v| v != "0" && v != "off")
         && let Some(lib) = dir.and_then(|d| CString::new(d.join("libcudart_shim.so").into_os_string().into_encoded_bytes()).ok())
