@@ -12,9 +12,11 @@
 //! Design:
 //! - **Thin.** The trace machinery (counting, timing, the call log, the
 //!   timeline, the summary, the environment variables) lives once, in
-//!   `libcudart_shim.so`. This library finds it ([`shim`]: already loaded in
-//!   the process, else from the file beside this one) and reports through the
-//!   small C ABI of `src/trace/driver_abi.rs`. One machinery per process:
+//!   `libcudart_shim.so` (and `libcudart_shim12.so`, a second copy with its
+//!   own). This library finds them ([`shim`]: already loaded in the process,
+//!   else from the file beside this one) and reports through the small C ABI
+//!   of `src/trace/driver_abi.rs`, each call to one of them (the rule is at
+//!   [`shim::connect`]). One machinery per runtime:
 //!   when the program also uses our runtime, driver calls made inside a
 //!   runtime call nest under it on the timeline and are not counted as the
 //!   program's own (the trace machinery decides that from its call depth).
@@ -36,7 +38,8 @@
 //!   counted once under a name that says so. `cuGetExportTable` passes
 //!   through: its private tables are not wrapped.
 //! - **Cost.** With tracing off an export is one load of the real pointer,
-//!   two loads and a compare for the switch, and a tail call.
+//!   four loads and two compares for the two switches (one per cudart-shim
+//!   runtime the process can hold), and a tail call.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
