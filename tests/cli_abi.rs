@@ -245,6 +245,18 @@ fn one_process_using_both_runtimes_writes_one_set_of_outputs_per_runtime() {
         assert!(driver.iter().all(|(_, d)| *d > 0), "{f}: nested: {driver:?}");
     }
     assert!(!err.lines().any(|l| l.trim_end().ends_with("  cuMemAlloc_v2")), "no driver call is the program's own: {err}");
+    // `report` names each file's runtime: alone (its Process line) and
+    // side by side (each heading).
+    let r = cli().arg("report").arg(dir.join("tl.json")).output().unwrap();
+    let (rep, rerr) = text(&r);
+    assert!(r.status.success(), "{rerr}");
+    assert!(rep.lines().any(|l| l.starts_with(" Process: pid ") && l.contains(" on libcudart.so.12; ")), "{rep}");
+    let r = cli().arg("report").arg(dir.join("tl.json")).arg(dir.join("tl.cudart13.json")).output().unwrap();
+    let (rep, rerr) = text(&r);
+    assert!(r.status.success(), "{rerr}");
+    let heads: Vec<&str> = rep.lines().filter(|l| l.starts_with("== pid ")).collect();
+    assert_eq!(heads.len(), 2, "{rep}");
+    assert!(heads[0].contains(") on libcudart.so.12 (") && heads[1].contains(") on libcudart.so.13 ("), "{heads:?}");
 }
 
 /// `--library`: its SONAME says its ABI. A 12 library for a program that
