@@ -85,6 +85,11 @@ fn calls(tl: &serde_json::Value) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// The pid in the first `cudart-shim: pid P ...` heading.
+fn o_pid(err: &str) -> String {
+    err.lines().find_map(|l| l.strip_prefix("cudart-shim: pid ")).and_then(|r| r.split_whitespace().next()).unwrap_or("?").to_owned()
+}
+
 fn lib12() -> String {
     shim12_lib().canonicalize().unwrap().display().to_string()
 }
@@ -232,7 +237,9 @@ fn one_process_using_both_runtimes_writes_one_set_of_outputs_per_runtime() {
     let heads: Vec<&str> = err.lines().filter(|l| l.starts_with("cudart-shim: pid ")).collect();
     assert_eq!(heads.len(), 2, "{err}");
     assert!(heads[0].ends_with(" on libcudart.so.12") != heads[1].ends_with(" on libcudart.so.12"), "{heads:?}");
-    assert!(err.contains("is written by this process's other cudart-shim runtime"), "says where the second went: {err}");
+    assert!(err.contains(&format!("is written by this process's other cudart-shim runtime (libcudart.so.12); this runtime (libcudart.so.13) writes {}", dir.join("tl.cudart13.json").display())), "says where the second went: {err}");
+    assert!(!err.contains("summary-"), "the command's own summary files go unmentioned: {err}");
+    assert!(err.contains(&format!("(pid {}, libcudart.so.13): {}", o_pid(&err), dir.join("tl.cudart13.json").display())), "{err}");
     // The 12 runtime came first: it has the name, the 13 one tags its file.
     assert_eq!(files_in(&dir, "tl"), ["tl.cudart13.json", "tl.json"]);
     for (f, rt) in [("tl.json", "libcudart.so.12"), ("tl.cudart13.json", "libcudart.so.13")] {

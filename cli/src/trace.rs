@@ -10,10 +10,12 @@
 //!
 //! The run has a private folder (mode 0700), passed to the library as
 //! `CUDART_SHIM_TRACE_SESSION`: each process writes its summary there as
-//! JSON (`summary-<pid>.json`, with its rank, host and pid), claims the
-//! names of the files it writes under `claims/` so no two processes write
-//! the same file, and lists each file it wrote in `outputs` (see the
-//! library's `trace::output`).
+//! JSON (`summary-<pid>.json`, with its rank, host, pid and runtime; a
+//! second runtime of the process writes `summary-<pid>.cudart13.json`),
+//! claims the names of the files it writes under `claims/` so no two
+//! processes (or two runtimes of one process) write the same file, and
+//! lists each file it wrote in `outputs`, with its pid, rank and runtime
+//! (see the library's `trace::output`).
 
 use crate::library;
 use clap::Args;
@@ -172,8 +174,14 @@ impl Session {
         let text = std::fs::read_to_string(self.dir.join("outputs")).unwrap_or_default();
         text.lines()
             .filter_map(|l| {
-                let mut f = l.splitn(4, '\t');
-                Some(Output { what: f.next()?.to_owned(), pid: f.next()?.to_owned(), rank: f.next()?.to_owned(), path: f.next()?.to_owned() })
+                let mut f = l.splitn(5, '\t');
+                Some(Output {
+                    what: f.next()?.to_owned(),
+                    pid: f.next()?.to_owned(),
+                    rank: f.next()?.to_owned(),
+                    runtime: f.next()?.to_owned(),
+                    path: f.next()?.to_owned(),
+                })
             })
             // The summaries are this folder's; printed, not named.
             .filter(|o| o.what != "summary")
@@ -191,7 +199,16 @@ struct Output {
     what: String,
     pid: String,
     rank: String,
+    /// The SONAME of the runtime that wrote it (empty: not known).
+    runtime: String,
     path: String,
+}
+
+impl Output {
+    /// `pid P` or `pid P, libcudart.so.12`.
+    fn who(&self) -> String {
+        if self.runtime.is_empty() { format!("pid {}", self.pid) } else { format!("pid {}, {}", self.pid, self.runtime) }
+    }
 }
 
 /// Print every process's summary, by rank then pid; with several, each
@@ -235,7 +252,7 @@ fn print_summaries(dir: &Path) {
 fn name_outputs(outputs: &[Output]) {
     let timelines: Vec<&Output> = outputs.iter().filter(|o| o.what == "timeline").collect();
     for o in outputs.iter().filter(|o| o.what != "timeline") {
-        eprintln!("cudart-shim: {} of rank {} (pid {}): {}", o.what, o.rank, o.pid, o.path);
+        eprintln!("cudart-shim: {} of rank {} ({}): {}", o.what, o.rank, o.who(), o.path);
     }
     match timelines[..] {
         [] => {}
@@ -245,7 +262,7 @@ fn name_outputs(outputs: &[Output]) {
         ),
         _ => {
             for t in &timelines {
-                eprintln!("cudart-shim: timeline of rank {} (pid {}): {}", t.rank, t.pid, t.path);
+                eprintln!("cudart-shim: timeline of rank {} ({}): {}", t.rank, t.who(), t.path);
             }
             let all: Vec<&str> = timelines.iter().map(|t| t.path.as_str()).collect();
             eprintln!(

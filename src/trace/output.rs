@@ -7,8 +7,8 @@
 //! claims a file name in `<session>/claims` (`O_EXCL`) before creating it; a
 //! process that finds its name taken by another writes `NAME.<pid>.EXT`
 //! instead and says so. Each file written is listed in `<session>/outputs`,
-//! one line per file (`what<TAB>pid<TAB>rank<TAB>absolute path`), for the
-//! command to name them when the program ends.
+//! one line per file (`what<TAB>pid<TAB>rank<TAB>runtime<TAB>absolute
+//! path`), for the command to name them when the program ends.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write as _;
@@ -81,10 +81,15 @@ pub fn create_claimed(path: &str, append: bool, what: &str) -> std::io::Result<(
         actual = with_tag(path, runtime_tag());
     }
     if let Some(holder) = other_runtime {
-        log::warn!(
-            "the {what} file {path} is written by this process's other cudart-shim runtime ({holder}); this runtime ({}) writes {actual}",
-            runtime_soname().unwrap_or("?")
-        );
+        // The summaries `cudart-shim trace` collects in its folder are its
+        // own business: it prints each under its runtime's name.
+        let session_file = crate::config::trace_config().session.as_deref().is_some_and(|s| absolute(path).starts_with(&absolute(s)));
+        if !session_file {
+            log::warn!(
+                "the {what} file {path} is written by this process's other cudart-shim runtime ({holder}); this runtime ({}) writes {actual}",
+                runtime_soname().unwrap_or("?")
+            );
+        }
     }
     let f = create(&actual, append)?;
     if let Some(session) = crate::config::trace_config().session.as_deref() {
@@ -220,7 +225,8 @@ fn list_output(session: &str, what: &str, path: &str) {
         return;
     };
     let rank = crate::config::rank(crate::config::env_var);
-    let line = format!("{what}\t{}\t{rank}\t{}\n", std::process::id(), absolute(path).replace(['\t', '\n'], " "));
+    let runtime = runtime_soname().unwrap_or("");
+    let line = format!("{what}\t{}\t{rank}\t{runtime}\t{}\n", std::process::id(), absolute(path).replace(['\t', '\n'], " "));
     write_all(f.as_raw_fd(), line.as_bytes());
 }
 
