@@ -315,3 +315,28 @@ fn doctor_reports_both_runtimes() {
     assert!(out.contains(&format!("libcudart.so.12 on the loader path: {} (cudart-shim, runtime 12090)\n", lib12())), "{out}");
     assert!(out.contains("libcudart.so.13 on the loader path: none"), "{out}");
 }
+
+/// Without the command: a process that loads both of our runtimes itself,
+/// `RTLD_LOCAL` from the library path (as Python loads extension modules)
+/// or preloaded, with one file name for the timeline. The second runtime to
+/// open it asks the first (found among the loaded objects, local or global)
+/// and writes NAME.cudart13.json; neither overwrites the other.
+#[test]
+fn without_the_command_two_runtimes_of_one_process_never_share_a_file() {
+    for (case, preload) in [("local", None), ("preloaded", Some(format!("{}:{}", lib13(), lib12())))] {
+        let dir = fresh(&format!("env-{case}"));
+        let exe = probe(&dir, 0);
+        let mut env = fake_env(&[("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", dir.join("x.json").to_str().unwrap())]);
+        if let Some(p) = &preload {
+            env.push(("LD_PRELOAD".into(), p.clone()));
+        }
+        let o = run(&exe, &["libcudart.so.12", "libcudart.so.13"], &env);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{case}: {out}{err}");
+        assert!(out.contains("libcudart.so.12: runtime 12090 ") && out.contains("libcudart.so.13: runtime 13050 "), "{case}: {out}");
+        assert!(err.contains("writes ") && err.contains("x.cudart13.json"), "{case}: says so: {err}");
+        assert_eq!(files_in(&dir, "x"), ["x.cudart13.json", "x.json"], "{case}");
+        assert_eq!(json(&dir.join("x.json"))["otherData"]["process"]["runtime"], "libcudart.so.12", "{case}");
+        assert_eq!(json(&dir.join("x.cudart13.json"))["otherData"]["process"]["runtime"], "libcudart.so.13", "{case}");
+    }
+}

@@ -53,6 +53,7 @@ fn explain(e: std::io::Error, path: &str) -> std::io::Error {
 /// `NAME.cudart12.EXT` (this runtime's tag, [`runtime_tag`]); inside a
 /// `cudart-shim trace` run, a name another process holds becomes
 /// `NAME.<pid>.EXT`. Returns the file and the path actually written.
+/// (The tagged name is not claimed in the process: only two runtimes exist.)
 pub fn create_claimed(path: &str, append: bool, what: &str) -> std::io::Result<(File, String)> {
     let mut actual = path.to_owned();
     let mut other_runtime = claim_in_process(path).err();
@@ -108,71 +109,112 @@ fn runtime_tag() -> &'static str {
     }
 }
 
-/// The process's file names and the runtime holding each, kept by the first
-/// cudart-shim runtime in the global scope (see [`claim_in_process`]).
-static IN_PROCESS: parking_lot::Mutex<Vec<(String, &'static str)>> = parking_lot::Mutex::new(Vec::new());
+/// The file names this runtime writes (see [`claim_in_process`]).
+static IN_PROCESS: parking_lot::Mutex<Vec<String>> = parking_lot::Mutex::new(Vec::new());
 
-/// Claim `path` (made absolute) for `runtime` in this copy's table: NULL
-/// when claimed (or already this runtime's), else the holder's SONAME (a
-/// static C string). Both runtime libraries export it; every copy calls the
-/// first one in the process's global scope, so two runtimes of one process
-/// meet in one table. A copy loaded `RTLD_LOCAL` with no global one uses
-/// its own (then only a `cudart-shim trace` session's claims separate them).
+/// Whether this runtime writes `path` (made absolute): 1 if it does, else
+/// 0. Every cudart-shim runtime library exports it; the other runtime of
+/// the process asks it before taking a name (see [`claim_in_process`]).
 ///
 /// # Safety
-/// Both arguments are NUL-terminated strings; `runtime` is static.
+/// `path` is NULL or a NUL-terminated string.
 ///
 /// cbindgen:ignore
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
-pub unsafe extern "C" fn cudartShimInternalClaimOutput(path: *const libc::c_char, runtime: *const libc::c_char) -> *const libc::c_char {
+pub unsafe extern "C" fn cudartShimInternalWritesOutput(path: *const libc::c_char) -> libc::c_int {
     std::panic::catch_unwind(|| {
-        if path.is_null() || runtime.is_null() {
-            return std::ptr::null();
+        if path.is_null() {
+            return 0;
         }
         // SAFETY: per the contract.
-        let (p, r) = unsafe { (std::ffi::CStr::from_ptr(path), std::ffi::CStr::from_ptr(runtime)) };
-        let p = p.to_string_lossy().into_owned();
-        let r = r.to_string_lossy();
-        let mut held = IN_PROCESS.lock();
-        match held.iter().find(|(q, _)| *q == p) {
-            Some((_, who)) if *who != r => who_c(who),
-            Some(_) => std::ptr::null(),
-            None => {
-                let who = if r == "libcudart.so.12" { "libcudart.so.12" } else if r == "libcudart.so.13" { "libcudart.so.13" } else { "cudart-shim" };
-                held.push((p, who));
-                std::ptr::null()
+        let p = unsafe { std::ffi::CStr::from_ptr(path) }.to_string_lossy();
+        IN_PROCESS.lock().iter().any(|q| *q == p) as libc::c_int
+    })
+    .unwrap_or(0)
+}
+
+type WritesFn = unsafe extern "C" fn(*const libc::c_char) -> libc::c_int;
+
+/// The other cudart-shim runtimes of this process: every loaded object
+/// that resolves [`cudartShimInternalWritesOutput`] to another function
+/// than ours, with its runtime's name. Found by walking the loaded objects
+/// (`dl_iterate_phdr`), so a copy loaded `RTLD_LOCAL` (a Python extension
+/// module's libcudart) is found too, not only the global scope's first.
+fn other_runtimes() -> Vec<(WritesFn, String)> {
+    unsafe extern "C" fn each(info: *mut libc::dl_phdr_info, _: usize, data: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: the loader's record for this call; data is our Vec.
+        let (info, names) = unsafe { (&*info, &mut *(data as *mut Vec<std::ffi::CString>)) };
+        if !info.dlpi_name.is_null() {
+            // SAFETY: the loader's C string.
+            let n = unsafe { std::ffi::CStr::from_ptr(info.dlpi_name) };
+            if !n.is_empty() {
+                names.push(n.to_owned());
             }
         }
-    })
-    .unwrap_or(std::ptr::null())
-}
-
-fn who_c(who: &str) -> *const libc::c_char {
-    match who {
-        "libcudart.so.12" => c"libcudart.so.12".as_ptr(),
-        "libcudart.so.13" => c"libcudart.so.13".as_ptr(),
-        _ => c"cudart-shim".as_ptr(),
+        0
     }
+    let mut names: Vec<std::ffi::CString> = Vec::new();
+    // SAFETY: the callback only reads the records and pushes to `names`.
+    unsafe { libc::dl_iterate_phdr(Some(each), &mut names as *mut Vec<std::ffi::CString> as *mut libc::c_void) };
+    let mine = cudartShimInternalWritesOutput as WritesFn as usize;
+    let mut out: Vec<(WritesFn, String)> = Vec::new();
+    for n in names {
+        // SAFETY: NOLOAD only takes a reference to an object already
+        // loaded (dropped below, after the lookups: the object is one the
+        // process keeps loaded, and a runtime pins itself, see below).
+        let h = unsafe { libc::dlopen(n.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+        if h.is_null() {
+            continue;
+        }
+        // SAFETY: a handle and C strings.
+        let f = unsafe { libc::dlsym(h, c"cudartShimInternalWritesOutput".as_ptr()) };
+        let node = [c"libcudart.so.13", c"libcudart.so.12"]
+            .into_iter()
+            // SAFETY: as above.
+            .find(|v| unsafe { libc::dlvsym(h, c"cudartShimInternalWritesOutput".as_ptr(), v.as_ptr()) } == f)
+            .map_or("cudart-shim", |v| if v == c"libcudart.so.12" { "libcudart.so.12" } else { "libcudart.so.13" });
+        if !f.is_null() && f as usize != mine && !out.iter().any(|o| o.0 as usize == f as usize) {
+            // Keep that runtime loaded: we may call it again.
+            let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+            // SAFETY: an address inside a loaded object; info is an out-struct.
+            if unsafe { libc::dladdr(f, &mut info) } != 0 && !info.dli_fname.is_null() {
+                unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD | libc::RTLD_NODELETE) };
+            }
+            // SAFETY: the symbol has this type in every copy (defined above).
+            out.push((unsafe { std::mem::transmute::<*mut libc::c_void, WritesFn>(f) }, node.to_owned()));
+        }
+        // SAFETY: the reference NOLOAD took.
+        unsafe { libc::dlclose(h) };
+    }
+    out
 }
 
-/// Claim `path` among this process's cudart-shim runtimes; Err(holder) when
-/// the other runtime holds it.
+/// Claim `path` among this process's cudart-shim runtimes (two copies of
+/// this crate, each with its own statics): Err(holder) when another
+/// runtime of the process writes it. Each runtime keeps the names it
+/// writes and answers the others' question
+/// ([`cudartShimInternalWritesOutput`]); claims are rare (one per output
+/// file), so asking costs nothing that matters.
 fn claim_in_process(path: &str) -> Result<(), String> {
-    type ClaimFn = unsafe extern "C" fn(*const libc::c_char, *const libc::c_char) -> *const libc::c_char;
-    let Some(me) = runtime_soname() else { return Ok(()) };
-    let (Ok(abs), Ok(me_c)) = (std::ffi::CString::new(absolute(path)), std::ffi::CString::new(me)) else { return Ok(()) };
-    // SAFETY: a lookup of a C string in the global scope.
-    let global = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"cudartShimInternalClaimOutput".as_ptr()) };
-    let f: ClaimFn = if global.is_null() {
-        cudartShimInternalClaimOutput
-    } else {
-        // SAFETY: the symbol has this type in every copy (defined above).
-        unsafe { std::mem::transmute::<*mut libc::c_void, ClaimFn>(global) }
-    };
-    // SAFETY: C strings alive for the call; the answer is NULL or static.
-    let who = unsafe { f(abs.as_ptr(), me_c.as_ptr()) };
-    if who.is_null() { Ok(()) } else { Err(unsafe { std::ffi::CStr::from_ptr(who) }.to_string_lossy().into_owned()) }
+    if runtime_soname().is_none() {
+        return Ok(());
+    }
+    let abs = absolute(path);
+    // Our table is not locked while the others are asked: two runtimes
+    // asking each other at once would otherwise wait on each other. (Two
+    // runtimes opening the same name at the same instant can both take it;
+    // they open their outputs at their first call.)
+    if let Ok(c) = std::ffi::CString::new(abs.as_str()) {
+        for (writes, who) in other_runtimes() {
+            // SAFETY: a C string alive for the call.
+            if unsafe { writes(c.as_ptr()) } != 0 {
+                return Err(who);
+            }
+        }
+    }
+    IN_PROCESS.lock().push(abs);
+    Ok(())
 }
 
 /// Absolute form of `path` (relative to the current directory), the key
