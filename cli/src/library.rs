@@ -175,11 +175,26 @@ impl Needs {
 /// message when something cannot be preloaded). No libcudart in the
 /// closure, or no closure to list: both (see the module note).
 pub fn needs(program: &Path) -> (Needs, String) {
-    let Some(elf) = std::fs::read(program).ok() else { return (Needs::BOTH, "cannot be read".into()) };
+    // The ELF header, the program headers and PT_INTERP's string sit at
+    // the start of the file (the linkers put them in the first page).
+    let mut elf = Vec::new();
+    let read = std::fs::File::open(program).and_then(|f| {
+        use std::io::Read;
+        f.take(64 << 10).read_to_end(&mut elf)
+    });
+    if read.is_err() {
+        return (Needs::BOTH, "cannot be read".into());
+    }
     if elf.starts_with(b"#!") {
         return (Needs::BOTH, "a script".into());
     }
     let Some(interp) = elf_interp(&elf) else { return (Needs::BOTH, "not a dynamically linked ELF program".into()) };
+    // The interpreter runs only for a program we are about to run anyway
+    // (which runs it too): never for a file we may not execute.
+    use std::os::unix::fs::PermissionsExt;
+    if !std::fs::metadata(program).is_ok_and(|m| m.permissions().mode() & 0o111 != 0) {
+        return (Needs::BOTH, "not executable".into());
+    }
     // The loader in list mode (LD_TRACE_LOADED_OBJECTS, as ldd runs it;
     // `--list` stops at the first library not found, where this lists it
     // as "not found") maps the closure without running the program's code,
