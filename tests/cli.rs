@@ -444,7 +444,7 @@ fn two_ranks_report_and_merge() {
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names[0].1.starts_with("rank 0 (") && names[1].1.starts_with("rank 1 ("), "{names:?}");
-    assert!(names[0].1.ends_with(&format!(", pid {})", names[0].0)), "rank N (host, pid): {names:?}");
+    assert!(names[0].1.ends_with(&format!(", pid {}) on libcudart.so.13", names[0].0)), "rank N (host, pid) on RUNTIME: {names:?}");
     assert_ne!(names[0].0, names[1].0);
     let pids: std::collections::HashSet<u64> = names.iter().map(|n| n.0).collect();
     assert!(events.iter().all(|e| e["pid"].as_u64().is_some_and(|p| pids.contains(&p))));

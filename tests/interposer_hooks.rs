@@ -25,10 +25,49 @@ fn env(vars: &[(&str, &str)]) {
     }
 }
 
+/// The hooks, switched on as the interposer switches on its primary
+/// machinery.
 fn hooks() -> &'static Hooks {
+    let h = unsafe { &*hooks_inert() };
+    unsafe { (h.activate)() };
+    h
+}
+
+/// The hooks as the interposer first takes them: nothing switched on.
+fn hooks_inert() -> *const Hooks {
     let h = unsafe { cudartShimInternalDriverHooks(&API) };
     assert!(!h.is_null(), "hooks refused");
-    unsafe { &*h }
+    h
+}
+
+/// Taking the hooks leaves the runtime inert (a preloaded runtime the
+/// program does not use: no outputs, no configuration); `activate` switches
+/// it on; `depth` reads the thread's call depth without starting anything.
+#[test]
+fn taking_the_hooks_switches_nothing_on_until_activate() {
+    let f = scratch("hooks_inert").join("summary.json");
+    let _ = std::fs::remove_file(&f);
+    env(&[("CUDART_SHIM_TRACE", "summary"), ("CUDART_SHIM_TRACE_SUMMARY_FILE", f.to_str().unwrap())]);
+    let h = unsafe { &*hooks_inert() };
+    assert_eq!(unsafe { &*h.flags }.load(Relaxed), 0, "not configured");
+    assert_eq!(unsafe { (h.depth)() }, 0);
+    assert!(!f.exists(), "no output opened");
+    unsafe { (h.activate)() };
+    assert!(unsafe { &*h.flags }.load(Relaxed) > OFF, "tracing is on");
+    assert!(f.exists(), "the summary file is opened at activation");
+    // Inside a reported call, the depth reads 1.
+    struct Seen(u32);
+    unsafe extern "C" fn run(ctx: *mut c_void) -> c_int {
+        let h = unsafe { &*hooks_inert() };
+        unsafe { (*(ctx as *mut Seen)).0 = (h.depth)() };
+        0
+    }
+    let mut seen = Seen(99);
+    let mut v: i32 = 0;
+    let args = [&mut v as *mut i32 as u64, 10, 0];
+    assert_eq!(unsafe { (h.call)(0, args.as_ptr(), run, &mut seen as *mut Seen as *mut c_void) }, 0);
+    assert_eq!(seen.0, 1);
+    assert_eq!(unsafe { (h.depth)() }, 0);
 }
 
 /// Report one call of function `id` with `args`; the call returns `result`

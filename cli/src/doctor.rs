@@ -1,11 +1,13 @@
-//! `cudart-shim doctor`: which driver, GPUs, runtime versions and library
-//! are found, and why anything is missing. Errors are shown by name; each
+//! `cudart-shim doctor`: which driver, GPUs, runtime versions and libraries
+//! are found (libcudart.so.13 and libcudart.so.12 each: which one the loader
+//! gives, ours or NVIDIA's, and our two libraries), and why anything is
+//! missing. Errors are shown by name; each
 //! root cause counts as one problem (a missing driver also makes the
 //! library's runtime fail: that is said, not counted again).
 
-use crate::library;
+use crate::library::{self, Abi};
 use std::ffi::{CStr, c_char, c_int, c_void};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 type CuInt = unsafe extern "C" fn(c_int) -> c_int;
@@ -37,6 +39,19 @@ fn drv<T: Copy>(lib: &libloading::Library, name: &str) -> Option<T> {
 fn loaded_path(needle: &str) -> Option<String> {
     let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
     maps.lines().filter_map(|l| l.split_whitespace().nth(5)).find(|p| p.contains(needle)).map(str::to_owned)
+}
+
+/// Path of the loaded file that maps `addr` (from /proc/self/maps): the
+/// file behind a SONAME link.
+fn path_of_address(addr: usize) -> Option<String> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    maps.lines().find_map(|l| {
+        let mut f = l.split_whitespace();
+        let (a, b) = f.next()?.split_once('-')?;
+        let (a, b) = (usize::from_str_radix(a, 16).ok()?, usize::from_str_radix(b, 16).ok()?);
+        let path = f.nth(4)?;
+        (a <= addr && addr < b).then(|| path.to_owned())
+    })
 }
 
 /// `NAME (code)` from a `*GetErrorName`-style function, or the code alone.
@@ -83,9 +98,10 @@ struct Problems {
 }
 
 pub fn run(library: Option<PathBuf>) -> ExitCode {
-    // A library named and missing is a usage error, before anything else.
-    let lib_path = library::find(library);
-    if let Err(e) = &lib_path
+    // A library named and missing (or not a runtime) is a usage error,
+    // before anything else.
+    let libs = library::find_all(library);
+    if let Err(e) = &libs
         && e.exit_code == ExitCode::from(2)
     {
         eprintln!("cudart-shim: {}", e.message);
@@ -104,8 +120,33 @@ pub fn run(library: Option<PathBuf>) -> ExitCode {
             std::env::set_var("CUDART_SHIM_LOG", "off");
         }
     }
-    check_loader_path();
-    check_library(lib_path, &mut problems);
+    check_loader_path(Abi::V13);
+    check_loader_path(Abi::V12);
+    match libs {
+        Err(e) => {
+            problems.count += 1;
+            println!("library:  NOT FOUND: {}", e.message);
+        }
+        Ok(libs) => {
+            // The 13 library is the main one (its absence is a problem);
+            // the 12 one serves CUDA 12 programs beside it.
+            match &libs.v13 {
+                Some(p) => check_library(p, Abi::V13, &mut problems),
+                None => {
+                    problems.count += 1;
+                    println!("library:  NOT FOUND: {} beside {}", Abi::V13.file_name(), libs.primary().display());
+                }
+            }
+            match &libs.v12 {
+                Some(p) => check_library(p, Abi::V12, &mut problems),
+                None => println!(
+                    "library:  {} not built beside {}: CUDA 12 programs (libcudart.so.12) are not served or traced (cargo build --release builds it)",
+                    Abi::V12.file_name(),
+                    libs.primary().display()
+                ),
+            }
+        }
+    }
     if problems.count == 0 {
         println!("ok");
         ExitCode::SUCCESS
@@ -213,40 +254,43 @@ fn check_driver(problems: &mut Problems) {
     std::mem::forget(lib);
 }
 
-/// Which libcudart.so.13 the loader would give a program (asked before
-/// ours is loaded here: the loader matches an already-loaded SONAME).
-fn check_loader_path() {
+/// Which library of `abi`'s SONAME the loader would give a program, ours
+/// or NVIDIA's, and the runtime version it reports (asked before ours is
+/// loaded here: the loader matches an already-loaded SONAME).
+fn check_loader_path(abi: Abi) {
+    let name = abi.soname();
     // SAFETY: loading a runtime library; only its version is read.
-    match unsafe { libloading::Library::new("libcudart.so.13") } {
+    match unsafe { libloading::Library::new(name) } {
         Ok(lib) => {
             let ours = sym::<unsafe extern "C" fn() -> c_int>(&lib, "cudartShimFlush").is_some();
-            let path = loaded_path("libcudart.so.13").unwrap_or_else(|| "libcudart.so.13".into());
+            let version = sym::<CuPInt>(&lib, "cudaRuntimeGetVersion");
+            let path = version.and_then(|f| path_of_address(f as usize)).or_else(|| loaded_path(name)).unwrap_or_else(|| name.into());
             let mut v = 0;
-            if let Some(f) = sym::<CuPInt>(&lib, "cudaRuntimeGetVersion") {
+            if let Some(f) = version {
                 // SAFETY: valid out-pointer.
                 unsafe { f(&mut v) };
             }
-            println!("libcudart.so.13 on the loader path: {path} ({}, runtime {v})", if ours { "cudart-shim" } else { "NVIDIA's" });
+            println!("{name} on the loader path: {path} ({}, runtime {v})", if ours { "cudart-shim" } else { "NVIDIA's" });
             std::mem::forget(lib);
         }
-        Err(_) => println!("libcudart.so.13 on the loader path: none (programs linked to it need LD_LIBRARY_PATH or `cudart-shim trace`)"),
+        Err(_) => println!("{name} on the loader path: none (programs linked to it need LD_LIBRARY_PATH or `cudart-shim trace`)"),
     }
 }
 
-/// The shim library, and the runtime it presents.
-fn check_library(found: Result<PathBuf, library::NotFound>, problems: &mut Problems) {
-    let p = match found {
-        Err(e) => {
-            problems.count += 1;
-            println!("library:  NOT FOUND: {}", e.message);
-            return;
-        }
-        Ok(p) => p,
-    };
-    println!("library:  {}", p.display());
-    crate::api_layers::doctor(&p);
+/// One shim library, and the runtime it presents.
+fn check_library(p: &Path, abi: Abi, problems: &mut Problems) {
+    let so = library::soname(p).unwrap_or_else(|| "no SONAME".into());
+    println!("library:  {} ({so})", p.display());
+    if so != abi.soname() {
+        problems.count += 1;
+        println!("          expected {}: this file is not the {} runtime", abi.soname(), abi.soname());
+        return;
+    }
+    if abi == Abi::V13 {
+        crate::api_layers::doctor(p);
+    }
     // SAFETY: loading our own library; its initializers only read the environment.
-    let lib = match unsafe { libloading::Library::new(&p) } {
+    let lib = match unsafe { libloading::Library::new(p) } {
         Err(e) => {
             problems.count += 1;
             println!("          cannot load it: {e}");

@@ -1,6 +1,27 @@
-//! Which cudart-shim library `trace` preloads and `doctor` checks.
+//! Which cudart-shim libraries `trace` preloads and `doctor` checks.
+//!
+//! Two runtimes are built from one crate: `libcudart_shim.so` (SONAME
+//! `libcudart.so.13`) and `libcudart_shim12.so` (SONAME `libcudart.so.12`),
+//! side by side in `target/<profile>/` (and in the install layout's `lib/`).
+//! A library's SONAME, read from its file, says which ABI it serves.
+//!
+//! Which to preload for a program ([`Needs`]): for an ELF program, the
+//! dynamic loader's own list of its load closure (the program's
+//! `PT_INTERP` run as `LD_TRACE_LOADED_OBJECTS=1 INTERP PROGRAM`, as ldd
+//! does, never the program itself, so a static or setuid program is not
+//! run by it: the loader resolves every
+//! DT_NEEDED with the program's RPATH/RUNPATH, the library path and its
+//! cache, and runs none of the program's code; reading DT_NEEDED here would
+//! have to redo all of that). The closure names `libcudart.so.13`,
+//! `libcudart.so.12` or both: exactly those are preloaded. A program whose
+//! closure names neither (an interpreter: python, torchrun, a shell
+//! script, which may load either later with dlopen), a static program (no
+//! `PT_INTERP`: the loader is not run, and LD_PRELOAD does nothing there
+//! anyway), or one that cannot be listed: both are preloaded. A preloaded
+//! runtime that the process never calls stays inert (no thread, no output,
+//! no driver).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Why no library: `exit_code` is what the command exits with.
@@ -9,36 +30,342 @@ pub struct NotFound {
     pub exit_code: ExitCode,
 }
 
-/// The library named by `--library` or `$CUDART_SHIM_LIBRARY`, which must
-/// exist (a path given and not found is a usage error, exit 2: never a
-/// silent fall back to another library); else the one next to this
-/// command, or target/{release,debug} under the current directory.
-pub fn find(explicit: Option<PathBuf>) -> Result<PathBuf, NotFound> {
+fn usage(message: String) -> NotFound {
+    NotFound { message, exit_code: ExitCode::from(2) }
+}
+
+/// The two ABIs, by the SONAME a program asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Abi {
+    V13,
+    V12,
+}
+
+impl Abi {
+    pub fn soname(self) -> &'static str {
+        match self {
+            Abi::V13 => "libcudart.so.13",
+            Abi::V12 => "libcudart.so.12",
+        }
+    }
+
+    /// The file name the build gives the library of this ABI.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Abi::V13 => "libcudart_shim.so",
+            Abi::V12 => "libcudart_shim12.so",
+        }
+    }
+
+    fn other(self) -> Abi {
+        match self {
+            Abi::V13 => Abi::V12,
+            Abi::V12 => Abi::V13,
+        }
+    }
+
+    pub fn of_soname(s: &str) -> Option<Abi> {
+        match s {
+            "libcudart.so.13" => Some(Abi::V13),
+            "libcudart.so.12" => Some(Abi::V12),
+            _ => None,
+        }
+    }
+}
+
+/// The runtime libraries found: at least one.
+#[derive(Debug)]
+pub struct Libraries {
+    pub v13: Option<PathBuf>,
+    pub v12: Option<PathBuf>,
+    /// The ABI of the library `--library` (or `$CUDART_SHIM_LIBRARY`) named.
+    pub named: Option<Abi>,
+}
+
+impl Libraries {
+    pub fn get(&self, abi: Abi) -> Option<&Path> {
+        match abi {
+            Abi::V13 => self.v13.as_deref(),
+            Abi::V12 => self.v12.as_deref(),
+        }
+    }
+
+    /// The library whose folder holds the driver interposer (`driver/`):
+    /// the 13 one, else the 12 one (the build puts both in one folder).
+    pub fn primary(&self) -> &Path {
+        self.v13.as_deref().or(self.v12.as_deref()).expect("at least one library")
+    }
+}
+
+/// Both runtime libraries: the one `--library` (or `$CUDART_SHIM_LIBRARY`)
+/// names, whose SONAME decides its ABI (a file that is neither
+/// `libcudart.so.13` nor `.12` is a usage error), and the other ABI's
+/// beside it; without one named, `libcudart_shim.so` and
+/// `libcudart_shim12.so` next to this command, in `../lib` (the install
+/// layout), or in target/{release,debug} under the current directory, the
+/// first folder holding either. A path named and missing is a usage error,
+/// exit 2: never a silent fall back to another library.
+pub fn find_all(explicit: Option<PathBuf>) -> Result<Libraries, NotFound> {
     let named = explicit.map(|p| (p, "--library")).or_else(|| std::env::var_os("CUDART_SHIM_LIBRARY").map(|p| (p.into(), "CUDART_SHIM_LIBRARY")));
     if let Some((p, by)) = named {
-        return if p.is_file() {
-            std::fs::canonicalize(&p).map_err(|e| NotFound { message: format!("{}: {e}", p.display()), exit_code: ExitCode::from(2) })
-        } else {
+        if !p.is_file() {
             let why = if p.exists() { "is not a file" } else { "does not exist" };
-            Err(NotFound { message: format!("{by} {}: {why}", p.display()), exit_code: ExitCode::from(2) })
+            return Err(usage(format!("{by} {}: {why}", p.display())));
+        }
+        let p = std::fs::canonicalize(&p).map_err(|e| usage(format!("{}: {e}", p.display())))?;
+        let abi = match soname(&p) {
+            Some(s) => Abi::of_soname(&s).ok_or_else(|| {
+                usage(format!("{by} {}: its SONAME is {s}, not a cudart-shim runtime (libcudart.so.13 or libcudart.so.12)", p.display()))
+            })?,
+            None => return Err(usage(format!("{by} {}: not a shared library with a SONAME (not a cudart-shim runtime)", p.display()))),
         };
+        let other = p.parent().map(|d| d.join(abi.other().file_name())).filter(|o| o.is_file()).and_then(|o| std::fs::canonicalize(o).ok());
+        let (v13, v12) = match abi {
+            Abi::V13 => (Some(p), other),
+            Abi::V12 => (other, Some(p)),
+        };
+        return Ok(Libraries { v13, v12, named: Some(abi) });
     }
-    let mut candidates = Vec::new();
+    let mut dirs = Vec::new();
     if let Ok(exe) = std::env::current_exe()
         && let Some(d) = exe.parent()
     {
-        candidates.push(d.join("libcudart_shim.so"));
-        candidates.push(d.join("../lib/libcudart_shim.so"));
+        dirs.push(d.to_path_buf());
+        dirs.push(d.join("../lib"));
     }
     for prof in ["release", "debug"] {
-        candidates.push(PathBuf::from("target").join(prof).join("libcudart_shim.so"));
+        dirs.push(PathBuf::from("target").join(prof));
     }
-    if let Some(c) = candidates.iter().find(|c| c.is_file()) {
-        return std::fs::canonicalize(c).map_err(|e| NotFound { message: format!("{}: {e}", c.display()), exit_code: ExitCode::from(127) });
+    for d in &dirs {
+        let get = |abi: Abi| {
+            let f = d.join(abi.file_name());
+            if f.is_file() { std::fs::canonicalize(&f).ok() } else { None }
+        };
+        let (v13, v12) = (get(Abi::V13), get(Abi::V12));
+        if v13.is_some() || v12.is_some() {
+            return Ok(Libraries { v13, v12, named: None });
+        }
     }
-    let tried: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
+    let tried: Vec<String> = dirs.iter().map(|c| c.join("libcudart_shim.so").display().to_string()).collect();
     Err(NotFound {
         message: format!("libcudart_shim.so not found (tried {}); build it with `cargo build --release` or pass --library", tried.join(", ")),
         exit_code: ExitCode::from(127),
     })
+}
+
+/// Which runtimes a program's load closure asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Needs {
+    pub v13: bool,
+    pub v12: bool,
+}
+
+impl Needs {
+    pub const BOTH: Needs = Needs { v13: true, v12: true };
+
+    pub fn has(self, abi: Abi) -> bool {
+        match abi {
+            Abi::V13 => self.v13,
+            Abi::V12 => self.v12,
+        }
+    }
+}
+
+/// What `program`'s load closure names, and how that was found (for the
+/// message when something cannot be preloaded). No libcudart in the
+/// closure, or no closure to list: both (see the module note).
+pub fn needs(program: &Path) -> (Needs, String) {
+    // The ELF header, the program headers and PT_INTERP's string sit at
+    // the start of the file (the linkers put them in the first page).
+    let mut elf = Vec::new();
+    let read = std::fs::File::open(program).and_then(|f| {
+        use std::io::Read;
+        f.take(64 << 10).read_to_end(&mut elf)
+    });
+    if read.is_err() {
+        return (Needs::BOTH, "cannot be read".into());
+    }
+    if elf.starts_with(b"#!") {
+        return (Needs::BOTH, "a script".into());
+    }
+    let Some(interp) = elf_interp(&elf) else { return (Needs::BOTH, "not a dynamically linked ELF program".into()) };
+    // The interpreter runs only for a program we are about to run anyway
+    // (which runs it too): never for a file we may not execute.
+    use std::os::unix::fs::PermissionsExt;
+    if !std::fs::metadata(program).is_ok_and(|m| m.permissions().mode() & 0o111 != 0) {
+        return (Needs::BOTH, "not executable".into());
+    }
+    // The loader in list mode (LD_TRACE_LOADED_OBJECTS, as ldd runs it;
+    // `--list` stops at the first library not found, where this lists it
+    // as "not found") maps the closure without running the program's code,
+    // and, started this way, without its setuid privileges. The
+    // environment is the caller's: the library path it gives the program.
+    let out = std::process::Command::new(&interp)
+        .arg(program)
+        .env("LD_TRACE_LOADED_OBJECTS", "1")
+        .env_remove("LD_PRELOAD")
+        .stdin(std::process::Stdio::null())
+        .output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else { return (Needs::BOTH, format!("its loader {interp} could not list it")) };
+    let listed = closure_needs(&String::from_utf8_lossy(&out.stdout));
+    if listed == Needs::default() { (Needs::BOTH, "no libcudart in its load closure".into()) } else { (listed, "its load closure".into()) }
+}
+
+/// The libcudart SONAMEs in a loader listing (`NAME => PATH (ADDR)`, or
+/// `NAME => not found`: still asked for, and a preload answers it).
+fn closure_needs(listing: &str) -> Needs {
+    let mut n = Needs::default();
+    for l in listing.lines() {
+        match l.split_whitespace().next().and_then(Abi::of_soname) {
+            Some(Abi::V13) => n.v13 = true,
+            Some(Abi::V12) => n.v12 = true,
+            None => {}
+        }
+    }
+    n
+}
+
+/// Little-endian ELF64 fields.
+fn u16_at(b: &[u8], o: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(b.get(o..o + 2)?.try_into().ok()?))
+}
+fn u32_at(b: &[u8], o: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().ok()?))
+}
+fn u64_at(b: &[u8], o: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?))
+}
+
+/// The program headers of a little-endian ELF64 file: (type, offset,
+/// vaddr, filesz).
+fn program_headers(b: &[u8]) -> Option<Vec<(u32, u64, u64, u64)>> {
+    if b.get(0..4)? != b"\x7fELF" || *b.get(4)? != 2 || *b.get(5)? != 1 {
+        return None;
+    }
+    let (phoff, phentsize, phnum) = (u64_at(b, 32)? as usize, u16_at(b, 54)? as usize, u16_at(b, 56)? as usize);
+    (0..phnum)
+        .map(|i| {
+            let o = phoff.checked_add(i.checked_mul(phentsize)?)?;
+            Some((u32_at(b, o)?, u64_at(b, o + 8)?, u64_at(b, o + 16)?, u64_at(b, o + 32)?))
+        })
+        .collect()
+}
+
+/// `PT_INTERP` of an ELF64 program: its dynamic loader.
+fn elf_interp(b: &[u8]) -> Option<String> {
+    const PT_INTERP: u32 = 3;
+    let &(_, off, _, size) = program_headers(b)?.iter().find(|h| h.0 == PT_INTERP)?;
+    let s = b.get(off as usize..(off as usize).checked_add(size as usize)?)?;
+    let s = s.split(|&c| c == 0).next()?;
+    (!s.is_empty()).then(|| String::from_utf8_lossy(s).into_owned())
+}
+
+/// The SONAME of a shared library file (ELF64, little-endian).
+pub fn soname(path: &Path) -> Option<String> {
+    const PT_LOAD: u32 = 1;
+    const PT_DYNAMIC: u32 = 2;
+    const DT_STRTAB: u64 = 5;
+    const DT_SONAME: u64 = 14;
+    let b = std::fs::read(path).ok()?;
+    let phs = program_headers(&b)?;
+    let &(_, dyn_off, _, dyn_size) = phs.iter().find(|h| h.0 == PT_DYNAMIC)?;
+    let (mut strtab, mut name) = (None, None);
+    let mut o = dyn_off as usize;
+    while o + 16 <= (dyn_off + dyn_size) as usize {
+        match u64_at(&b, o)? {
+            0 => break,
+            DT_STRTAB => strtab = u64_at(&b, o + 8),
+            DT_SONAME => name = u64_at(&b, o + 8),
+            _ => {}
+        }
+        o += 16;
+    }
+    // DT_STRTAB is an address: the file offset is in the PT_LOAD holding it.
+    let addr = strtab?;
+    let &(_, off, vaddr, _) = phs.iter().find(|h| h.0 == PT_LOAD && h.2 <= addr && addr < h.2 + h.3)?;
+    let at = (addr - vaddr + off + name?) as usize;
+    let s = b.get(at..)?.split(|&c| c == 0).next()?;
+    Some(String::from_utf8_lossy(s).into_owned())
+}
+
+/// What `trace` preloads for a program: the libraries of the ABIs it
+/// needs. Err: a message for an explicit library of the wrong ABI (a 12
+/// library named for a program that loads only libcudart.so.13, or the
+/// reverse: nothing of ours would run, so the trace would be empty).
+/// A needed ABI whose library was not built is left out with a warning.
+pub fn to_preload(libs: &Libraries, program: &Path) -> Result<Vec<PathBuf>, String> {
+    let (need, why) = needs(program);
+    if let Some(named) = libs.named
+        && !need.has(named)
+    {
+        let other = named.other();
+        return Err(format!(
+            "the library named ({}) is {}, but {} loads only {} ({why}): pass a {} library (`{}`), or leave --library out",
+            libs.get(named).map_or_else(String::new, |p| p.display().to_string()),
+            named.soname(),
+            program.display(),
+            other.soname(),
+            other.soname(),
+            other.file_name()
+        ));
+    }
+    let mut out = Vec::new();
+    for abi in [Abi::V13, Abi::V12] {
+        if !need.has(abi) {
+            continue;
+        }
+        match libs.get(abi) {
+            Some(p) => out.push(p.to_path_buf()),
+            None => eprintln!(
+                "cudart-shim: {} is not built beside {}: {} calls of {} are not traced (build it: cargo build --release)",
+                abi.file_name(),
+                libs.primary().display(),
+                abi.soname(),
+                program.display()
+            ),
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("no cudart-shim library for {} ({why})", program.display()));
+    }
+    Ok(out)
+}
+
+/// `program` as the shell would run it: a name without `/` is looked up
+/// on `PATH`.
+pub fn resolve_program(program: &str) -> PathBuf {
+    if program.contains('/') {
+        return PathBuf::from(program);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .unwrap_or_else(|| PathBuf::from(program))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_names_the_runtimes_of_the_closure() {
+        let l = "\tlinux-vdso.so.1 (0x00007ffd)\n\tlibcudart.so.12 => /x/libcudart.so.12 (0x7f)\n\tlibc.so.6 => /lib/libc.so.6 (0x7f)\n";
+        assert_eq!(closure_needs(l), Needs { v13: false, v12: true });
+        assert_eq!(closure_needs("\tlibcudart.so.13 => not found\n"), Needs { v13: true, v12: false });
+        assert_eq!(closure_needs("\tlibcudart.so.13 => a\n\tlibcudart.so.12 => b\n"), Needs::BOTH);
+        assert_eq!(closure_needs("\tlibcudart_shim.so => a\n"), Needs::default());
+    }
+
+    #[test]
+    fn this_test_binary_is_dynamic_and_needs_no_runtime() {
+        let exe = std::env::current_exe().unwrap();
+        let b = std::fs::read(&exe).unwrap();
+        assert!(elf_interp(&b).is_some_and(|i| i.contains("ld-linux")), "{:?}", elf_interp(&b));
+        assert_eq!(needs(&exe).0, Needs::BOTH, "no libcudart in the closure: both");
+        assert!(needs(&exe).1.contains("no libcudart"), "{}", needs(&exe).1);
+    }
 }

@@ -26,17 +26,22 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run PROGRAM under the shim (LD_PRELOAD) with tracing on; print each
-    /// process's summary when it ends and name the files written.
+    /// process's summary when it ends and name the files written. Preloads
+    /// libcudart_shim.so (libcudart.so.13), libcudart_shim12.so
+    /// (libcudart.so.12) or both, as PROGRAM's load closure asks; both for
+    /// interpreters (python, torchrun) and scripts.
     Trace(trace::Options),
     /// Print the summary table of saved traces (timelines from `trace
     /// --timeline`, or summary JSON files); with several files, each
     /// rank's summary and a cross-rank table.
     Report(report::Options),
-    /// Say which driver, GPUs, runtime versions and library are found, and
-    /// why anything is missing.
+    /// Say which driver, GPUs, runtime versions and libraries are found
+    /// (libcudart.so.13 and libcudart.so.12 each), and why anything is
+    /// missing.
     Doctor {
         /// The cudart-shim library to check (default: next to this
-        /// command, or target/<profile>); must exist.
+        /// command, or target/<profile>); must exist. The other ABI's
+        /// library beside it is checked too.
         #[arg(long, value_name = "PATH")]
         library: Option<PathBuf>,
     },

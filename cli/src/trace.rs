@@ -2,12 +2,20 @@
 //! torchrun does) with the shim preloaded and tracing on; when it ends,
 //! print each process's summary and name every file the processes wrote.
 //!
+//! Which runtime is preloaded: `libcudart_shim.so` for a program whose
+//! load closure has libcudart.so.13, `libcudart_shim12.so` for .12, both
+//! for both and for interpreters and scripts (see `library`). A process
+//! that uses both runtimes writes one summary per runtime, each naming its
+//! runtime.
+//!
 //! The run has a private folder (mode 0700), passed to the library as
 //! `CUDART_SHIM_TRACE_SESSION`: each process writes its summary there as
-//! JSON (`summary-<pid>.json`, with its rank, host and pid), claims the
-//! names of the files it writes under `claims/` so no two processes write
-//! the same file, and lists each file it wrote in `outputs` (see the
-//! library's `trace::output`).
+//! JSON (`summary-<pid>.json`, with its rank, host, pid and runtime; a
+//! second runtime of the process writes `summary-<pid>.cudart13.json`),
+//! claims the names of the files it writes under `claims/` so no two
+//! processes (or two runtimes of one process) write the same file, and
+//! lists each file it wrote in `outputs`, with its pid, rank and runtime
+//! (see the library's `trace::output`).
 
 use crate::library;
 use clap::Args;
@@ -49,7 +57,10 @@ pub struct Options {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     sample: Option<u32>,
     /// The cudart-shim library to preload (default: next to this command,
-    /// or target/<profile>); must exist.
+    /// or target/<profile>); must exist. Its SONAME says its ABI
+    /// (libcudart.so.13 or .12); the other ABI's library beside it is
+    /// preloaded too when the program needs it (interpreters: both). A
+    /// library of an ABI the program does not load is an error.
     #[arg(long, value_name = "PATH")]
     library: Option<PathBuf>,
     /// The program and its arguments (`--` before them is optional; needed
@@ -59,11 +70,20 @@ pub struct Options {
 }
 
 pub fn run(o: Options) -> ExitCode {
-    let lib = match library::find(o.library) {
+    let libs = match library::find_all(o.library) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("cudart-shim: {}", e.message);
             return e.exit_code;
+        }
+    };
+    // libcudart.so.13, .12 or both, as the program's load closure says
+    // (both for interpreters and scripts): see `library`.
+    let libs_to_preload = match library::to_preload(&libs, &library::resolve_program(&o.program[0])) {
+        Ok(l) => l,
+        Err(m) => {
+            eprintln!("cudart-shim: {m}");
+            return ExitCode::from(2);
         }
     };
     let summary = o.summary || !o.no_summary;
@@ -79,9 +99,10 @@ pub fn run(o: Options) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let ours: Vec<String> = libs_to_preload.iter().map(|l| l.display().to_string()).collect();
     let preload = match std::env::var("LD_PRELOAD") {
-        Ok(p) if !p.is_empty() => format!("{}:{p}", lib.display()),
-        _ => lib.display().to_string(),
+        Ok(p) if !p.is_empty() => format!("{}:{p}", ours.join(":")),
+        _ => ours.join(":"),
     };
     let mut cmd = Command::new(&o.program[0]);
     cmd.args(&o.program[1..]).env("LD_PRELOAD", preload).env("CUDART_SHIM_TRACE", modes.join(","));
@@ -100,7 +121,7 @@ pub fn run(o: Options) -> ExitCode {
             cmd.env(k, v);
         }
     }
-    o.layers.apply(&mut cmd, &lib);
+    o.layers.apply(&mut cmd, libs.primary());
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {
@@ -153,8 +174,14 @@ impl Session {
         let text = std::fs::read_to_string(self.dir.join("outputs")).unwrap_or_default();
         text.lines()
             .filter_map(|l| {
-                let mut f = l.splitn(4, '\t');
-                Some(Output { what: f.next()?.to_owned(), pid: f.next()?.to_owned(), rank: f.next()?.to_owned(), path: f.next()?.to_owned() })
+                let mut f = l.splitn(5, '\t');
+                Some(Output {
+                    what: f.next()?.to_owned(),
+                    pid: f.next()?.to_owned(),
+                    rank: f.next()?.to_owned(),
+                    runtime: f.next()?.to_owned(),
+                    path: f.next()?.to_owned(),
+                })
             })
             // The summaries are this folder's; printed, not named.
             .filter(|o| o.what != "summary")
@@ -172,7 +199,16 @@ struct Output {
     what: String,
     pid: String,
     rank: String,
+    /// The SONAME of the runtime that wrote it (empty: not known).
+    runtime: String,
     path: String,
+}
+
+impl Output {
+    /// `pid P` or `pid P, libcudart.so.12`.
+    fn who(&self) -> String {
+        if self.runtime.is_empty() { format!("pid {}", self.pid) } else { format!("pid {}, {}", self.pid, self.runtime) }
+    }
 }
 
 /// Print every process's summary, by rank then pid; with several, each
@@ -216,7 +252,7 @@ fn print_summaries(dir: &Path) {
 fn name_outputs(outputs: &[Output]) {
     let timelines: Vec<&Output> = outputs.iter().filter(|o| o.what == "timeline").collect();
     for o in outputs.iter().filter(|o| o.what != "timeline") {
-        eprintln!("cudart-shim: {} of rank {} (pid {}): {}", o.what, o.rank, o.pid, o.path);
+        eprintln!("cudart-shim: {} of rank {} ({}): {}", o.what, o.rank, o.who(), o.path);
     }
     match timelines[..] {
         [] => {}
@@ -226,7 +262,7 @@ fn name_outputs(outputs: &[Output]) {
         ),
         _ => {
             for t in &timelines {
-                eprintln!("cudart-shim: timeline of rank {} (pid {}): {}", t.rank, t.pid, t.path);
+                eprintln!("cudart-shim: timeline of rank {} ({}): {}", t.rank, t.who(), t.path);
             }
             let all: Vec<&str> = timelines.iter().map(|t| t.path.as_str()).collect();
             eprintln!(

@@ -12,9 +12,11 @@
 //! Design:
 //! - **Thin.** The trace machinery (counting, timing, the call log, the
 //!   timeline, the summary, the environment variables) lives once, in
-//!   `libcudart_shim.so`. This library finds it ([`shim`]: already loaded in
-//!   the process, else from the file beside this one) and reports through the
-//!   small C ABI of `src/trace/driver_abi.rs`. One machinery per process:
+//!   `libcudart_shim.so` (and `libcudart_shim12.so`, a second copy with its
+//!   own). This library finds them ([`shim`]: already loaded in the process,
+//!   else from the file beside this one) and reports through the small C ABI
+//!   of `src/trace/driver_abi.rs`, each call to one of them (the rule is at
+//!   [`shim::connect`]). One machinery per runtime:
 //!   when the program also uses our runtime, driver calls made inside a
 //!   runtime call nest under it on the timeline and are not counted as the
 //!   program's own (the trace machinery decides that from its call depth).
@@ -36,7 +38,8 @@
 //!   counted once under a name that says so. `cuGetExportTable` passes
 //!   through: its private tables are not wrapped.
 //! - **Cost.** With tracing off an export is one load of the real pointer,
-//!   two loads and a compare for the switch, and a tail call.
+//!   four loads and two compares for the two switches (one per cudart-shim
+//!   runtime the process can hold), and a tail call.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
@@ -82,15 +85,32 @@ pub static REAL_UNTYPED: [AtomicPtr<c_void>; api::UNTYPED.len()] =
 static OFF_WORD: AtomicU32 = AtomicU32::new(desc::OFF);
 /// The trace machinery's switch word (ours, always off, until one is found).
 static SWITCH: AtomicPtr<AtomicU32> = AtomicPtr::new(&OFF_WORD as *const AtomicU32 as *mut AtomicU32);
-/// The trace machinery's hooks (NULL: none).
+/// The primary trace machinery's hooks (NULL: none); see [`shim::connect`].
 static HOOKS: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
+/// A second runtime's machinery (a process with both libcudart.so.13 and
+/// .12 of ours; NULL: none) and its switch word.
+static SECOND: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
+static SWITCH2: AtomicPtr<AtomicU32> = AtomicPtr::new(&OFF_WORD as *const AtomicU32 as *mut AtomicU32);
 
-/// Whether calls are traced now: two relaxed loads and a compare.
+/// Whether calls are traced now: four relaxed loads and two compares.
 #[inline(always)]
 pub fn tracing() -> bool {
-    // SAFETY: SWITCH points at a static of ours or of libcudart_shim.so,
-    // which is never unloaded once we hold it (see `shim`).
-    unsafe { (*SWITCH.load(Relaxed)).load(Relaxed) > desc::OFF }
+    // SAFETY: SWITCH and SWITCH2 point at a static of ours or of a
+    // cudart-shim runtime, which is never unloaded once we hold it (see `shim`).
+    unsafe { (*SWITCH.load(Relaxed)).load(Relaxed) > desc::OFF || (*SWITCH2.load(Relaxed)).load(Relaxed) > desc::OFF }
+}
+
+/// The machinery to report a call to: the second one while one of its
+/// runtime's calls is in progress on this thread (the call nests there),
+/// else the primary (see [`shim::connect`]).
+#[inline]
+fn machinery() -> *const desc::Hooks {
+    let second = SECOND.load(Acquire);
+    // SAFETY: hooks of a matching ABI version, pinned (see `shim`).
+    if !second.is_null() && unsafe { ((*second).depth)() } > 0 {
+        return second;
+    }
+    HOOKS.load(Acquire)
 }
 
 /// An argument as the word the trace machinery receives.
@@ -148,7 +168,7 @@ impl Word for CUipcHandle {
 /// Report one call of function `id` to the trace machinery, which runs it.
 #[inline(never)]
 pub fn traced<F: FnOnce() -> CUresult>(id: u32, args: &[u64], run: F) -> CUresult {
-    let h = HOOKS.load(Acquire);
+    let h = machinery();
     if h.is_null() {
         return run();
     }

@@ -112,12 +112,22 @@ unsafe fn register(api: &Api) -> Registry {
     Registry { api, fns, result: enums.get(api.result_enum).copied().unwrap_or(empty) }
 }
 
-static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untraced };
+static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untraced, activate, depth };
+
+unsafe extern "C" fn activate() {
+    let _ = catch_unwind(super::active);
+}
+
+unsafe extern "C" fn depth() -> u32 {
+    super::current_depth()
+}
 
 /// Called by the driver interposer when it loads: the hooks it reports
 /// through, or NULL when driver-API tracing is off
 /// (`CUDART_SHIM_TRACE_DRIVER=0`), the ABI version differs, or another
-/// copy of the interposer registered first.
+/// copy of the interposer registered first. Does not switch tracing on
+/// (`Hooks::activate` does): a runtime the program does not use stays
+/// inert, with no output, thread or driver.
 ///
 /// # Safety
 /// `api` is NULL or follows [`super::driver_abi`].
@@ -136,7 +146,6 @@ pub unsafe extern "C" fn cudartShimInternalDriverHooks(api: *const Api) -> *cons
         if !crate::config::trace_config().driver {
             return std::ptr::null();
         }
-        super::active();
         // SAFETY: checked above.
         let reg = REGISTRY.get_or_init(|| Box::leak(Box::new(unsafe { register(a) })));
         if reg.api != api {

@@ -17,13 +17,18 @@ use std::ffi::{c_int, c_void};
 use std::sync::atomic::AtomicU32;
 
 /// Bumped on any change to a struct or function of this file.
-pub const ABI_VERSION: u32 = 1;
+/// 2: the hooks no longer switch the machinery on; [`Hooks::activate`] and
+/// [`Hooks::depth`] (two runtimes in one process, see `interposer/src/shim.rs`).
+pub const ABI_VERSION: u32 = 2;
 
-/// The exported function of `libcudart_shim.so` that hands out [`Hooks`].
+/// The exported function of `libcudart_shim.so` (and of
+/// `libcudart_shim12.so`, versioned `libcudart.so.12` there) that hands out
+/// [`Hooks`].
 pub const HOOKS_SYMBOL: &[u8] = b"cudartShimInternalDriverHooks\0";
 /// `cudartShimInternalDriverHooks(api)`: the hooks, or NULL when driver-API
 /// tracing is switched off (`CUDART_SHIM_TRACE_DRIVER=0`) or `api` is of
-/// another ABI version.
+/// another ABI version. Taking the hooks changes nothing in the runtime:
+/// a runtime the program never uses stays inert until [`Hooks::activate`].
 pub type HooksFn = unsafe extern "C" fn(api: *const Api) -> *const Hooks;
 
 /// A UTF-8 string in static memory.
@@ -160,6 +165,14 @@ pub struct Hooks {
     /// An entry point the interposer hands out untraced (a function newer
     /// than its list): counted once under a name that says so.
     pub untraced: unsafe extern "C" fn(name: *const u8, len: usize),
+    /// Switch the machinery on as the environment says (reads the
+    /// configuration, opens the outputs): for the machinery that receives
+    /// the program's own driver calls. A runtime's first call does the same.
+    pub activate: unsafe extern "C" fn(),
+    /// How many of this runtime's calls are in progress on the calling
+    /// thread (0 when none, or when the thread never called it). Changes
+    /// nothing.
+    pub depth: unsafe extern "C" fn() -> u32,
 }
 
 /// The switch word's value (and below) when nothing is traced.

@@ -414,6 +414,16 @@ fn adopt() -> Option<&'static ThreadState> {
     Some(s)
 }
 
+/// How many traced calls are in progress on this thread, without making
+/// the thread a state (a thread that never called reads 0).
+pub(crate) fn current_depth() -> u32 {
+    match CURRENT.try_with(Cell::get) {
+        // SAFETY: states are leaked, never freed.
+        Ok(p) if !p.is_null() && p != DEAD => unsafe { &*p }.depth.load(Relaxed),
+        _ => 0,
+    }
+}
+
 /// Run `f` with a borrowed state for a call whose thread is being torn
 /// down: its events carry the calling thread's id and go to the writer at
 /// once; the state goes back to the free list.

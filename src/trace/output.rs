@@ -7,13 +7,14 @@
 //! claims a file name in `<session>/claims` (`O_EXCL`) before creating it; a
 //! process that finds its name taken by another writes `NAME.<pid>.EXT`
 //! instead and says so. Each file written is listed in `<session>/outputs`,
-//! one line per file (`what<TAB>pid<TAB>rank<TAB>absolute path`), for the
-//! command to name them when the program ends.
+//! one line per file (`what<TAB>pid<TAB>rank<TAB>runtime<TAB>absolute
+//! path`), for the command to name them when the program ends.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::fd::AsRawFd;
+use std::sync::OnceLock;
 use trace_format::process::Process;
 
 /// Create (or truncate) `path` for writing. `append`: every write lands at
@@ -46,25 +47,174 @@ fn explain(e: std::io::Error, path: &str) -> std::io::Error {
     e
 }
 
-/// Create a trace file as [`create`] does; inside a `cudart-shim trace`
-/// run, first claim its name (see the module note). Returns the file and
-/// the path actually written.
+/// Create a trace file as [`create`] does, first claiming its name (see
+/// the module note): a name another cudart-shim runtime of this process
+/// holds (a process that uses both libcudart.so.12 and .13) becomes
+/// `NAME.cudart12.EXT` (this runtime's tag, [`runtime_tag`]); inside a
+/// `cudart-shim trace` run, a name another process holds becomes
+/// `NAME.<pid>.EXT`. Returns the file and the path actually written.
+/// (The tagged name is not claimed in the process: only two runtimes exist.)
 pub fn create_claimed(path: &str, append: bool, what: &str) -> std::io::Result<(File, String)> {
-    let Some(session) = crate::config::trace_config().session.as_deref() else {
-        return create(path, append).map(|f| (f, path.to_owned()));
-    };
-    let pid = std::process::id();
     let mut actual = path.to_owned();
-    if let Err(holder) = claim(session, path) {
-        actual = with_pid(path, pid);
-        log::warn!(
-            "the {what} file {path} is already written by another process of this run ({holder}); this process (pid {pid}) writes {actual} instead (put %p or %r in the name to choose)"
-        );
-        let _ = claim(session, &actual);
+    let mut other_runtime = claim_in_process(path).err();
+    if let Some(session) = crate::config::trace_config().session.as_deref() {
+        let pid = std::process::id();
+        if other_runtime.is_none()
+            && let Err((holder_pid, holder)) = claim(session, path)
+        {
+            if holder_pid == Some(pid) {
+                // This process's other runtime, loaded where this one could
+                // not see it (RTLD_LOCAL): the session's claim tells.
+                other_runtime = Some(holder);
+            } else {
+                actual = with_tag(path, &pid.to_string());
+                log::warn!(
+                    "the {what} file {path} is already written by another process of this run ({holder}); this process (pid {pid}) writes {actual} instead (put %p or %r in the name to choose)"
+                );
+                let _ = claim(session, &actual);
+            }
+        }
+        if other_runtime.is_some() {
+            actual = with_tag(path, runtime_tag());
+            let _ = claim(session, &actual);
+        }
+    } else if other_runtime.is_some() {
+        actual = with_tag(path, runtime_tag());
+    }
+    if let Some(holder) = other_runtime {
+        // The summaries `cudart-shim trace` collects in its folder are its
+        // own business: it prints each under its runtime's name.
+        let session_file = crate::config::trace_config().session.as_deref().is_some_and(|s| absolute(path).starts_with(&absolute(s)));
+        if !session_file {
+            log::warn!(
+                "the {what} file {path} is written by this process's other cudart-shim runtime ({holder}); this runtime ({}) writes {actual}",
+                runtime_soname().unwrap_or("?")
+            );
+        }
     }
     let f = create(&actual, append)?;
-    list_output(session, what, &actual);
+    if let Some(session) = crate::config::trace_config().session.as_deref() {
+        list_output(session, what, &actual);
+    }
     Ok((f, actual))
+}
+
+/// The tag this runtime puts in a file name another runtime of the process
+/// holds: `cudart12` for libcudart.so.12, `cudart13` for .13.
+fn runtime_tag() -> &'static str {
+    match runtime_soname() {
+        Some("libcudart.so.12") => "cudart12",
+        Some("libcudart.so.13") => "cudart13",
+        _ => "cudart",
+    }
+}
+
+/// The file names this runtime writes (see [`claim_in_process`]).
+static IN_PROCESS: parking_lot::Mutex<Vec<String>> = parking_lot::Mutex::new(Vec::new());
+
+/// Whether this runtime writes `path` (made absolute): 1 if it does, else
+/// 0. Every cudart-shim runtime library exports it; the other runtime of
+/// the process asks it before taking a name (see [`claim_in_process`]).
+///
+/// # Safety
+/// `path` is NULL or a NUL-terminated string.
+///
+/// cbindgen:ignore
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub unsafe extern "C" fn cudartShimInternalWritesOutput(path: *const libc::c_char) -> libc::c_int {
+    std::panic::catch_unwind(|| {
+        if path.is_null() {
+            return 0;
+        }
+        // SAFETY: per the contract.
+        let p = unsafe { std::ffi::CStr::from_ptr(path) }.to_string_lossy();
+        IN_PROCESS.lock().iter().any(|q| *q == p) as libc::c_int
+    })
+    .unwrap_or(0)
+}
+
+type WritesFn = unsafe extern "C" fn(*const libc::c_char) -> libc::c_int;
+
+/// The other cudart-shim runtimes of this process: every loaded object
+/// that resolves [`cudartShimInternalWritesOutput`] to another function
+/// than ours, with its runtime's name. Found by walking the loaded objects
+/// (`dl_iterate_phdr`), so a copy loaded `RTLD_LOCAL` (a Python extension
+/// module's libcudart) is found too, not only the global scope's first.
+fn other_runtimes() -> Vec<(WritesFn, String)> {
+    unsafe extern "C" fn each(info: *mut libc::dl_phdr_info, _: usize, data: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: the loader's record for this call; data is our Vec.
+        let (info, names) = unsafe { (&*info, &mut *(data as *mut Vec<std::ffi::CString>)) };
+        if !info.dlpi_name.is_null() {
+            // SAFETY: the loader's C string.
+            let n = unsafe { std::ffi::CStr::from_ptr(info.dlpi_name) };
+            if !n.is_empty() {
+                names.push(n.to_owned());
+            }
+        }
+        0
+    }
+    let mut names: Vec<std::ffi::CString> = Vec::new();
+    // SAFETY: the callback only reads the records and pushes to `names`.
+    unsafe { libc::dl_iterate_phdr(Some(each), &mut names as *mut Vec<std::ffi::CString> as *mut libc::c_void) };
+    let mine = cudartShimInternalWritesOutput as WritesFn as usize;
+    let mut out: Vec<(WritesFn, String)> = Vec::new();
+    for n in names {
+        // SAFETY: NOLOAD only takes a reference to an object already
+        // loaded (dropped below, after the lookups: the object is one the
+        // process keeps loaded, and a runtime pins itself, see below).
+        let h = unsafe { libc::dlopen(n.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+        if h.is_null() {
+            continue;
+        }
+        // SAFETY: a handle and C strings.
+        let f = unsafe { libc::dlsym(h, c"cudartShimInternalWritesOutput".as_ptr()) };
+        let node = [c"libcudart.so.13", c"libcudart.so.12"]
+            .into_iter()
+            // SAFETY: as above.
+            .find(|v| unsafe { libc::dlvsym(h, c"cudartShimInternalWritesOutput".as_ptr(), v.as_ptr()) } == f)
+            .map_or("cudart-shim", |v| if v == c"libcudart.so.12" { "libcudart.so.12" } else { "libcudart.so.13" });
+        if !f.is_null() && f as usize != mine && !out.iter().any(|o| o.0 as usize == f as usize) {
+            // Keep that runtime loaded: we may call it again.
+            let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+            // SAFETY: an address inside a loaded object; info is an out-struct.
+            if unsafe { libc::dladdr(f, &mut info) } != 0 && !info.dli_fname.is_null() {
+                unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD | libc::RTLD_NODELETE) };
+            }
+            // SAFETY: the symbol has this type in every copy (defined above).
+            out.push((unsafe { std::mem::transmute::<*mut libc::c_void, WritesFn>(f) }, node.to_owned()));
+        }
+        // SAFETY: the reference NOLOAD took.
+        unsafe { libc::dlclose(h) };
+    }
+    out
+}
+
+/// Claim `path` among this process's cudart-shim runtimes (two copies of
+/// this crate, each with its own statics): Err(holder) when another
+/// runtime of the process writes it. Each runtime keeps the names it
+/// writes and answers the others' question
+/// ([`cudartShimInternalWritesOutput`]); claims are rare (one per output
+/// file), so asking costs nothing that matters.
+fn claim_in_process(path: &str) -> Result<(), String> {
+    if runtime_soname().is_none() {
+        return Ok(());
+    }
+    let abs = absolute(path);
+    // Our table is not locked while the others are asked: two runtimes
+    // asking each other at once would otherwise wait on each other. (Two
+    // runtimes opening the same name at the same instant can both take it;
+    // they open their outputs at their first call.)
+    if let Ok(c) = std::ffi::CString::new(abs.as_str()) {
+        for (writes, who) in other_runtimes() {
+            // SAFETY: a C string alive for the call.
+            if unsafe { writes(c.as_ptr()) } != 0 {
+                return Err(who);
+            }
+        }
+    }
+    IN_PROCESS.lock().push(abs);
+    Ok(())
 }
 
 /// Absolute form of `path` (relative to the current directory), the key
@@ -73,8 +223,9 @@ fn absolute(path: &str) -> String {
     std::path::absolute(path).map_or_else(|_| path.to_owned(), |p| p.to_string_lossy().into_owned())
 }
 
-/// Claim `path` in the session; Err(who holds it) when another process did.
-fn claim(session: &str, path: &str) -> Result<(), String> {
+/// Claim `path` in the session; Err((its pid, who holds it)) when another
+/// process, or another runtime of this one, did.
+fn claim(session: &str, path: &str) -> Result<(), (Option<u32>, String)> {
     use std::hash::{Hash, Hasher};
     let abs = absolute(path);
     // DefaultHasher::new() has fixed keys: every process of the run (one
@@ -84,24 +235,27 @@ fn claim(session: &str, path: &str) -> Result<(), String> {
     let claim = format!("{session}/claims/{:016x}", h.finish());
     match OpenOptions::new().write(true).create_new(true).mode(0o600).custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC).open(&claim) {
         Ok(mut f) => {
-            let _ = writeln!(f, "{}", std::process::id());
+            let _ = writeln!(f, "{} {}", std::process::id(), runtime_soname().unwrap_or("cudart-shim"));
             Ok(())
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             let who = std::fs::read_to_string(&claim).unwrap_or_default();
-            Err(format!("pid {}", who.trim()))
+            let mut w = who.split_whitespace();
+            let pid = w.next().and_then(|p| p.parse().ok());
+            let runtime = w.next().unwrap_or("?");
+            Err((pid, format!("pid {} on {runtime}", pid.map_or_else(|| "?".to_owned(), |p: u32| p.to_string()))))
         }
         // No claims folder (not made by the command): nothing to coordinate.
         Err(_) => Ok(()),
     }
 }
 
-/// `dir/trace.json` -> `dir/trace.<pid>.json` (`trace` -> `trace.<pid>`).
-pub fn with_pid(path: &str, pid: u32) -> String {
+/// `dir/trace.json` -> `dir/trace.<tag>.json` (`trace` -> `trace.<tag>`).
+pub fn with_tag(path: &str, tag: &str) -> String {
     let name_at = path.rfind('/').map_or(0, |i| i + 1);
     match path[name_at..].rfind('.').filter(|&i| i > 0) {
-        Some(dot) => format!("{}.{pid}{}", &path[..name_at + dot], &path[name_at + dot..]),
-        None => format!("{path}.{pid}"),
+        Some(dot) => format!("{}.{tag}{}", &path[..name_at + dot], &path[name_at + dot..]),
+        None => format!("{path}.{tag}"),
     }
 }
 
@@ -113,7 +267,8 @@ fn list_output(session: &str, what: &str, path: &str) {
         return;
     };
     let rank = crate::config::rank(crate::config::env_var);
-    let line = format!("{what}\t{}\t{rank}\t{}\n", std::process::id(), absolute(path).replace(['\t', '\n'], " "));
+    let runtime = runtime_soname().unwrap_or("");
+    let line = format!("{what}\t{}\t{rank}\t{runtime}\t{}\n", std::process::id(), absolute(path).replace(['\t', '\n'], " "));
     write_all(f.as_raw_fd(), line.as_bytes());
 }
 
@@ -126,10 +281,43 @@ pub fn set_device_lister(f: fn() -> Vec<i32>) {
     let _ = DEVICE_LISTER.set(f);
 }
 
+/// The SONAME of the runtime library this code was linked into
+/// (`libcudart.so.13` or `libcudart.so.12`), or None when it is neither
+/// (the crate linked into a test program). The two libraries are links of
+/// one crate, so the code cannot know at compile time: each library's
+/// exports carry its version node (`cudaMalloc@@libcudart.so.12`), so the
+/// one whose node resolves `cudaMalloc` in the object holding this function
+/// is the answer. Found once.
+pub fn runtime_soname() -> Option<&'static str> {
+    static SONAME: OnceLock<Option<&'static str>> = OnceLock::new();
+    *SONAME.get_or_init(|| {
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        // SAFETY: an address of this object; `info` is an out-struct.
+        if unsafe { libc::dladdr(runtime_soname as *const libc::c_void, &mut info) } == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        // SAFETY: the loader's C string; NOLOAD only takes a reference to
+        // the object already loaded (dropped below).
+        let h = unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
+        if h.is_null() {
+            return None;
+        }
+        let found = [(c"libcudart.so.13", "libcudart.so.13"), (c"libcudart.so.12", "libcudart.so.12")]
+            .into_iter()
+            // SAFETY: a handle from dlopen and C strings.
+            .find(|(node, _)| !unsafe { libc::dlvsym(h, c"cudaMalloc".as_ptr(), node.as_ptr()) }.is_null())
+            .map(|(_, name)| name);
+        // SAFETY: the reference NOLOAD took.
+        unsafe { libc::dlclose(h) };
+        found
+    })
+}
+
 /// The record of this process for an output file, with the clock sample
 /// taken at start and one taken now.
 pub fn process_record() -> Process {
     let mut p = crate::config::process_identity(crate::config::env_var, std::process::id());
+    p.runtime = runtime_soname().map(str::to_owned);
     p.devices = DEVICE_LISTER.get().map(|f| f()).unwrap_or_default();
     p.clock = super::clock::start_sample().into_iter().chain([super::clock::sample()]).collect();
     p
@@ -200,10 +388,10 @@ mod tests {
 
     #[test]
     fn pid_suffix_goes_before_the_extension() {
-        assert_eq!(with_pid("out/trace.json", 7), "out/trace.7.json");
-        assert_eq!(with_pid("a.d/trace", 7), "a.d/trace.7");
-        assert_eq!(with_pid(".hidden", 7), ".hidden.7");
-        assert_eq!(with_pid("calls.log.txt", 7), "calls.log.7.txt");
+        assert_eq!(with_tag("out/trace.json", "7"), "out/trace.7.json");
+        assert_eq!(with_tag("a.d/trace", "7"), "a.d/trace.7");
+        assert_eq!(with_tag(".hidden", "7"), ".hidden.7");
+        assert_eq!(with_tag("calls.log.txt", "cudart12"), "calls.log.cudart12.txt");
     }
 
     #[test]

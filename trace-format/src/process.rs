@@ -43,15 +43,26 @@ pub struct Process {
     pub devices: Vec<i32>,
     /// The sample taken at start, then the latest one (at the last flush).
     pub clock: Vec<ClockSample>,
+    /// The SONAME of the cudart-shim runtime that wrote the file
+    /// (`libcudart.so.13`, `libcudart.so.12`): a process that uses both
+    /// writes one set of files per runtime. None: not known (the runtime
+    /// linked into a test, or a file from an older version).
+    pub runtime: Option<String>,
 }
 
 impl Process {
-    /// `rank N (host, pid P)`, or `pid P (host)` outside a distributed job.
+    /// `rank N (host, pid P)`, or `pid P (host)` outside a distributed job;
+    /// followed by ` on RUNTIME` when the runtime is known.
     pub fn label(&self) -> String {
-        match self.rank {
+        let mut s = match self.rank {
             Some(r) => format!("rank {r} ({}, pid {})", self.host, self.pid),
             None => format!("pid {} ({})", self.pid, self.host),
+        };
+        if let Some(rt) = &self.runtime {
+            s.push_str(" on ");
+            s.push_str(rt);
         }
+        s
     }
 
     /// The wall clock at trace time 0 (ns since the epoch), by the first
@@ -93,6 +104,7 @@ impl Process {
             "cuda_visible_devices": self.visible_devices,
             "devices": self.devices,
             "clock": clock,
+            "runtime": self.runtime,
         })
     }
 
@@ -112,6 +124,7 @@ impl Process {
             visible_devices: v["cuda_visible_devices"].as_str().map(str::to_owned),
             devices: v["devices"].as_array().into_iter().flatten().filter_map(|d| d.as_i64()).map(|d| d as i32).collect(),
             clock,
+            runtime: v["runtime"].as_str().map(str::to_owned),
         })
     }
 
@@ -157,6 +170,10 @@ mod tests {
         assert_eq!(Process::from_json(&a.to_json()).as_ref(), Some(&a));
         assert_eq!(a.label(), "rank 1 (node7, pid 42)");
         assert_eq!(Process { rank: None, ..a.clone() }.label(), "pid 42 (node7)");
+        let twelve = Process { runtime: Some("libcudart.so.12".into()), ..a.clone() };
+        assert_eq!(twelve.label(), "rank 1 (node7, pid 42) on libcudart.so.12");
+        assert_eq!(Process::from_json(&twelve.to_json()).as_ref(), Some(&twelve));
+        assert!(twelve.to_line().starts_with("rank 1 (node7, pid 42) on libcudart.so.12; "), "{}", twelve.to_line());
         assert!(a.to_line().contains("drift +2 ns"), "{}", a.to_line());
     }
 
