@@ -560,22 +560,6 @@ fn known_in_12_9(known: bool) -> CudaResult {
     if known { Ok(()) } else { Err(cudaErrorInvalidValue) }
 }
 
-#[unsafe(export_name = "cudaDeviceGetAttribute__abi12")]
-pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: cudaDeviceAttr, device: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetAttribute(value, attr, device) => {
-        known_in_12_9(known::device_attr(attr))?;
-        runtime::device::attribute(unsafe { as_out(value) }, attr, device)
-    })
-}
-
-#[unsafe(export_name = "cudaDeviceGetP2PAttribute__abi12")]
-pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(value: *mut c_int, attr: cudaDeviceP2PAttr, srcDevice: c_int, dstDevice: c_int) -> cudaError_t {
-    entry!(cudaDeviceGetP2PAttribute(value, attr, srcDevice, dstDevice) => {
-        known_in_12_9(known::p2p_attr(attr))?;
-        runtime::peer::p2p_attribute(unsafe { as_out(value) }, attr, srcDevice, dstDevice)
-    })
-}
-
 #[unsafe(export_name = "cudaDeviceGetLimit__abi12")]
 pub unsafe extern "C" fn cudaDeviceGetLimit(pValue: *mut usize, limit: cudaLimit) -> cudaError_t {
     entry!(cudaDeviceGetLimit(pValue, limit) => {

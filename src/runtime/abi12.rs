@@ -77,8 +77,8 @@ pub fn multi_device_count(n: c_uint) -> CudaResult<usize> {
 }
 
 /// `cudaLaunchCooperativeKernelMultiDevice` (12.9 only; deprecated since
-/// 11.3): each entry's kernel (a host stub or `cudaKernel_t`) becomes the
-/// `CUfunction` of its stream's context, and the driver's
+/// 11.3): each entry's kernel, which must be a registered host stub, becomes
+/// the `CUfunction` of its stream's context, and the driver's
 /// `cuLaunchCooperativeKernelMultiDevice` launches them all, with `flags`
 /// (`cudaCooperativeLaunchMultiDeviceNoPreSync`/`NoPostSync`, the driver's
 /// numbers) passed through. The driver judges what 12.9 leaves to it: the
@@ -87,9 +87,16 @@ pub fn multi_device_count(n: c_uint) -> CudaResult<usize> {
 pub fn launch_cooperative_multi_device(list: Option<&[cudaLaunchParams]>, flags: c_uint) -> CudaResult {
     let list = required(list)?;
     super::context::enter()?;
+    // Every entry's function is judged before its stream or the flags: 12.9
+    // answers a NULL function or a `cudaKernel_t` (no host stub) with
+    // `cudaErrorInvalidDeviceFunction` whatever the rest of the list holds
+    // (H100, tests/cu12/abi12_probe.c).
+    let kernels = list
+        .iter()
+        .map(|p| registry::function(p.func).ok_or(cudaErrorInvalidDeviceFunction)?.kernel())
+        .collect::<CudaResult<Vec<CUkernel>>>()?;
     let mut params = Vec::with_capacity(list.len());
-    for p in list {
-        let k = registry::resolve(p.func)?;
+    for (p, &k) in list.iter().zip(&kernels) {
         let f = function_in_stream_context(k, p.stream)?;
         params.push(CUDA_LAUNCH_PARAMS {
             function: f,

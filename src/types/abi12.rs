@@ -357,22 +357,9 @@ pub const cudaCooperativeLaunchMultiDeviceNoPostSync: c_uint = 0x02;
 /// neither version knows are left to the runtime, which refuses them.
 pub mod known {
     use super::super::{
-        cudaDeviceAttr, cudaDeviceP2PAttr, cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemAllocationType, cudaMemLocationType, cudaMemPoolAttr,
+        cudaGraphNodeType, cudaLaunchAttributeID, cudaLimit, cudaMemLocationType, cudaMemPoolAttr,
         cudaMemPoolProps,
     };
-
-    /// 12.9's `cudaDevAttrMax`: 13.x's attributes 144 and on
-    /// (`HostMemoryPoolsSupported` ... `TensorMapLargeTensorMinSize`).
-    pub const DEVICE_ATTR_MAX: i32 = 144;
-
-    pub fn device_attr(a: cudaDeviceAttr) -> bool {
-        a.0 < DEVICE_ATTR_MAX
-    }
-
-    /// 13.0's `cudaDevP2PAttrOnlyPartialNativeAtomicSupported` (5).
-    pub fn p2p_attr(a: cudaDeviceP2PAttr) -> bool {
-        a.0 != 5
-    }
 
     /// 13.x's `cudaLimitPerBlockMemorySize` (10).
     pub fn limit(l: cudaLimit) -> bool {
@@ -397,14 +384,11 @@ pub mod known {
         !(5..=6).contains(&t.0)
     }
 
-    /// 13.0's `cudaMemAllocationTypeManaged` (2).
-    pub fn alloc_type(t: cudaMemAllocationType) -> bool {
-        t.0 != 2
-    }
-
-    /// A pool's properties: its allocation type and location type.
+    /// A pool's properties: its location type. (Its allocation type goes
+    /// to the driver: 12.9 creates a pool of 13.0's managed type on driver
+    /// 580, H100, tests/cu12/abi12_probe.c.)
     pub fn pool_props(p: &cudaMemPoolProps) -> bool {
-        alloc_type(p.allocType) && location_type(p.location.r#type)
+        location_type(p.location.r#type)
     }
 
     /// 13.x's node types 14..=17 (`MemcpyBatch`, `Reserved16`,
@@ -440,22 +424,25 @@ pub fn node_member_bytes(t: super::cudaGraphNodeType) -> Option<(usize, usize)> 
 pub const NODE_PARAMS_UNION_OFFSET: usize = 16;
 
 /// A CUDA 12 program's `cudaGraphNodeParams` as the runtime's: the same
-/// 256 bytes, except that the bytes 13.x added to the type's member are
-/// zero (in 12.9 they are the union's spare bytes, which the program need
-/// not have cleared: read as 13's fields they would be a context and a
-/// function type). A 13-only node type is `cudaErrorInvalidValue`.
+/// 256 bytes. The bytes 13.x added to the type's member are spare bytes of
+/// the union in 12.9, but 12.9's runtime does not ignore them: with any of
+/// them set it answers `cudaErrorInvalidValue` (measured for a kernel
+/// member on an H100, tests/cu12/abi12_probe.c), so they reach the runtime
+/// only as zeros, never as 13's context or function type. A 13-only node
+/// type is `cudaErrorInvalidValue` too.
 pub fn node_params_from_12_9(p: &super::cudaGraphNodeParams) -> super::CudaResult<super::cudaGraphNodeParams> {
     if !known::node_type(p.r#type) {
         return Err(super::cudaErrorInvalidValue);
     }
-    let mut out = *p;
     if let Some((n12, n13)) = node_member_bytes(p.r#type) {
-        let tail = NODE_PARAMS_UNION_OFFSET + n12..NODE_PARAMS_UNION_OFFSET + n13;
-        // SAFETY: `out` is a plain-data 256-byte struct; the range lies in
-        // its union (16..248); zero bytes are valid for every member.
-        unsafe { std::ptr::write_bytes((&raw mut out).cast::<u8>().add(tail.start), 0, tail.len()) };
+        // SAFETY: `p` is a plain-data 256-byte struct and the range lies in
+        // its union (16..248).
+        let tail = unsafe { std::slice::from_raw_parts((p as *const super::cudaGraphNodeParams).cast::<u8>().add(NODE_PARAMS_UNION_OFFSET + n12), n13 - n12) };
+        if tail.iter().any(|&b| b != 0) {
+            return Err(super::cudaErrorInvalidValue);
+        }
     }
-    Ok(out)
+    Ok(*p)
 }
 
 /// The runtime's answer in a CUDA 12 program's struct: what the add call
