@@ -61,3 +61,50 @@ fn exit_from_a_stream_callback_ends_the_process_and_keeps_the_trace_valid() {
     let names: Vec<&str> = v["traceEvents"].as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
     assert!(names.contains(&"cudaLaunchHostFunc"), "{names:?}");
 }
+
+/// Starting the timeline inside a library initializer, while the loader
+/// initializes several libraries for one dlopen, runs no other library's
+/// initializer: the runtime's own setup never waits for itself. PyTorch
+/// hung this way on an H100 (libtorch_nvshmem's fatbin registration
+/// started the timeline, whose lookup of the other runtimes `dlopen`ed
+/// libtorch_cuda, running its registration inside the first). The
+/// lookups now read the mapped objects (src/trace/loaded.rs). This
+/// machine's glibc did not hang with the old code on this program (it
+/// does not run a pending initializer there), so the test shows the
+/// sequence completes and is traced, not the hang itself.
+#[test]
+fn timeline_started_inside_a_library_initializer_during_dlopen() {
+    use std::process::Command;
+    let dir = scratch("lifecycle/init_chain");
+    let src = repo_root().join("tests/c/init_chain");
+    let t = target_dir();
+    let cc = |args: &[&str]| {
+        let o = Command::new("cc").current_dir(&dir).args(args).output().unwrap();
+        assert!(o.status.success(), "cc {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    };
+    let lib = format!("-L{}", t.display());
+    cc(&["-shared", "-fPIC", src.join("b.c").to_str().unwrap(), "-o", "libb.so", &lib, "-l:libcudart.so.13"]);
+    cc(&["-shared", "-fPIC", src.join("a.c").to_str().unwrap(), "-o", "liba.so", "-L.", "-lb", &lib, "-l:libcudart.so.13", "-Wl,-rpath,$ORIGIN"]);
+    cc(&[src.join("main.c").to_str().unwrap(), "-o", "main", "-ldl"]);
+    let json = dir.join("t.json");
+    let _ = std::fs::remove_file(&json);
+    let env = fake_env(&[("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", json.to_str().unwrap()), ("CUDART_SHIM_LOG", "off")]);
+    let mut child = Command::new(dir.join("main")).current_dir(&dir).envs(env).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the program did not finish in 60 s (a runtime waiting for itself)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    assert!(status.success(), "{status}: {out}");
+    assert_eq!(out, "a_value 3\n");
+    let trace = std::fs::read_to_string(&json).unwrap();
+    assert_eq!(trace.matches("\"name\":\"cudaGetDeviceCount\"").count(), 2, "both initializers' calls are traced:\n{trace}");
+}

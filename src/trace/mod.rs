@@ -31,6 +31,7 @@ pub mod driver;
 /// cbindgen:ignore
 pub mod driver_abi;
 pub mod gpu;
+mod loaded;
 mod output;
 pub mod stats;
 pub mod subscribe;

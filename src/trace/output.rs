@@ -14,6 +14,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::fd::AsRawFd;
+use std::ffi::CStr;
 use std::sync::OnceLock;
 use trace_format::process::Process;
 
@@ -137,55 +138,35 @@ pub unsafe extern "C" fn cudartShimInternalWritesOutput(path: *const libc::c_cha
 type WritesFn = unsafe extern "C" fn(*const libc::c_char) -> libc::c_int;
 
 /// The other cudart-shim runtimes of this process: every loaded object
-/// that resolves [`cudartShimInternalWritesOutput`] to another function
-/// than ours, with its runtime's name. Found by walking the loaded objects
-/// (`dl_iterate_phdr`), so a copy loaded `RTLD_LOCAL` (a Python extension
-/// module's libcudart) is found too, not only the global scope's first.
+/// named `libcudart.so.12` or `.13` that defines
+/// [`cudartShimInternalWritesOutput`] at another address than ours, with
+/// its name. Found by walking the loaded objects (`trace::loaded`, which
+/// runs no initializer), so a copy loaded `RTLD_LOCAL` (a Python
+/// extension module's libcudart) is found too, not only the global
+/// scope's first.
 fn other_runtimes() -> Vec<(WritesFn, String)> {
-    unsafe extern "C" fn each(info: *mut libc::dl_phdr_info, _: usize, data: *mut libc::c_void) -> libc::c_int {
-        // SAFETY: the loader's record for this call; data is our Vec.
-        let (info, names) = unsafe { (&*info, &mut *(data as *mut Vec<std::ffi::CString>)) };
-        if !info.dlpi_name.is_null() {
-            // SAFETY: the loader's C string.
-            let n = unsafe { std::ffi::CStr::from_ptr(info.dlpi_name) };
-            if !n.is_empty() {
-                names.push(n.to_owned());
-            }
-        }
-        0
-    }
-    let mut names: Vec<std::ffi::CString> = Vec::new();
-    // SAFETY: the callback only reads the records and pushes to `names`.
-    unsafe { libc::dl_iterate_phdr(Some(each), &mut names as *mut Vec<std::ffi::CString> as *mut libc::c_void) };
     let mine = cudartShimInternalWritesOutput as WritesFn as usize;
     let mut out: Vec<(WritesFn, String)> = Vec::new();
-    for n in names {
-        // SAFETY: NOLOAD only takes a reference to an object already
-        // loaded (dropped below, after the lookups: the object is one the
-        // process keeps loaded, and a runtime pins itself, see below).
-        let h = unsafe { libc::dlopen(n.as_ptr(), libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
-        if h.is_null() {
+    for o in super::loaded::objects() {
+        let name = match o.soname().map(CStr::to_bytes) {
+            Some(b"libcudart.so.13") => "libcudart.so.13",
+            Some(b"libcudart.so.12") => "libcudart.so.12",
+            _ => continue,
+        };
+        let Some(f) = o.symbol(c"cudartShimInternalWritesOutput") else { continue };
+        if f as usize == mine || out.iter().any(|x| x.0 as usize == f as usize) {
             continue;
         }
-        // SAFETY: a handle and C strings.
-        let f = unsafe { libc::dlsym(h, c"cudartShimInternalWritesOutput".as_ptr()) };
-        let node = [c"libcudart.so.13", c"libcudart.so.12"]
-            .into_iter()
-            // SAFETY: as above.
-            .find(|v| unsafe { libc::dlvsym(h, c"cudartShimInternalWritesOutput".as_ptr(), v.as_ptr()) } == f)
-            .map_or("cudart-shim", |v| if v == c"libcudart.so.12" { "libcudart.so.12" } else { "libcudart.so.13" });
-        if !f.is_null() && f as usize != mine && !out.iter().any(|o| o.0 as usize == f as usize) {
-            // Keep that runtime loaded: we may call it again.
-            let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-            // SAFETY: an address inside a loaded object; info is an out-struct.
-            if unsafe { libc::dladdr(f, &mut info) } != 0 && !info.dli_fname.is_null() {
-                unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD | libc::RTLD_NODELETE) };
-            }
-            // SAFETY: the symbol has this type in every copy (defined above).
-            out.push((unsafe { std::mem::transmute::<*mut libc::c_void, WritesFn>(f) }, node.to_owned()));
+        // Keep that runtime loaded: we may call it again. (Its file is a
+        // cudart-shim runtime, already initialized or harmless to
+        // initialize: its initializers only set up its own statics.)
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        // SAFETY: an address inside a loaded object; info is an out-struct.
+        if unsafe { libc::dladdr(f, &mut info) } != 0 && !info.dli_fname.is_null() {
+            unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD | libc::RTLD_NODELETE) };
         }
-        // SAFETY: the reference NOLOAD took.
-        unsafe { libc::dlclose(h) };
+        // SAFETY: the symbol has this type in every copy (defined above).
+        out.push((unsafe { std::mem::transmute::<*const libc::c_void, WritesFn>(f) }, name.to_owned()));
     }
     out
 }
@@ -284,32 +265,15 @@ pub fn set_device_lister(f: fn() -> Vec<i32>) {
 /// The SONAME of the runtime library this code was linked into
 /// (`libcudart.so.13` or `libcudart.so.12`), or None when it is neither
 /// (the crate linked into a test program). The two libraries are links of
-/// one crate, so the code cannot know at compile time: each library's
-/// exports carry its version node (`cudaMalloc@@libcudart.so.12`), so the
-/// one whose node resolves `cudaMalloc` in the object holding this function
-/// is the answer. Found once.
+/// one crate, so the code cannot know at compile time: the `DT_SONAME` of
+/// the object holding this function is the answer (read from the mapped
+/// object, `trace::loaded`). Found once.
 pub fn runtime_soname() -> Option<&'static str> {
     static SONAME: OnceLock<Option<&'static str>> = OnceLock::new();
-    *SONAME.get_or_init(|| {
-        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-        // SAFETY: an address of this object; `info` is an out-struct.
-        if unsafe { libc::dladdr(runtime_soname as *const libc::c_void, &mut info) } == 0 || info.dli_fname.is_null() {
-            return None;
-        }
-        // SAFETY: the loader's C string; NOLOAD only takes a reference to
-        // the object already loaded (dropped below).
-        let h = unsafe { libc::dlopen(info.dli_fname, libc::RTLD_LAZY | libc::RTLD_NOLOAD) };
-        if h.is_null() {
-            return None;
-        }
-        let found = [(c"libcudart.so.13", "libcudart.so.13"), (c"libcudart.so.12", "libcudart.so.12")]
-            .into_iter()
-            // SAFETY: a handle from dlopen and C strings.
-            .find(|(node, _)| !unsafe { libc::dlvsym(h, c"cudaMalloc".as_ptr(), node.as_ptr()) }.is_null())
-            .map(|(_, name)| name);
-        // SAFETY: the reference NOLOAD took.
-        unsafe { libc::dlclose(h) };
-        found
+    *SONAME.get_or_init(|| match super::loaded::object_of(runtime_soname as *const libc::c_void)?.soname()?.to_bytes() {
+        b"libcudart.so.13" => Some("libcudart.so.13"),
+        b"libcudart.so.12" => Some("libcudart.so.12"),
+        _ => None,
     })
 }
 
