@@ -5,50 +5,32 @@ use common::*;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn cli() -> Command {
-    let exe = target_dir().join("cudart-shim");
-    assert!(exe.exists(), "{} is missing: run `cargo build --workspace`", exe.display());
-    let mut c = Command::new(exe);
-    c.env("CUDART_SHIM_DRIVER", fake_driver()).env_remove("CUDART_SHIM_TRACE").env_remove("LD_PRELOAD");
-    c
-}
-
 fn app(test: &str) -> (PathBuf, PathBuf) {
     let dir = scratch(test);
     let exe = compile_c_shim(&repo_root().join("tests/c/trace_app.c"), &dir.join("trace_app"), &["-lpthread"]);
     (dir, exe)
 }
 
-fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
-}
-
-/// `Num Calls` of `name` in a text summary.
-fn calls_of(table: &str, name: &str) -> Option<u64> {
-    let l = table.lines().find(|l| l.ends_with(&format!("  {name}")))?;
-    l.split_whitespace().nth(2)?.replace(',', "").parse().ok()
-}
-
 #[test]
 fn trace_prints_the_summary_after_the_program() {
     let (_dir, exe) = app("cli_trace");
-    let o = cli().args(["trace", "--"]).arg(&exe).arg("basic").output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--"]).arg(&exe).arg("basic").output().unwrap();
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert_eq!(out, "devices 1 warp 32\n");
-    assert_eq!(calls_of(&err, "cudaSetDevice"), Some(3), "{err}");
-    assert_eq!(calls_of(&err, "cudaDeviceSynchronize"), Some(3), "{err}");
-    assert_eq!(calls_of(&err, "cudaGetDeviceCount"), Some(2), "{err}");
+    assert_eq!(summary_calls(&err, "cudaSetDevice"), Some(3), "{err}");
+    assert_eq!(summary_calls(&err, "cudaDeviceSynchronize"), Some(3), "{err}");
+    assert_eq!(summary_calls(&err, "cudaGetDeviceCount"), Some(2), "{err}");
     assert!(err.contains("cudaErrorInvalidDevice"), "{err}");
 }
 
 #[test]
 fn trace_sample_counts_every_call_and_says_it_sampled() {
     let (_dir, exe) = app("cli_sample");
-    let o = cli().args(["trace", "--sample", "3", "--"]).arg(&exe).args(["threads", "4", "100"]).output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--sample", "3", "--"]).arg(&exe).args(["threads", "4", "100"]).output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
-    assert_eq!(calls_of(&err, "cudaGetDevice"), Some(400), "{err}");
+    assert_eq!(summary_calls(&err, "cudaGetDevice"), Some(400), "{err}");
     assert!(err.contains("Sampled (CUDART_SHIM_TRACE_SAMPLE=3)"), "{err}");
 }
 
@@ -61,7 +43,7 @@ fn trace_calls_timeline_filter_then_report() {
         }
     }
     let tl = dir.join("tl-%p.json");
-    let o = cli()
+    let o = cli_on_fake()
         .args(["trace", "--calls", "--filter", "cudaSetDevice,cudaDeviceSynchronize", "--timeline"])
         .arg(&tl)
         .arg("--")
@@ -69,13 +51,13 @@ fn trace_calls_timeline_filter_then_report() {
         .arg("basic")
         .output()
         .unwrap();
-    let (_, err) = text(&o);
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     let call_lines: Vec<&str> = err.lines().filter(|l| l.starts_with("[cudart-shim] tid=")).collect();
     assert_eq!(call_lines.len(), 6, "{err}");
     assert!(call_lines.iter().all(|l| l.contains(" cudaSetDevice(") || l.contains(" cudaDeviceSynchronize(")), "{err}");
-    assert_eq!(calls_of(&err, "cudaSetDevice"), Some(3), "{err}");
-    assert_eq!(calls_of(&err, "cudaGetDeviceCount"), None, "filtered out: {err}");
+    assert_eq!(summary_calls(&err, "cudaSetDevice"), Some(3), "{err}");
+    assert_eq!(summary_calls(&err, "cudaGetDeviceCount"), None, "filtered out: {err}");
     // %p expanded by the library: exactly one file.
     let files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -84,14 +66,14 @@ fn trace_calls_timeline_filter_then_report() {
         .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("tl-"))
         .collect();
     assert_eq!(files.len(), 1, "{files:?}");
-    let r = cli().arg("report").arg(&files[0]).output().unwrap();
-    let (rep, rerr) = text(&r);
+    let r = cli_on_fake().arg("report").arg(&files[0]).output().unwrap();
+    let (rep, rerr) = output_text(&r);
     assert!(r.status.success(), "{rerr}");
     assert!(rep.contains(" Time (%)  Total Time (ns)  Num Calls"), "{rep}");
-    assert_eq!(calls_of(&rep, "cudaSetDevice"), Some(3), "{rep}");
-    assert_eq!(calls_of(&rep, "cudaDeviceSynchronize"), Some(3), "{rep}");
+    assert_eq!(summary_calls(&rep, "cudaSetDevice"), Some(3), "{rep}");
+    assert_eq!(summary_calls(&rep, "cudaDeviceSynchronize"), Some(3), "{rep}");
     assert!(rep.contains("cudaErrorInvalidDevice"), "{rep}");
-    let j = cli().args(["report", "--format", "json"]).arg(&files[0]).output().unwrap();
+    let j = cli_on_fake().args(["report", "--format", "json"]).arg(&files[0]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
     let n: u64 = v["cuda_api_sum"].as_array().unwrap().iter().map(|r| r["Num Calls"].as_u64().unwrap()).sum();
     assert_eq!(n, 6);
@@ -99,22 +81,22 @@ fn trace_calls_timeline_filter_then_report() {
 
 #[test]
 fn trace_keeps_the_exit_status_and_reports_bad_input() {
-    let o = cli().args(["trace", "--", "sh", "-c", "exit 3"]).output().unwrap();
+    let o = cli_on_fake().args(["trace", "--", "sh", "-c", "exit 3"]).output().unwrap();
     assert_eq!(o.status.code(), Some(3));
-    let o = cli().args(["trace", "--", "/no/such/program"]).output().unwrap();
+    let o = cli_on_fake().args(["trace", "--", "/no/such/program"]).output().unwrap();
     assert_eq!(o.status.code(), Some(127));
-    assert!(text(&o).1.contains("cannot run /no/such/program"));
+    assert!(output_text(&o).1.contains("cannot run /no/such/program"));
     let bad = scratch("cli_bad").join("bad.json");
     std::fs::write(&bad, "{\"traceEvents\":[").unwrap();
-    let o = cli().arg("report").arg(&bad).output().unwrap();
+    let o = cli_on_fake().arg("report").arg(&bad).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).1.contains("not a complete JSON trace"));
+    assert!(output_text(&o).1.contains("not a complete JSON trace"));
 }
 
 #[test]
 fn doctor_finds_the_fake_driver_and_the_library() {
-    let o = cli().arg("doctor").output().unwrap();
-    let (out, _) = text(&o);
+    let o = cli_on_fake().arg("doctor").output().unwrap();
+    let (out, _) = output_text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains(&format!("driver:   {}", fake_driver().display())), "{out}");
     assert!(out.contains("CUDA driver API version 13.0 (13000)"), "{out}");
@@ -126,29 +108,29 @@ fn doctor_finds_the_fake_driver_and_the_library() {
 
 #[test]
 fn doctor_explains_a_missing_driver() {
-    let o = cli().arg("doctor").env("CUDART_SHIM_DRIVER", "/nonexistent/libcuda.so.1").output().unwrap();
-    let (out, _) = text(&o);
+    let o = cli_on_fake().arg("doctor").env("CUDART_SHIM_DRIVER", "/nonexistent/libcuda.so.1").output().unwrap();
+    let (out, _) = output_text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("driver:   NOT FOUND: /nonexistent/libcuda.so.1"), "{out}");
     assert!(out.contains("Install the NVIDIA driver"), "{out}");
     assert!(out.contains("cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"), "error names, not numbers: {out}");
     assert!(out.contains("(because of the driver problem above)"), "{out}");
     assert!(out.ends_with("1 problem found\n"), "one root cause, one problem: {out}");
-    let err = text(&o).1;
+    let err = output_text(&o).1;
     assert!(!err.contains("cudart-shim warn"), "the library does not repeat the diagnosis: {err}");
 }
 
 #[test]
 fn doctor_names_driver_errors_and_counts_each_cause_once() {
-    let o = cli().arg("doctor").env("FAKE_CUDA_INIT_RESULT", "100").output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().arg("doctor").env("FAKE_CUDA_INIT_RESULT", "100").output().unwrap();
+    let (out, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("cuInit failed: CUDA_ERROR_NO_DEVICE (100) (no GPU visible"), "{out}");
     assert!(out.contains("cudaGetDeviceCount: cudaErrorNoDevice (100)") && out.contains("(because of the driver problem above)"), "{out}");
     assert!(out.ends_with("1 problem found\n"), "{out}");
     assert!(!err.contains("cudart-shim warn"), "{err}");
-    let o = cli().arg("doctor").env("FAKE_CUDA_DRIVER_VERSION", "12080").output().unwrap();
-    let (out, _) = text(&o);
+    let o = cli_on_fake().arg("doctor").env("FAKE_CUDA_DRIVER_VERSION", "12080").output().unwrap();
+    let (out, _) = output_text(&o);
     assert!(out.contains("CUDA driver API version 12.8 (12080)  -- too old"), "{out}");
     assert!(out.contains("cudaGetDeviceCount: cudaErrorInsufficientDriver (35)"), "{out}");
     assert!(out.ends_with("1 problem found\n"), "{out}");
@@ -166,21 +148,21 @@ fn trace_preloads_into_a_program_linked_to_nvidias_runtime() {
     let c = dir.join("nv_app.c");
     std::fs::write(&c, src).unwrap();
     let exe = compile_c_cudart(&c, &dir.join("nv_app"), &["-lpthread"]);
-    let o = cli()
+    let o = cli_on_fake()
         .env("LD_LIBRARY_PATH", nvidia_lib_dir())
         .args(["trace", "--calls", "--"])
         .arg(&exe)
         .arg("basic")
         .output()
         .unwrap();
-    let (out, err) = text(&o);
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert_eq!(out, "devices 1 warp 32\n");
     // The program's 12 runtime calls; the driver calls our runtime makes
     // inside them (traced by the driver interposer) are marked nested.
     assert_eq!(err.lines().filter(|l| l.starts_with("[cudart-shim] tid=") && !l.contains(" nested=")).count(), 12, "{err}");
     assert!(err.lines().any(|l| l.contains(" nested=1 cuInit(")), "{err}");
-    assert_eq!(calls_of(&err, "cudaSetDevice"), Some(3), "{err}");
+    assert_eq!(summary_calls(&err, "cudaSetDevice"), Some(3), "{err}");
 }
 
 /// Every file in `dir` whose name starts with `prefix`, removed first by
@@ -205,14 +187,14 @@ fn clear(dir: &std::path::Path, prefix: &str) {
 #[test]
 fn a_library_path_that_does_not_exist_is_a_usage_error() {
     let (_dir, exe) = app("cli_no_library");
-    let o = cli().args(["trace", "--library", "/no/such/libcudart_shim.so", "--"]).arg(&exe).arg("basic").output().unwrap();
+    let o = cli_on_fake().args(["trace", "--library", "/no/such/libcudart_shim.so", "--"]).arg(&exe).arg("basic").output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).1.contains("--library /no/such/libcudart_shim.so: does not exist"), "{}", text(&o).1);
-    assert_eq!(text(&o).0, "", "the program did not run");
-    let o = cli().args(["doctor", "--library", "/no/such/libcudart_shim.so"]).output().unwrap();
+    assert!(output_text(&o).1.contains("--library /no/such/libcudart_shim.so: does not exist"), "{}", output_text(&o).1);
+    assert_eq!(output_text(&o).0, "", "the program did not run");
+    let o = cli_on_fake().args(["doctor", "--library", "/no/such/libcudart_shim.so"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).1.contains("--library /no/such/libcudart_shim.so: does not exist"), "{}", text(&o).1);
-    let o = cli().env("CUDART_SHIM_LIBRARY", "/no/such.so").arg("doctor").output().unwrap();
+    assert!(output_text(&o).1.contains("--library /no/such/libcudart_shim.so: does not exist"), "{}", output_text(&o).1);
+    let o = cli_on_fake().env("CUDART_SHIM_LIBRARY", "/no/such.so").arg("doctor").output().unwrap();
     assert_eq!(o.status.code(), Some(2), "the variable is not a silent fallback either");
 }
 
@@ -220,8 +202,8 @@ fn a_library_path_that_does_not_exist_is_a_usage_error() {
 fn trace_names_the_timelines_written_and_nothing_else() {
     let (dir, exe) = app("cli_names");
     clear(&dir, "named-");
-    let o = cli().arg("trace").arg("--timeline").arg(dir.join("named-%p-%r.json")).arg(&exe).arg("basic").env("RANK", "5").output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().arg("trace").arg("--timeline").arg(dir.join("named-%p-%r.json")).arg(&exe).arg("basic").env("RANK", "5").output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     let files = files_starting(&dir, "named-");
     assert_eq!(files.len(), 1, "{files:?}");
@@ -230,8 +212,8 @@ fn trace_names_the_timelines_written_and_nothing_else() {
     assert!(err.contains(&format!("cudart-shim: timeline in {} (open in", files[0].display())), "%p and %r expanded: {err}");
     // A timeline that cannot be created: the library says why, the
     // command names no file.
-    let o = cli().arg("trace").arg("--timeline").arg(dir.join("no/such/dir/t.json")).arg(&exe).arg("basic").output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().arg("trace").arg("--timeline").arg(dir.join("no/such/dir/t.json")).arg(&exe).arg("basic").output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert!(err.contains("cannot create the timeline file"), "{err}");
     assert!(!err.contains("timeline in") && !err.contains("timeline of"), "{err}");
@@ -243,8 +225,8 @@ fn processes_of_one_trace_never_write_the_same_file() {
     clear(&dir, "shared");
     let tl = dir.join("shared.json");
     let script = format!("RANK=0 '{0}' basic & RANK=1 '{0}' basic; wait", exe.display());
-    let o = cli().arg("trace").arg("--timeline").arg(&tl).args(["--", "sh", "-c", &script]).output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().arg("trace").arg("--timeline").arg(&tl).args(["--", "sh", "-c", &script]).output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     let files = files_starting(&dir, "shared");
     assert_eq!(files.len(), 2, "{files:?} {err}");
@@ -271,10 +253,10 @@ fn live_summary_and_report_agree_on_the_median() {
         .env("CUDART_SHIM_TRACE_TIMELINE_FILE", dir.join("med-timeline.json"))
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(o.status.success(), "{}", output_text(&o).1);
     let live: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("med-summary.json")).unwrap()).unwrap();
-    let r = cli().args(["report", "--format", "json"]).arg(dir.join("med-timeline.json")).output().unwrap();
-    assert!(r.status.success(), "{}", text(&r).1);
+    let r = cli_on_fake().args(["report", "--format", "json"]).arg(dir.join("med-timeline.json")).output().unwrap();
+    assert!(r.status.success(), "{}", output_text(&r).1);
     let rep: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
     let rows = |v: &serde_json::Value| -> Vec<(String, u64, f64)> {
         let mut r: Vec<_> = v["cuda_api_sum"]
@@ -312,22 +294,22 @@ fn undocumented(help: &str) -> Vec<String> {
 
 #[test]
 fn every_subcommand_and_option_has_a_help_line() {
-    let top = cli().arg("--help").output().unwrap();
-    let top = text(&top).0;
+    let top = cli_on_fake().arg("--help").output().unwrap();
+    let top = output_text(&top).0;
     for sub in ["trace", "report", "doctor"] {
         assert!(top.lines().any(|l| l.trim_start().starts_with(sub) && l.trim().len() > sub.len() + 2), "{sub}: {top}");
-        let o = cli().args([sub, "--help"]).output().unwrap();
-        let (help, _) = text(&o);
+        let o = cli_on_fake().args([sub, "--help"]).output().unwrap();
+        let (help, _) = output_text(&o);
         assert!(o.status.success());
         assert_eq!(undocumented(&help), Vec::<String>::new(), "{sub}:\n{help}");
     }
-    let report = text(&cli().args(["report", "--help"]).output().unwrap()).0;
+    let report = output_text(&cli_on_fake().args(["report", "--help"]).output().unwrap()).0;
     assert!(report.contains("<FILE>...") && report.contains("Timelines written by `trace --timeline`"), "{report}");
-    let doctor = text(&cli().args(["doctor", "--help"]).output().unwrap()).0;
+    let doctor = output_text(&cli_on_fake().args(["doctor", "--help"]).output().unwrap()).0;
     assert!(doctor.contains("--library <PATH>  The cudart-shim library to check"), "{doctor}");
     // scripts/gpu-check is Python; its --help needs no GPU and no nvcc.
     let o = Command::new("python3").arg(repo_root().join("scripts/gpu-check")).arg("--help").env("PATH", "/usr/bin:/bin").output().unwrap();
-    let (help, err) = text(&o);
+    let (help, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert!(help.contains("--bad-input") && help.contains("--lib"), "{help}");
     assert_eq!(undocumented(&help), Vec::<String>::new(), "gpu-check:\n{help}");
@@ -336,25 +318,25 @@ fn every_subcommand_and_option_has_a_help_line() {
 #[test]
 fn options_are_checked_when_parsed() {
     let (_dir, exe) = app("cli_parse");
-    let o = cli().args(["trace", "--sample", "0", "--"]).arg(&exe).arg("basic").output().unwrap();
+    let o = cli_on_fake().args(["trace", "--sample", "0", "--"]).arg(&exe).arg("basic").output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).1.contains("0 is not in 1..=1000000"), "{}", text(&o).1);
-    assert_eq!(text(&o).0, "", "the program did not run");
+    assert!(output_text(&o).1.contains("0 is not in 1..=1000000"), "{}", output_text(&o).1);
+    assert_eq!(output_text(&o).0, "", "the program did not run");
     // No `--` needed; the program's own options stay its own.
-    let o = cli().args(["trace", "--calls"]).arg(&exe).args(["basic"]).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--calls"]).arg(&exe).args(["basic"]).output().unwrap();
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert_eq!(out, "devices 1 warp 32\n");
     // The program's own runtime calls (the driver calls our runtime makes
     // inside them are logged too, marked nested=1).
     let own = err.lines().filter(|l| l.starts_with("[cudart-shim] tid=") && !l.contains(" nested=")).count();
     assert_eq!(own, 12, "{err}");
-    let o = cli().args(["trace", "sh", "-c", "echo $0 $1", "--calls", "x"]).output().unwrap();
-    assert_eq!(text(&o).0, "--calls x\n", "{}", text(&o).1);
+    let o = cli_on_fake().args(["trace", "sh", "-c", "echo $0 $1", "--calls", "x"]).output().unwrap();
+    assert_eq!(output_text(&o).0, "--calls x\n", "{}", output_text(&o).1);
     // An unknown option before the program: the error says how to pass it.
-    let o = cli().args(["trace", "--bogus"]).arg(&exe).output().unwrap();
+    let o = cli_on_fake().args(["trace", "--bogus"]).arg(&exe).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).1.contains("use '-- --bogus'"), "{}", text(&o).1);
+    assert!(output_text(&o).1.contains("use '-- --bogus'"), "{}", output_text(&o).1);
 }
 
 #[test]
@@ -365,8 +347,8 @@ fn trace_refuses_a_symbolic_link_and_says_why() {
     let link = dir.join("link.json");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&victim, &link).unwrap();
-    let o = cli().arg("trace").arg("--timeline").arg(&link).arg(&exe).arg("basic").output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().arg("trace").arg("--timeline").arg(&link).arg(&exe).arg("basic").output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert!(
         err.contains(&format!("{} is a symbolic link, and trace files are never written through one", link.display())),
@@ -398,7 +380,7 @@ fn two_ranks_report_and_merge() {
     let files = [dir.join("rank0.json"), dir.join("rank1.json")];
     for (r, f) in files.iter().enumerate() {
         let o = run_rank(&exe, &r.to_string(), f);
-        assert!(o.status.success(), "{}", text(&o).1);
+        assert!(o.status.success(), "{}", output_text(&o).1);
     }
     // Each file records who wrote it, with clock samples at start and flush.
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&files[1]).unwrap()).unwrap();
@@ -412,8 +394,8 @@ fn two_ranks_report_and_merge() {
 
     // The reverse order on the command line: the report sorts by rank.
     let merged = dir.join("rank-merged.out.json");
-    let o = cli().arg("report").arg(&files[1]).arg(&files[0]).arg("--merge").arg(&merged).output().unwrap();
-    let (rep, err) = text(&o);
+    let o = cli_on_fake().arg("report").arg(&files[1]).arg(&files[0]).arg("--merge").arg(&merged).output().unwrap();
+    let (rep, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     let at = |s: &str| rep.find(s).unwrap_or_else(|| panic!("{s:?} missing: {rep}"));
     assert!(at("== rank 0 (") < at("== rank 1 ("), "{rep}");
@@ -423,7 +405,7 @@ fn two_ranks_report_and_merge() {
     let sync = cross.lines().find(|l| l.ends_with(" cudaDeviceSynchronize")).unwrap_or_else(|| panic!("{cross}"));
     assert!(sync.contains(" 2/2 ") && (sync.contains(" rank 0 ") || sync.contains(" rank 1 ")), "{sync}");
     // JSON: both ranks, and per function the totals of each rank.
-    let j = cli().args(["report", "--format", "json"]).arg(&files[0]).arg(&files[1]).output().unwrap();
+    let j = cli_on_fake().args(["report", "--format", "json"]).arg(&files[0]).arg(&files[1]).output().unwrap();
     let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
     assert_eq!(j["ranks"].as_array().unwrap().len(), 2);
     let row = j["across_ranks"].as_array().unwrap().iter().find(|r| r["Name"] == "cudaSetDevice").unwrap().clone();
@@ -475,7 +457,7 @@ fn summary_and_call_log_files_record_the_process() {
         .env("RANK", "3")
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", text(&o).1);
+    assert!(o.status.success(), "{}", output_text(&o).1);
     let s: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("rec-3.json")).unwrap()).unwrap();
     assert_eq!(s["process"]["rank"], 3, "{s}");
     assert_eq!(s["process"]["clock"].as_array().unwrap().len(), 2, "{s}");
@@ -497,8 +479,8 @@ fn features_built(args: &[&str]) -> Vec<String> {
         .args(args)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", text(&o).1);
-    let mut v: Vec<String> = text(&o).0.lines().map(|l| l.replace(" (*)", "")).filter(|l| !l.trim().is_empty()).collect();
+    assert!(o.status.success(), "{}", output_text(&o).1);
+    let mut v: Vec<String> = output_text(&o).0.lines().map(|l| l.replace(" (*)", "")).filter(|l| !l.trim().is_empty()).collect();
     v.sort();
     v.dedup();
     v

@@ -11,29 +11,7 @@
 mod common;
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn cli() -> Command {
-    let exe = target_dir().join("cudart-shim");
-    assert!(exe.exists(), "{} is missing: run `cargo build --workspace`", exe.display());
-    let mut c = Command::new(exe);
-    c.env("CUDART_SHIM_DRIVER", fake_driver())
-        .env_remove("CUDART_SHIM_TRACE")
-        .env_remove("LD_PRELOAD")
-        .env_remove("LD_LIBRARY_PATH")
-        .env_remove("CUDART_SHIM_LIBRARY");
-    c
-}
-
-fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
-}
-
-/// `Num Calls` of `name` in a text summary.
-fn calls_of(table: &str, name: &str) -> Option<u64> {
-    let l = table.lines().find(|l| l.ends_with(&format!("  {name}")))?;
-    l.split_whitespace().nth(2)?.replace(',', "").parse().ok()
-}
+use std::process::Command;
 
 /// The probe: `linked` 12 or 13 (NEEDED libcudart.so.N, found by no rpath:
 /// the loader's list says "not found" and the preload answers it), or 0
@@ -106,12 +84,12 @@ fn an_elf_program_gets_the_runtime_its_closure_names() {
     for (abi, lib, version) in [(12, lib12(), 12090), (13, lib13(), 13050)] {
         let exe = probe(&dir, abi);
         let tl = dir.join(format!("tl-{abi}.json"));
-        let o = cli().args(["trace", "--timeline"]).arg(&tl).arg("--").arg(&exe).output().unwrap();
-        let (out, err) = text(&o);
+        let o = cli_on_fake().args(["trace", "--timeline"]).arg(&tl).arg("--").arg(&exe).output().unwrap();
+        let (out, err) = output_text(&o);
         assert!(o.status.success(), "{out}{err}");
         assert!(out.contains(&format!("linked: runtime {version} count 0 devices 1 malloc 0 free 0\n")), "{out}");
         assert!(out.contains(&format!("preload {lib}\n")), "only the {abi} library: {out}");
-        assert_eq!(calls_of(&err, "cudaMalloc"), Some(1), "{err}");
+        assert_eq!(summary_calls(&err, "cudaMalloc"), Some(1), "{err}");
         let t = json(&tl);
         assert_eq!(t["otherData"]["process"]["runtime"], format!("libcudart.so.{abi}"), "{t}");
     }
@@ -134,12 +112,12 @@ fn trace_a_cuda_12_program_with_its_driver_calls_nested() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let tl = dir.join("tl.json");
-    let o = cli().args(["trace", "--timeline"]).arg(&tl).arg("--").arg(&exe).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--timeline"]).arg(&tl).arg("--").arg(&exe).output().unwrap();
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains("CUDART_VERSION 12090, cudaRuntimeGetVersion 12090") && out.ends_with("done\n"), "{out}");
     for (name, n) in [("cudaMalloc", 1), ("cudaMemcpyToSymbol", 1), ("__cudaLaunchKernel", 1), ("cudaFree", 1), ("cudaGetDeviceCount", 1)] {
-        assert_eq!(calls_of(&err, name), Some(n), "{name}: {err}");
+        assert_eq!(summary_calls(&err, name), Some(n), "{name}: {err}");
     }
     // Driver calls are traced but none is the program's own.
     assert!(!err.lines().any(|l| l.trim_end().ends_with("  cuMemAlloc_v2")), "{err}");
@@ -164,7 +142,7 @@ fn a_script_gets_both_and_an_unused_runtime_stays_inert() {
     std::fs::write(&script, format!("#!/bin/sh\nexec {} \"$@\"\n", exe.display())).unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let tl = dir.join("tl-%p.json");
-    let o = cli()
+    let o = cli_on_fake()
         .env("CUDART_SHIM_LOG", "debug")
         .args(["trace", "--calls", "--gpu", "--timeline"])
         .arg(&tl)
@@ -172,7 +150,7 @@ fn a_script_gets_both_and_an_unused_runtime_stays_inert() {
         .arg(&script)
         .output()
         .unwrap();
-    let (out, err) = text(&o);
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains(&format!("preload {}:{}\n", lib13(), lib12())), "both, 13 first: {out}");
     assert!(out.contains("threads 1 driver 0\n"), "{out}");
@@ -190,14 +168,14 @@ fn a_script_running_a_12_and_a_13_program_traces_both() {
     let dir = fresh("script");
     let (p12, p13) = (probe(&dir, 12), probe(&dir, 13));
     let tl = dir.join("tl-%p.json");
-    let o = cli()
+    let o = cli_on_fake()
         .args(["trace", "--timeline"])
         .arg(&tl)
         .args(["--", "sh", "-c"])
         .arg(format!("{} && {}", p12.display(), p13.display()))
         .output()
         .unwrap();
-    let (out, err) = text(&o);
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains("linked: runtime 12090 ") && out.contains("linked: runtime 13050 "), "{out}");
     // Two summaries (two processes), each headed by its process and runtime.
@@ -222,7 +200,7 @@ fn one_process_using_both_runtimes_writes_one_set_of_outputs_per_runtime() {
     let dir = fresh("both");
     let exe = probe(&dir, 0);
     let tl = dir.join("tl.json");
-    let o = cli()
+    let o = cli_on_fake()
         .args(["trace", "--timeline"])
         .arg(&tl)
         .arg("--")
@@ -230,7 +208,7 @@ fn one_process_using_both_runtimes_writes_one_set_of_outputs_per_runtime() {
         .args(["libcudart.so.12", "libcudart.so.13"])
         .output()
         .unwrap();
-    let (out, err) = text(&o);
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains("libcudart.so.12: runtime 12090 count 0 devices 1 malloc 0 free 0\n"), "{out}");
     assert!(out.contains("libcudart.so.13: runtime 13050 count 0 devices 1 malloc 0 free 0\n"), "{out}");
@@ -254,12 +232,12 @@ fn one_process_using_both_runtimes_writes_one_set_of_outputs_per_runtime() {
     assert!(!err.lines().any(|l| l.trim_end().ends_with("  cuMemAlloc_v2")), "no driver call is the program's own: {err}");
     // `report` names each file's runtime: alone (its Process line) and
     // side by side (each heading).
-    let r = cli().arg("report").arg(dir.join("tl.json")).output().unwrap();
-    let (rep, rerr) = text(&r);
+    let r = cli_on_fake().arg("report").arg(dir.join("tl.json")).output().unwrap();
+    let (rep, rerr) = output_text(&r);
     assert!(r.status.success(), "{rerr}");
     assert!(rep.lines().any(|l| l.starts_with(" Process: pid ") && l.contains(" on libcudart.so.12; ")), "{rep}");
-    let r = cli().arg("report").arg(dir.join("tl.json")).arg(dir.join("tl.cudart13.json")).output().unwrap();
-    let (rep, rerr) = text(&r);
+    let r = cli_on_fake().arg("report").arg(dir.join("tl.json")).arg(dir.join("tl.cudart13.json")).output().unwrap();
+    let (rep, rerr) = output_text(&r);
     assert!(r.status.success(), "{rerr}");
     let heads: Vec<&str> = rep.lines().filter(|l| l.starts_with("== pid ")).collect();
     assert_eq!(heads.len(), 2, "{rep}");
@@ -273,17 +251,17 @@ fn one_process_using_both_runtimes_writes_one_set_of_outputs_per_runtime() {
 fn an_explicit_library_must_match_the_programs_abi() {
     let dir = fresh("library");
     let p13 = probe(&dir, 13);
-    let o = cli().args(["trace", "--library"]).arg(shim12_lib()).arg("--").arg(&p13).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--library"]).arg(shim12_lib()).arg("--").arg(&p13).output().unwrap();
+    let (out, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}{err}");
     assert!(err.contains("is libcudart.so.12, but") && err.contains("loads only libcudart.so.13"), "{err}");
     assert!(out.is_empty(), "the program did not run: {out}");
-    let o = cli().args(["trace", "--library"]).arg(fake_driver()).arg("--").arg(&p13).output().unwrap();
+    let o = cli_on_fake().args(["trace", "--library"]).arg(fake_driver()).arg("--").arg(&p13).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).1.contains("its SONAME is libcuda.so.1, not a cudart-shim runtime"), "{}", text(&o).1);
+    assert!(output_text(&o).1.contains("its SONAME is libcuda.so.1, not a cudart-shim runtime"), "{}", output_text(&o).1);
     let p12 = probe(&dir, 12);
-    let o = cli().args(["trace", "--library"]).arg(shim12_lib()).arg("--").arg(&p12).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--library"]).arg(shim12_lib()).arg("--").arg(&p12).output().unwrap();
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains(&format!("preload {}\n", lib12())), "{out}");
 }
@@ -294,12 +272,12 @@ fn an_explicit_library_must_match_the_programs_abi() {
 #[test]
 fn doctor_reports_both_runtimes() {
     let nvidia12 = cuda12().join("nvidia/cuda_runtime/lib");
-    let o = cli()
+    let o = cli_on_fake()
         .env("LD_LIBRARY_PATH", format!("{}:{}", nvidia12.display(), target_dir().display()))
         .arg("doctor")
         .output()
         .unwrap();
-    let (out, err) = text(&o);
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains(&format!("libcudart.so.13 on the loader path: {} (cudart-shim, runtime 13050)\n", lib13())), "{out}");
     let nv = nvidia12.join("libcudart.so.12").canonicalize().unwrap();
@@ -310,8 +288,8 @@ fn doctor_reports_both_runtimes() {
     // Ours for 12 on the path, nothing for 13.
     let only12 = fresh("doctor");
     std::os::unix::fs::symlink(shim12_lib(), only12.join("libcudart.so.12")).unwrap();
-    let o = cli().env("LD_LIBRARY_PATH", &only12).arg("doctor").output().unwrap();
-    let (out, _) = text(&o);
+    let o = cli_on_fake().env("LD_LIBRARY_PATH", &only12).arg("doctor").output().unwrap();
+    let (out, _) = output_text(&o);
     assert!(out.contains(&format!("libcudart.so.12 on the loader path: {} (cudart-shim, runtime 12090)\n", lib12())), "{out}");
     assert!(out.contains("libcudart.so.13 on the loader path: none"), "{out}");
 }
@@ -331,7 +309,7 @@ fn without_the_command_two_runtimes_of_one_process_never_share_a_file() {
             env.push(("LD_PRELOAD".into(), p.clone()));
         }
         let o = run(&exe, &["libcudart.so.12", "libcudart.so.13"], &env);
-        let (out, err) = text(&o);
+        let (out, err) = output_text(&o);
         assert!(o.status.success(), "{case}: {out}{err}");
         assert!(out.contains("libcudart.so.12: runtime 12090 ") && out.contains("libcudart.so.13: runtime 13050 "), "{case}: {out}");
         assert!(err.contains("writes ") && err.contains("x.cudart13.json"), "{case}: says so: {err}");

@@ -7,36 +7,12 @@
 mod common;
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn interposer() -> PathBuf {
     let p = target_dir().join("driver/libcuda.so.1");
     assert!(p.exists(), "{} is missing: run `cargo build --workspace` first", p.display());
     p
-}
-
-/// `cudart-shim` over the fake driver (`CUDART_SHIM_DRIVER`, which both our
-/// runtime and the interposer read).
-fn cli() -> Command {
-    let exe = target_dir().join("cudart-shim");
-    assert!(exe.exists(), "{} is missing: run `cargo build --workspace`", exe.display());
-    let mut c = Command::new(exe);
-    c.env("CUDART_SHIM_DRIVER", fake_driver())
-        .env_remove("CUDART_SHIM_TRACE")
-        .env_remove("CUDART_SHIM_TRACE_DRIVER")
-        .env_remove("LD_PRELOAD")
-        .env_remove("LD_LIBRARY_PATH");
-    c
-}
-
-fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
-}
-
-/// `Num Calls` of `name` in a text summary.
-fn calls_of(table: &str, name: &str) -> Option<u64> {
-    let l = table.lines().find(|l| l.ends_with(&format!("  {name}")))?;
-    l.split_whitespace().nth(2)?.replace(',', "").parse().ok()
 }
 
 /// The function names of a text summary's rows (first table).
@@ -143,8 +119,8 @@ fn exports_every_symbol_of_the_real_driver() {
 #[test]
 fn driver_api_program_is_traced_and_keeps_its_exit_status() {
     let exe = driver_api_program("ip_driver_api");
-    let o = cli().args(["trace", "--"]).arg(&exe).arg("5").output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--"]).arg(&exe).arg("5").output().unwrap();
+    let (out, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(5), "{out}\n{err}");
     assert!(out.contains("cuCtxGetCurrent via cuGetProcAddress: same context"), "{out}");
     assert!(out.contains("host[0]=7 host[100]=100"), "{out}");
@@ -161,7 +137,7 @@ fn driver_api_program_is_traced_and_keeps_its_exit_status() {
         ("cuCtxGetCurrent", 1),
         ("cuMemFree_v2", 1),
     ] {
-        assert_eq!(calls_of(&err, name), Some(n), "{name}:\n{err}");
+        assert_eq!(summary_calls(&err, name), Some(n), "{name}:\n{err}");
     }
     assert_eq!(failed(&err, "cuDeviceGet", "CUDA_ERROR_INVALID_DEVICE"), Some(1), "{err}");
     assert!(!rows(&err).iter().any(|r| r.starts_with("cuda")), "no runtime call in a driver-API program:\n{err}");
@@ -175,8 +151,8 @@ fn driver_api_program_is_traced_and_keeps_its_exit_status() {
 #[test]
 fn driver_calls_are_logged_with_decoded_arguments() {
     let exe = driver_api_program("ip_calls");
-    let o = cli().args(["trace", "--no-summary", "--calls", "--"]).arg(&exe).output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--no-summary", "--calls", "--"]).arg(&exe).output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     let line = |f: &str| err.lines().find(|l| l.contains(&format!(" {f}("))).unwrap_or_else(|| panic!("no {f} line:\n{err}")).to_owned();
     // An enum by name, an out-parameter with the value written.
@@ -195,8 +171,8 @@ fn driver_calls_are_logged_with_decoded_arguments() {
 #[test]
 fn static_runtime_program_is_traced() {
     let exe = static_app("ip_static");
-    let o = cli().args(["trace", "--"]).arg(&exe).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--"]).arg(&exe).output().unwrap();
+    let (out, err) = output_text(&o);
     // NVIDIA's static runtime asks the driver for cuGetProcAddress through
     // cuGetProcAddress_v2; the fake driver does not serve that name, so the
     // runtime reports an insufficient driver and the program ends with 3.
@@ -210,10 +186,10 @@ fn static_runtime_program_is_traced() {
     // exit status is kept.
     assert_eq!(o.status.code(), Some(3), "{out}\n{err}");
     assert!(out.contains("cudaGetDeviceCount = 35 (cudaErrorInsufficientDriver)"), "{out}");
-    assert_eq!(calls_of(&err, "cuGetProcAddress_v2"), Some(4), "{err}");
+    assert_eq!(summary_calls(&err, "cuGetProcAddress_v2"), Some(4), "{err}");
     assert_eq!(failed(&err, "cuGetProcAddress_v2", "CUDA_ERROR_NOT_FOUND"), Some(3), "{err}");
-    let o = cli().args(["trace", "--no-summary", "--calls", "--"]).arg(&exe).output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--no-summary", "--calls", "--"]).arg(&exe).output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(err.contains("cuGetProcAddress_v2(symbol=cuInit, "), "{err}");
     assert!(err.contains("cuGetProcAddress_v2(symbol=cuGetProcAddress, "), "{err}");
 }
@@ -223,11 +199,11 @@ fn with_no_driver_programs_see_what_they_see_without_one() {
     let exe = static_app("ip_nodriver");
     let app = driver_api_program("ip_nodriver_api");
     let none = "/nonexistent/libcuda.so.1";
-    let o = cli().env("CUDART_SHIM_DRIVER", none).args(["trace", "--"]).arg(&exe).arg("4").output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().env("CUDART_SHIM_DRIVER", none).args(["trace", "--"]).arg(&exe).arg("4").output().unwrap();
+    let (out, err) = output_text(&o);
     if real_driver_present() {
         assert!(!err.contains("was not found"), "a driver is installed here:\n{err}");
-        assert!(calls_of(&err, "cuInit").is_some(), "{err}");
+        assert!(summary_calls(&err, "cuInit").is_some(), "{err}");
         return;
     }
     // The same program with no libcuda.so.1 at all: what it prints is the
@@ -241,13 +217,13 @@ fn with_no_driver_programs_see_what_they_see_without_one() {
     assert!(err.contains(&format!("{none} (CUDART_SHIM_DRIVER: no such file)")), "{err}");
     assert!(err.contains("/usr/local/nvidia/lib64") && err.contains("/usr/lib/wsl/lib"), "{err}");
     // The calls it tried.
-    assert_eq!(calls_of(&err, "cuDriverGetVersion"), Some(1), "{err}");
-    assert!(calls_of(&err, "cuGetProcAddress_v2").is_some(), "{err}");
+    assert_eq!(summary_calls(&err, "cuDriverGetVersion"), Some(1), "{err}");
+    assert!(summary_calls(&err, "cuGetProcAddress_v2").is_some(), "{err}");
 
     // A driver-API program: cuInit answers CUDA_ERROR_STUB_LIBRARY, as
     // NVIDIA's stub driver does; its exit status and the summary remain.
-    let o = cli().env("CUDART_SHIM_DRIVER", none).args(["trace", "--"]).arg(&app).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().env("CUDART_SHIM_DRIVER", none).args(["trace", "--"]).arg(&app).output().unwrap();
+    let (out, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(3), "{out}\n{err}");
     assert_eq!(out, "cuInit = 34 (CUDA_ERROR_STUB_LIBRARY)\n");
     assert_eq!(failed(&err, "cuInit", "CUDA_ERROR_STUB_LIBRARY"), Some(1), "{err}");
@@ -260,15 +236,15 @@ fn never_loads_itself_or_another_copy() {
     }
     let app = driver_api_program("ip_self");
     // Itself, by its folder's link.
-    let o = cli().env("CUDART_SHIM_DRIVER", interposer()).args(["trace", "--"]).arg(&app).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().env("CUDART_SHIM_DRIVER", interposer()).args(["trace", "--"]).arg(&app).output().unwrap();
+    let (out, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(3), "{out}\n{err}");
     assert!(err.contains(&format!("{} (CUDART_SHIM_DRIVER: this interposer)", interposer().display())), "{err}");
     // Another copy (another inode).
     let copy = scratch("ip_self").join("libcuda.so.1");
     std::fs::copy(std::fs::canonicalize(interposer()).unwrap(), &copy).unwrap();
-    let o = cli().env("CUDART_SHIM_DRIVER", &copy).args(["trace", "--"]).arg(&app).output().unwrap();
-    let (out, err) = text(&o);
+    let o = cli_on_fake().env("CUDART_SHIM_DRIVER", &copy).args(["trace", "--"]).arg(&app).output().unwrap();
+    let (out, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(3), "{out}\n{err}");
     assert!(err.contains("another copy of the interposer"), "{err}");
 }
@@ -279,10 +255,10 @@ fn runtime_driver_calls_nest_and_are_not_counted_as_the_programs_own() {
     let exe = compile_c_shim(&repo_root().join("tests/c/trace_app.c"), &dir.join("trace_app"), &["-lpthread"]);
     let tl = dir.join("tl.json");
     let _ = std::fs::remove_file(&tl);
-    let o = cli().args(["trace", "--timeline"]).arg(&tl).arg("--").arg(&exe).arg("basic").output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--timeline"]).arg(&tl).arg("--").arg(&exe).arg("basic").output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
-    assert_eq!(calls_of(&err, "cudaSetDevice"), Some(3), "{err}");
+    assert_eq!(summary_calls(&err, "cudaSetDevice"), Some(3), "{err}");
     assert!(rows(&err).iter().all(|r| r.starts_with("cuda")), "driver rows counted:\n{err}");
     let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tl).unwrap()).unwrap();
     let ev = j["traceEvents"].as_array().unwrap();
@@ -302,26 +278,26 @@ fn runtime_driver_calls_nest_and_are_not_counted_as_the_programs_own() {
 
     // `cudart-shim report` of the timeline counts what the summary counts.
     let o = Command::new(target_dir().join("cudart-shim")).arg("report").arg(&tl).output().unwrap();
-    let (rep, e) = text(&o);
+    let (rep, e) = output_text(&o);
     assert!(o.status.success(), "{e}");
     assert!(rows(&rep).iter().all(|r| r.starts_with("cuda")), "nested driver calls in the report:\n{rep}");
-    assert_eq!(calls_of(&rep, "cudaSetDevice"), Some(3), "{rep}");
+    assert_eq!(summary_calls(&rep, "cudaSetDevice"), Some(3), "{rep}");
     assert!(!rep.contains("CUDA_SUCCESS"), "{rep}");
 
     // With the runtime layer off, the same driver calls are the program's own.
-    let o = cli().args(["trace", "--no-runtime-api", "--"]).arg(&exe).arg("basic").output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--no-runtime-api", "--"]).arg(&exe).arg("basic").output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
-    assert_eq!(calls_of(&err, "cuInit"), Some(1), "{err}");
-    assert!(calls_of(&err, "cuDevicePrimaryCtxRetain").is_some(), "{err}");
+    assert_eq!(summary_calls(&err, "cuInit"), Some(1), "{err}");
+    assert!(summary_calls(&err, "cuDevicePrimaryCtxRetain").is_some(), "{err}");
     assert!(!rows(&err).iter().any(|r| r.starts_with("cuda")), "runtime rows with --no-runtime-api:\n{err}");
 
     // With the driver layer off, no driver row and no interposer on the path.
-    let o = cli().args(["trace", "--no-driver-api", "--calls", "--"]).arg(&exe).arg("basic").output().unwrap();
-    let (_, err) = text(&o);
+    let o = cli_on_fake().args(["trace", "--no-driver-api", "--calls", "--"]).arg(&exe).arg("basic").output().unwrap();
+    let (_, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert!(!err.contains(" cuInit(") && !err.contains("  cuInit"), "{err}");
-    assert_eq!(calls_of(&err, "cudaSetDevice"), Some(3), "{err}");
+    assert_eq!(summary_calls(&err, "cudaSetDevice"), Some(3), "{err}");
 }
 
 #[test]
@@ -330,18 +306,18 @@ fn entry_points_from_cuda_get_driver_entry_point_are_traced() {
     let exe = compile_c_cudart(&repo_root().join("tests/c/driver_entry_point.c"), &dir.join("entry"), &[]);
     // On our runtime (LD_LIBRARY_PATH: our libcudart.so.13), loaded by the
     // program itself: the interposer hands out the entry point.
-    let o = cli()
+    let o = cli_on_fake()
         .env("LD_LIBRARY_PATH", target_dir())
         .args(["trace", "--"])
         .arg(&exe)
         .output()
         .unwrap();
-    let (out, err) = text(&o);
+    let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     assert_eq!(out, "warp 32, r1 0, r2 101\n");
-    assert_eq!(calls_of(&err, "cudaGetDriverEntryPointByVersion"), Some(1), "{err}");
+    assert_eq!(summary_calls(&err, "cudaGetDriverEntryPointByVersion"), Some(1), "{err}");
     // The program's own calls through the pointer: counted, with their error.
-    assert_eq!(calls_of(&err, "cuDeviceGetAttribute"), Some(2), "{err}");
+    assert_eq!(summary_calls(&err, "cuDeviceGetAttribute"), Some(2), "{err}");
     assert_eq!(failed(&err, "cuDeviceGetAttribute", "CUDA_ERROR_INVALID_DEVICE"), Some(1), "{err}");
 }
 
@@ -360,7 +336,7 @@ fn environment_route_without_the_cli() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = std::fs::read_to_string(&f).unwrap();
-    assert_eq!(calls_of(&s, "cuStreamQuery"), Some(10), "{s}");
+    assert_eq!(summary_calls(&s, "cuStreamQuery"), Some(10), "{s}");
     // CUDART_SHIM_TRACE_DRIVER=0: forwarded, not traced.
     let _ = std::fs::remove_file(&f);
     let o = Command::new(&exe)
@@ -373,7 +349,7 @@ fn environment_route_without_the_cli() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("same context"));
-    assert!(std::fs::read_to_string(&f).map_or(true, |s| calls_of(&s, "cuStreamQuery").is_none()));
+    assert!(std::fs::read_to_string(&f).map_or(true, |s| summary_calls(&s, "cuStreamQuery").is_none()));
 }
 
 #[test]
@@ -417,7 +393,7 @@ fn setuid_program_ignores_the_variables() {
     assert_eq!(plain.status.code(), Some(0), "{}", String::from_utf8_lossy(&plain.stderr));
     assert!(String::from_utf8_lossy(&plain.stdout).contains("same context"));
     let setuid = run_as(true);
-    let (out, err) = text(&setuid);
+    let (out, err) = output_text(&setuid);
     if real_driver_present() {
         return assert!(!err.contains("CUDART_SHIM_DRIVER: no such file"), "{err}");
     }
@@ -429,8 +405,8 @@ fn setuid_program_ignores_the_variables() {
 
 #[test]
 fn doctor_names_the_interposer() {
-    let o = cli().arg("doctor").output().unwrap();
-    let (out, _) = text(&o);
+    let o = cli_on_fake().arg("doctor").output().unwrap();
+    let (out, _) = output_text(&o);
     assert!(out.contains(&format!("driver interposer: {}", interposer().display())), "{out}");
 }
 

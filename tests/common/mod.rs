@@ -328,3 +328,28 @@ pub mod fake {
         unsafe { f(n.as_ptr(), nth, code) }
     }
 }
+
+/// The `cudart-shim` command over the fake driver (`CUDART_SHIM_DRIVER`,
+/// which our runtimes and the interposer read), with none of the caller's
+/// tracing, preload, library-path or library choice inherited.
+pub fn cli_on_fake() -> Command {
+    let exe = target_dir().join("cudart-shim");
+    assert!(exe.exists(), "{} is missing: run `cargo build --workspace`", exe.display());
+    let mut c = Command::new(exe);
+    c.env("CUDART_SHIM_DRIVER", fake_driver());
+    for v in ["CUDART_SHIM_TRACE", "CUDART_SHIM_TRACE_DRIVER", "LD_PRELOAD", "LD_LIBRARY_PATH", "CUDART_SHIM_LIBRARY"] {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// A finished command's stdout and stderr as text.
+pub fn output_text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// `Num Calls` of `name` in a text summary.
+pub fn summary_calls(table: &str, name: &str) -> Option<u64> {
+    let l = table.lines().find(|l| l.ends_with(&format!("  {name}")))?;
+    l.split_whitespace().nth(2)?.replace(',', "").parse().ok()
+}
