@@ -794,3 +794,53 @@ fn the_multi_device_launch_is_traced_and_logged() {
     let l = std::fs::read_to_string(&launches).unwrap_or_default();
     assert!(!l.lines().any(|x| x.starts_with("kind=multi_device")), "a refused list launches nothing: {l}");
 }
+
+/// tests/cu12/enums12_probe.c: 13.x-only enum values inside a CUDA 12
+/// program's structs and lists. On an H100 (2026-11-25) ours printed
+/// exactly NVIDIA 12.9's answers (the driver judges them for both:
+/// launch attributes 17, 18 and cluster scheduling policy 3 invalid value,
+/// 16 accepted; location types 5, 6 in an access list not supported;
+/// channel kinds 32..45 an invalid channel descriptor). Over the fake
+/// driver, whose launch takes any attribute, the lines the fake answers as
+/// the driver does are pinned to those GPU answers.
+#[test]
+fn enum_values_of_13_inside_structs_answer_as_on_the_gpu() {
+    let c12 = cuda12();
+    let dir = scratch("abi12/enums12");
+    let exe = dir.join("enums12_probe");
+    let cubin = dir.join("scale.cubin");
+    let out = Command::new("cc")
+        .args(["-Wall", "-Werror"])
+        .arg(format!("-I{}", c12.join("nvidia/cuda_runtime/include").display()))
+        .arg(format!("-I{}", c12.join("nvidia/cuda_nvcc/include").display()))
+        .arg(repo_root().join("tests/cu12/enums12_probe.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", c12.join("linklib").display()))
+        .arg("-lcudart")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(c12.join("nvidia/cuda_nvcc/bin/ptxas"))
+        .args(["-arch=sm_90"])
+        .arg(repo_root().join("tests/cu12/scale.ptx"))
+        .arg("-o")
+        .arg(&cubin)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = run_on_fake(&exe, &[cubin.to_str().unwrap()], &[("FAKE_CUDA_DEVICES", "1"), ("CUDART_SHIM_LOG", "off")]);
+    for want in [
+        "cudaLaunchKernelExC(launch attribute 8) -> cudaSuccess (last cudaSuccess)",
+        "cudaLaunchKernelExC(launch attribute 16) -> cudaSuccess (last cudaSuccess)",
+        "cudaFuncSetAttribute(k, 8, 1024) -> cudaSuccess (last cudaSuccess)",
+        "cudaFuncSetAttribute(k, 16, 0) -> cudaErrorInvalidValue (last cudaErrorInvalidValue)",
+        "cudaMemPoolSetAccess(location type 1) -> cudaSuccess (last cudaSuccess)",
+        "cudaMallocArray(channel format kind 2) -> cudaSuccess (last cudaSuccess)",
+        "cudaMallocArray(channel format kind 32) -> cudaErrorInvalidChannelDescriptor (last cudaErrorInvalidChannelDescriptor)",
+        "cudaMallocArray(channel format kind 45) -> cudaErrorInvalidChannelDescriptor (last cudaErrorInvalidChannelDescriptor)",
+        "done",
+    ] {
+        assert!(text.lines().any(|l| l == want), "missing {want:?} in:\n{text}");
+    }
+}
