@@ -98,7 +98,7 @@ pub unsafe extern "C" fn cudaGLRegisterBufferObject(bufObj: GLuint) -> cudaError
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGLUnregisterBufferObject(bufObj: GLuint) -> cudaError_t {
-    entry!(cudaGLUnregisterBufferObject(bufObj) => runtime::pass!(cuGLUnregisterBufferObject(bufObj)))
+    entry!(cudaGLUnregisterBufferObject(bufObj) => interop::gl_unregister_buffer_object(bufObj))
 }
 
 #[unsafe(no_mangle)]

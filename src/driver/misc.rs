@@ -232,6 +232,7 @@ driver_table! {
     fn cuGraphicsGLRegisterBuffer(res: *mut cudaGraphicsResource_t, buffer: GLuint, flags: c_uint);
     fn cuGraphicsGLRegisterImage(res: *mut cudaGraphicsResource_t, image: GLuint, target: GLenum, flags: c_uint);
     fn cuGLGetDevices(count: *mut c_uint, devices: *mut CUdevice, max: c_uint, list: c_int);
+    fn cuGLInit();
     fn cuGLRegisterBufferObject(buffer: GLuint);
     fn cuGLUnregisterBufferObject(buffer: GLuint);
     fn cuGLMapBufferObject(dptr: *mut CUdeviceptr, size: *mut usize, buffer: GLuint);

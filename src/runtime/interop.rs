@@ -123,6 +123,18 @@ pub fn gl_set_gl_device(device: c_int) -> CudaResult {
     set_device(device)
 }
 
+/// `cudaGLUnregisterBufferObject`: the driver's legacy GL initialization
+/// first, as NVIDIA's runtime does: on a host where GL interop cannot start
+/// its answer (`cudaErrorOperatingSystem` on an H100 without GL libraries)
+/// is the call's, where `cuGLUnregisterBufferObject` alone would call an
+/// unknown buffer invalid value (measured with tests/gpu/interop_egl.cu and
+/// a driver probe, 2026-11-25).
+pub fn gl_unregister_buffer_object(buffer: GLuint) -> CudaResult {
+    enter()?;
+    cu!(cuGLInit())?;
+    cu!(cuGLUnregisterBufferObject(buffer))
+}
+
 /// `cudaGLMapBufferObject` / `cudaGLMapBufferObjectAsync` (`stream` given).
 pub fn gl_map_buffer_object(ptr: Option<&mut *mut c_void>, buffer: GLuint, stream: Option<cudaStream_t>) -> CudaResult {
     enter()?;
