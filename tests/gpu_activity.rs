@@ -300,3 +300,46 @@ fn a_forked_child_prints_no_gpu_tables() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.matches("cuda_gpu_kern_sum").count(), 1, "{err}");
 }
+
+/// `cudart-shim trace --gpu` of a program whose first CUDA call is nvcc's
+/// fatbin registration, in a static initializer: the trace starts CUPTI
+/// there, CUPTI loads the driver (the interposer, under `trace`), and the
+/// interposer's initializer asks the runtime to switch its tracing on,
+/// while that runtime is still setting it up on this thread. That waited
+/// for itself on an H100 (a CUDA 12 program, 2026-11-25); calls made during
+/// the setup are now part of it, not traced. The fake CUPTI loads the
+/// driver on subscribe as CUPTI 13 does.
+#[test]
+fn gpu_trace_starting_in_a_static_initializer_does_not_wait_for_itself() {
+    let (dir, exe) = program("gpu_activity/static_init");
+    let json = dir.join("t.json");
+    let mut child = cli_on_fake()
+        .env("CUDART_SHIM_CUPTI", fake_cupti())
+        .env("CUDART_SHIM_LOG", "off")
+        .args(["trace", "--gpu", "--timeline"])
+        .arg(&json)
+        .arg("--")
+        .arg(&exe)
+        .arg("basic")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("`cudart-shim trace --gpu` did not finish in 60 s (the runtime waiting for its own setup)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{status}\n{err}");
+    let j = json_file(&json);
+    let kernels = j["traceEvents"].as_array().unwrap().iter().filter(|e| e["cat"] == "gpu_kernel" && e["name"].as_str().is_some_and(|n| n.contains("fill"))).count();
+    assert!(kernels > 0, "no GPU kernel slice in the timeline:\n{err}");
+}

@@ -207,11 +207,35 @@ struct Outputs {
 
 static OUTPUTS: OnceLock<Outputs> = OnceLock::new();
 
+thread_local! {
+    /// Set while this thread runs the one-time setup (`configure`).
+    static CONFIGURING: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Read the configuration, open the outputs, start the writer: once.
+///
+/// A call made on the configuring thread while the setup runs is part of
+/// the setup and is not traced: CUPTI, started here, loads the driver,
+/// which under `cudart-shim trace` is the interposer, whose initializer
+/// asks this runtime to switch tracing on (`Hooks::activate`), and CUPTI's
+/// own driver calls come back through it. Waiting on the setup from inside
+/// it would wait forever (a CUDA 12 program under `trace --gpu` did, on an
+/// H100). Other threads wait for the setup as before.
 #[cold]
 fn configure() -> bool {
     static ONCE: std::sync::Once = std::sync::Once::new();
+    if CONFIGURING.try_with(Cell::get).unwrap_or(false) {
+        return false;
+    }
     ONCE.call_once(|| {
+        struct Configuring;
+        impl Drop for Configuring {
+            fn drop(&mut self) {
+                let _ = CONFIGURING.try_with(|c| c.set(false));
+            }
+        }
+        let _ = CONFIGURING.try_with(|c| c.set(true));
+        let _configuring = Configuring;
         let c = crate::config::trace_config();
         // The call log and the timeline need every call's time.
         if c.sample > 1 && (c.calls || c.timeline) {

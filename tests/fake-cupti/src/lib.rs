@@ -437,6 +437,11 @@ pub unsafe extern "C" fn cuptiSubscribe(h: *mut *mut c_void, _cb: *const c_void,
     if knob("FAKE_CUPTI_HELD") == Some(1) {
         return MULTIPLE_SUBSCRIBERS;
     }
+    // CUPTI 13 loads the driver here (dlopen of libcuda.so.1, measured on an
+    // H100): under `cudart-shim trace` that is the driver interposer, whose
+    // initializer connects to the runtime that is subscribing right now.
+    // SAFETY: a C string; the handle is kept, as CUPTI keeps it.
+    unsafe { libc::dlopen(c"libcuda.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
     // SAFETY: checked above.
     unsafe { *h = std::ptr::dangling_mut::<c_void>() };
     SUCCESS
