@@ -7,9 +7,10 @@ use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-fn rows() -> BTreeMap<String, String> {
+/// name -> status of every row in the `.tsv` files of `docs/<dir>`.
+fn rows_in(dir: &str) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
-    for e in std::fs::read_dir(repo_root().join("docs/compat")).unwrap() {
+    for e in std::fs::read_dir(repo_root().join("docs").join(dir)).unwrap() {
         let p = e.unwrap().path();
         if p.extension().is_none_or(|x| x != "tsv") {
             continue;
@@ -17,10 +18,14 @@ fn rows() -> BTreeMap<String, String> {
         for l in std::fs::read_to_string(&p).unwrap().lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
             let mut f = l.split('\t');
             let (name, status) = (f.next().unwrap().to_owned(), f.next().unwrap_or("").to_owned());
-            assert!(m.insert(name.clone(), status).is_none(), "{name} has two rows");
+            assert!(m.insert(name.clone(), status).is_none(), "{name} has two rows in docs/{dir}");
         }
     }
     m
+}
+
+fn rows() -> BTreeMap<String, String> {
+    rows_in("compat")
 }
 
 #[test]
@@ -57,16 +62,7 @@ fn compatibility_md_is_generated_from_the_tables() {
 
 /// docs/compat/abi12/*.tsv: the rows whose 12 status is the 12 library's own.
 fn rows12() -> BTreeMap<String, String> {
-    let mut m = BTreeMap::new();
-    for e in std::fs::read_dir(repo_root().join("docs/compat/abi12")).unwrap() {
-        let p = e.unwrap().path();
-        for l in std::fs::read_to_string(&p).unwrap().lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
-            let mut f = l.split('\t');
-            let (name, status) = (f.next().unwrap().to_owned(), f.next().unwrap_or("").to_owned());
-            assert!(m.insert(name.clone(), status).is_none(), "{name} has two rows in docs/compat/abi12");
-        }
-    }
-    m
+    rows_in("compat/abi12")
 }
 
 /// Every export written as a 12 form, and every export only 12.9 has, has

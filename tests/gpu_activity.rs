@@ -325,17 +325,7 @@ fn gpu_trace_starting_in_a_static_initializer_does_not_wait_for_itself() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("`cudart-shim trace --gpu` did not finish in 60 s (the runtime waiting for its own setup)");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = wait_or_fail(&mut child, 60, "`cudart-shim trace --gpu` (the runtime waiting for its own setup)");
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert!(status.success(), "{status}\n{err}");

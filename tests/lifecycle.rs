@@ -90,17 +90,7 @@ fn timeline_started_inside_a_library_initializer_during_dlopen() {
     let _ = std::fs::remove_file(&json);
     let env = fake_env(&[("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", json.to_str().unwrap()), ("CUDART_SHIM_LOG", "off")]);
     let mut child = Command::new(dir.join("main")).current_dir(&dir).envs(env).stdout(std::process::Stdio::piped()).spawn().unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the program did not finish in 60 s (a runtime waiting for itself)");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = wait_or_fail(&mut child, 60, "the program (a runtime waiting for itself)");
     let mut out = String::new();
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
     assert!(status.success(), "{status}: {out}");

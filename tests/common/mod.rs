@@ -353,3 +353,19 @@ pub fn summary_calls(table: &str, name: &str) -> Option<u64> {
     let l = table.lines().find(|l| l.ends_with(&format!("  {name}")))?;
     l.split_whitespace().nth(2)?.replace(',', "").parse().ok()
 }
+
+/// Wait for `child` at most `secs` seconds; past that, kill it and fail
+/// with `what` (a test of something that must not hang fails, not stalls).
+pub fn wait_or_fail(child: &mut std::process::Child, secs: u64, what: &str) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{what} did not finish in {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
