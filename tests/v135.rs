@@ -504,7 +504,18 @@ fn run_kernels(exe: &std::path::Path, log: &std::path::Path) -> (String, String)
     let _ = std::fs::remove_file(log);
     let out = run_on_fake(exe, &[], &[("FAKE_CUDA_LAUNCH_LOG", &log.display().to_string())]);
     let launches = std::fs::read_to_string(log).unwrap_or_default();
-    (out, launches.lines().map(mask_heap_addresses).collect::<Vec<_>>().join("\n"))
+    (out, launches.lines().map(mask_heap_addresses).map(|l| mask_struct_padding(&l)).collect::<Vec<_>>().join("\n"))
+}
+
+/// `k2(S, long long)` of kernels_basic.cu: S's 3 tail-padding bytes (hex
+/// digits 18..24 of the arguments) hold whatever the host stub's copy of S
+/// held, which differs between builds (seen nonzero): written as `pppppp`.
+fn mask_struct_padding(line: &str) -> String {
+    let Some((head, rest)) = line.split_once(" args=") else { return line.to_owned() };
+    if !head.contains("_Z2k21Sx") || rest.len() < 24 {
+        return line.to_owned();
+    }
+    format!("{head} args={}pppppp{}", &rest[..18], &rest[24..])
 }
 
 /// Programs built by nvcc 13.5 register and launch over the fake exactly
