@@ -121,7 +121,7 @@ pub fn run(o: Options) -> ExitCode {
             cmd.env(k, v);
         }
     }
-    o.layers.apply(&mut cmd, libs.primary());
+    o.layers.apply(&mut cmd, libs.primary(), &session.dir);
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {
@@ -151,18 +151,7 @@ struct Session {
 impl Session {
     fn create() -> std::io::Result<Session> {
         use std::os::unix::fs::DirBuilderExt;
-        // A fresh name (pid and clock): never an existing folder, which
-        // create() refuses, so nothing planted in the temporary folder is used.
-        let mut tries = 0;
-        let dir = loop {
-            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-            let dir = std::env::temp_dir().join(format!("cudart-shim-trace-{}-{nanos:09}", std::process::id()));
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
-                r => break r.map(|_| dir)?,
-            }
-        };
-        let s = Session { dir };
+        let s = Session { dir: library::private_dir("trace")? };
         std::fs::DirBuilder::new().mode(0o700).create(s.dir.join("claims"))?;
         std::fs::File::create(s.dir.join("outputs"))?;
         Ok(s)

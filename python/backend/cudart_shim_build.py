@@ -1,0 +1,100 @@
+"""PEP 517 backend of the cudart-shim wheel: maturin, after one cargo build.
+
+maturin builds and packs one crate, the `cudart-shim` command (cli/). The
+wheel also carries the two runtimes (``libcudart_shim.so``,
+``libcudart_shim12.so``), the driver interposer
+(``libcudart_shim_driver.so``) and the headers, which other crates of the
+workspace build. So before handing over to maturin this wrapper:
+
+1. runs ``cargo build`` of the workspace's default members (the runtimes,
+   the command and the interposer: one build, so the command's and the
+   libraries' shared dependencies are compiled once) in the profile maturin
+   will use (``release``, or the ``--profile`` of ``MATURIN_PEP517_ARGS``:
+   CI passes ``--profile dev`` to reuse its test build);
+2. copies the three libraries into ``python/cudart_shim/lib/`` and the
+   headers into ``python/cudart_shim/include/`` (git-ignored build outputs,
+   named in pyproject.toml's ``include``).
+
+No links: a wheel cannot hold symbolic links, and the command makes the
+names the loader needs (``driver/libcuda.so.1``) in a private folder at run
+time (cli/src/library.rs). Everything else is maturin's own backend.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import maturin
+from maturin import (  # noqa: F401  (re-exported: the rest of the PEP 517 interface)
+    build_sdist,
+    get_requires_for_build_sdist,
+    get_requires_for_build_wheel,
+    prepare_metadata_for_build_wheel,
+)
+
+try:  # PEP 660 hooks, present in every maturin this project allows (>=1.5)
+    from maturin import get_requires_for_build_editable, prepare_metadata_for_build_editable  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "python" / "cudart_shim"
+LIBRARIES = ("libcudart_shim.so", "libcudart_shim12.so", "libcudart_shim_driver.so")
+
+
+def _profile() -> str:
+    """The cargo profile maturin will build with: ``--profile NAME`` or
+    ``--release`` in ``MATURIN_PEP517_ARGS``, else release (maturin's PEP
+    517 default)."""
+    args = shlex.split(os.environ.get("MATURIN_PEP517_ARGS", ""))
+    for i, a in enumerate(args):
+        if a == "--profile" and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("--profile="):
+            return a.split("=", 1)[1]
+    return "release"
+
+
+def _target_dir() -> Path:
+    out = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=ROOT, check=True, stdout=subprocess.PIPE,
+    ).stdout
+    import json
+
+    return Path(json.loads(out)["target_directory"])
+
+
+def _stage() -> None:
+    profile = _profile()
+    print(f"cudart-shim wheel: cargo build --profile {profile} (runtimes, command, driver interposer)", file=sys.stderr)
+    subprocess.run(["cargo", "build", "--profile", profile], cwd=ROOT, check=True)
+    out = _target_dir() / ("debug" if profile in ("dev", "test") else "release" if profile == "bench" else profile)
+    lib = PACKAGE / "lib"
+    inc = PACKAGE / "include"
+    for d in (lib, inc):
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+    for name in LIBRARIES:
+        src = out / name
+        if not src.is_file():
+            raise RuntimeError(f"cudart-shim wheel: {src} was not built (cargo build --profile {profile} should have built it)")
+        # copy2 follows no link here: these are the linked files themselves.
+        shutil.copy2(src, lib / name)
+    for h in sorted((ROOT / "include").glob("*.h")):
+        shutil.copy2(h, inc / h.name)
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    _stage()
+    return maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    _stage()
+    return maturin.build_editable(wheel_directory, config_settings, metadata_directory)
