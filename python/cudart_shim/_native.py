@@ -192,8 +192,10 @@ def _mapped_files() -> List[str]:
 def _abi_of(lib: ctypes.CDLL) -> Optional[str]:
     """The version node of ``lib``'s ``cudartShimFlush``: which runtime it is
     (None: not one of ours)."""
-    libc = ctypes.CDLL(None)
-    dlvsym = libc.dlvsym
+    try:
+        dlvsym = ctypes.CDLL(None).dlvsym
+    except AttributeError:  # glibc < 2.34 keeps it in libdl
+        dlvsym = ctypes.CDLL("libdl.so.2").dlvsym
     dlvsym.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p]
     dlvsym.restype = ctypes.c_void_p
     for abi in ABIS:
