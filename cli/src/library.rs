@@ -187,7 +187,7 @@ fn package_dirs(bin: &Path) -> Vec<PathBuf> {
                 Some((major.parse().ok()?, minor.parse().ok()?, e.path()))
             })
             .collect();
-        pythons.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        pythons.sort_by_key(|p| std::cmp::Reverse((p.0, p.1)));
         for (_, _, py) in pythons {
             for packages in ["site-packages", "dist-packages"] {
                 let d = py.join(packages).join(PACKAGE_LIB);
