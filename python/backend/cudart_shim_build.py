@@ -11,6 +11,9 @@ workspace build. So before handing over to maturin this wrapper:
    libraries' shared dependencies are compiled once) in the profile maturin
    will use (``release``, or the ``--profile`` of ``MATURIN_PEP517_ARGS``:
    CI passes ``--profile dev`` to reuse its test build);
+3. passes pyproject.toml's ``compatibility`` (the manylinux tag) to
+   maturin, whose PEP 517 entry would otherwise tag the wheel plain
+   ``linux``;
 2. copies the three libraries into ``python/cudart_shim/lib/`` and the
    headers into ``python/cudart_shim/include/`` (git-ignored build outputs,
    named in pyproject.toml's ``include``).
@@ -47,11 +50,33 @@ PACKAGE = ROOT / "python" / "cudart_shim"
 LIBRARIES = ("libcudart_shim.so", "libcudart_shim12.so", "libcudart_shim_driver.so")
 
 
-def _profile() -> str:
-    """The cargo profile maturin will build with: ``--profile NAME`` or
-    ``--release`` in ``MATURIN_PEP517_ARGS``, else release (maturin's PEP
-    517 default)."""
-    args = shlex.split(os.environ.get("MATURIN_PEP517_ARGS", ""))
+def _args(config_settings) -> list:
+    """maturin's extra arguments (``MATURIN_PEP517_ARGS``, or the
+    ``maturin.build-args`` config setting)."""
+    return list(maturin.get_maturin_pep517_args(config_settings))
+
+
+def _with_tag(config_settings):
+    """The config settings for maturin, with pyproject.toml's
+    ``compatibility`` as an argument: maturin's PEP 517 entry passes
+    ``--compatibility off`` (a plain ``linux`` tag, which no index takes and
+    auditwheel does not check) unless the arguments name one."""
+    args = _args(config_settings)
+    if "--compatibility" in args or "--manylinux" in args:
+        return config_settings
+    tag = maturin.get_config().get("compatibility")
+    if not tag:
+        return config_settings
+    settings = dict(config_settings or {})
+    settings["maturin.build-args"] = [*args, "--compatibility", tag]
+    settings.pop("build-args", None)
+    return settings
+
+
+def _profile(config_settings) -> str:
+    """The cargo profile maturin will build with: ``--profile NAME`` in
+    its extra arguments, else release (maturin's PEP 517 default)."""
+    args = _args(config_settings)
     for i, a in enumerate(args):
         if a == "--profile" and i + 1 < len(args):
             return args[i + 1]
@@ -70,8 +95,8 @@ def _target_dir() -> Path:
     return Path(json.loads(out)["target_directory"])
 
 
-def _stage() -> None:
-    profile = _profile()
+def _stage(config_settings) -> None:
+    profile = _profile(config_settings)
     print(f"cudart-shim wheel: cargo build --profile {profile} (runtimes, command, driver interposer)", file=sys.stderr)
     subprocess.run(["cargo", "build", "--profile", profile], cwd=ROOT, check=True)
     out = _target_dir() / ("debug" if profile in ("dev", "test") else "release" if profile == "bench" else profile)
@@ -91,10 +116,10 @@ def _stage() -> None:
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    _stage()
-    return maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
+    _stage(config_settings)
+    return maturin.build_wheel(wheel_directory, _with_tag(config_settings), metadata_directory)
 
 
 def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
-    _stage()
-    return maturin.build_editable(wheel_directory, config_settings, metadata_directory)
+    _stage(config_settings)
+    return maturin.build_editable(wheel_directory, _with_tag(config_settings), metadata_directory)
