@@ -489,6 +489,40 @@ mod tests {
     }
 
     #[test]
+    fn the_installed_package_is_searched_after_the_commands_folder_and_links_are_private() {
+        let root = private_dir("library-test").unwrap();
+        let bin = root.join("venv/bin");
+        let pkg = |py: &str, packages: &str| root.join("venv/lib").join(py).join(packages).join(PACKAGE_LIB);
+        for d in [bin.clone(), pkg("python3.9", "site-packages"), pkg("python3.12", "site-packages"), pkg("python3.12", "dist-packages")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let dirs = search_dirs(Some(&bin));
+        assert_eq!(dirs[0], bin);
+        assert_eq!(dirs[1], bin.join("../lib"));
+        // Newest Python first; then target/ under the current folder.
+        assert_eq!(dirs[2].canonicalize().unwrap(), pkg("python3.12", "site-packages"));
+        assert_eq!(dirs[3].canonicalize().unwrap(), pkg("python3.12", "dist-packages"));
+        assert_eq!(dirs[4].canonicalize().unwrap(), pkg("python3.9", "site-packages"));
+        assert_eq!(dirs[5..], [PathBuf::from("target/release"), PathBuf::from("target/debug")]);
+
+        // The wheel's interposer has no links: the run's folder gets them.
+        let lib = pkg("python3.12", "site-packages");
+        std::fs::write(lib.join("libcudart_shim.so"), b"").unwrap();
+        assert!(matches!(Interposer::of(&lib.join("libcudart_shim.so")), Interposer::Missing(_)));
+        std::fs::write(lib.join(INTERPOSER_FILE), b"").unwrap();
+        let interposer = Interposer::of(&lib.join("libcudart_shim.so"));
+        let run = root.join("run");
+        std::fs::create_dir(&run).unwrap();
+        let folder = interposer.folder(&run).unwrap();
+        assert_eq!(folder, run.join("driver"));
+        for name in ["libcuda.so.1", "libcuda.so"] {
+            assert_eq!(std::fs::read_link(folder.join(name)).unwrap(), lib.join(INTERPOSER_FILE));
+        }
+        assert_eq!(std::fs::read_dir(&lib).unwrap().count(), 2, "nothing written beside the package's files");
+        std::fs::remove_dir_all(root).unwrap();
+    }
+
+    #[test]
     fn this_test_binary_is_dynamic_and_needs_no_runtime() {
         let exe = std::env::current_exe().unwrap();
         let b = std::fs::read(&exe).unwrap();
