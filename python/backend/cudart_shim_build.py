@@ -34,7 +34,6 @@ from pathlib import Path
 
 import maturin
 from maturin import (  # noqa: F401  (re-exported: the rest of the PEP 517 interface)
-    build_sdist,
     get_requires_for_build_sdist,
     get_requires_for_build_wheel,
     prepare_metadata_for_build_wheel,
@@ -123,3 +122,14 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
     _stage(config_settings)
     return maturin.build_editable(wheel_directory, _with_tag(config_settings), metadata_directory)
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """No source distribution: maturin's would hold only the command's
+    crate and its path dependencies, not the runtimes' and the
+    interposer's, so a wheel built from it would fail far from the cause.
+    Build the wheel from the repository instead."""
+    raise RuntimeError(
+        "cudart-shim has no source distribution (it would lack the runtime and interposer crates): "
+        "build the wheel from the repository with `pip wheel .` (or `python -m build --wheel`)"
+    )
