@@ -25,8 +25,7 @@ time (cli/src/library.rs). Everything else is maturin's own backend.
 
 from __future__ import annotations
 
-import os
-import shlex
+import json
 import shutil
 import subprocess
 import sys
@@ -39,7 +38,7 @@ from maturin import (  # noqa: F401  (re-exported: the rest of the PEP 517 inter
     prepare_metadata_for_build_wheel,
 )
 
-try:  # PEP 660 hooks, present in every maturin this project allows (>=1.5)
+try:  # PEP 660 hooks, present in every maturin this project allows
     from maturin import get_requires_for_build_editable, prepare_metadata_for_build_editable  # noqa: F401
 except ImportError:  # pragma: no cover
     pass
@@ -89,8 +88,6 @@ def _target_dir() -> Path:
         ["cargo", "metadata", "--format-version", "1", "--no-deps"],
         cwd=ROOT, check=True, stdout=subprocess.PIPE,
     ).stdout
-    import json
-
     return Path(json.loads(out)["target_directory"])
 
 

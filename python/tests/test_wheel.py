@@ -4,7 +4,6 @@ time in a private folder, never in the package."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from conftest import clean_env, run, summary_rows
