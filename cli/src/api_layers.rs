@@ -8,7 +8,8 @@
 //! options name the API layer, never a library, so that nobody reads them as
 //! choosing which driver runs.
 
-use std::path::{Path, PathBuf};
+use crate::library::Interposer;
+use std::path::Path;
 use std::process::Command;
 
 #[derive(clap::Args, Debug, Clone, Copy)]
@@ -24,16 +25,12 @@ pub struct ApiLayers {
     pub no_driver_api: bool,
 }
 
-/// The driver interposer's folder for the library `lib`, if it was built.
-pub fn interposer_dir(lib: &Path) -> Option<PathBuf> {
-    let d = lib.parent()?.join("driver");
-    d.join("libcuda.so.1").exists().then_some(d)
-}
-
 impl ApiLayers {
     /// Set up `cmd`'s environment for the chosen layers. `lib`: our
-    /// runtime library (already in `cmd`'s LD_PRELOAD).
-    pub fn apply(&self, cmd: &mut Command, lib: &Path) {
+    /// runtime library (already in `cmd`'s LD_PRELOAD); `private`: a
+    /// folder of this run only, where an unlinked interposer (the wheel's)
+    /// gets its `libcuda.so.1` link (see [`Interposer::folder`]).
+    pub fn apply(&self, cmd: &mut Command, lib: &Path, private: &Path) {
         if self.no_runtime_api && self.no_driver_api {
             eprintln!("cudart-shim: --no-runtime-api and --no-driver-api together: nothing is traced");
         }
@@ -49,12 +46,12 @@ impl ApiLayers {
             return;
         }
         cmd.env_remove("CUDART_SHIM_TRACE_DRIVER");
-        let Some(dir) = interposer_dir(lib) else {
-            eprintln!(
-                "cudart-shim: the driver interposer {} is missing: driver API calls are not traced (build it: cargo build --release -p cudart-shim-driver)",
-                lib.parent().unwrap_or(Path::new(".")).join("driver/libcuda.so.1").display()
-            );
-            return;
+        let dir = match Interposer::of(lib).folder(private) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("cudart-shim: {e}: driver API calls are not traced (build it: cargo build --release -p cudart-shim-driver)");
+                return;
+            }
         };
         let path = match std::env::var("LD_LIBRARY_PATH") {
             Ok(p) if !p.is_empty() => format!("{}:{p}", dir.display()),
@@ -78,17 +75,34 @@ pub fn is_success(result: &str) -> bool {
     result == "cudaSuccess" || result == "CUDA_SUCCESS"
 }
 
-/// `cudart-shim doctor`: whether the driver interposer beside `lib` was built.
-pub fn doctor(lib: &Path) {
-    match interposer_dir(lib) {
-        Some(d) => println!(
+/// `cudart-shim doctor`: whether the driver interposer beside `lib` was
+/// built, and for the wheel's unlinked one, that its link can be made in a
+/// private folder (made in `private` and removed by the caller).
+pub fn doctor(lib: &Path, private: Option<&Path>) -> bool {
+    let interposer = Interposer::of(lib);
+    match (&interposer, private) {
+        (Interposer::Built(d), _) => println!(
             "          driver interposer: {} (`trace` puts this folder first on LD_LIBRARY_PATH to trace driver API calls)",
             d.join("libcuda.so.1").display()
         ),
-        None => println!(
+        (Interposer::Unlinked(f), Some(p)) => match interposer.folder(p) {
+            Ok(_) => println!(
+                "          driver interposer: {} (`trace` links it as libcuda.so.1 in a private folder of each run and puts that folder first on LD_LIBRARY_PATH; link checked)",
+                f.display()
+            ),
+            Err(e) => {
+                println!("          driver interposer: {e}: `trace` cannot trace driver API calls (is the temporary folder writable? TMPDIR)");
+                return false;
+            }
+        },
+        (Interposer::Unlinked(f), None) => println!(
+            "          driver interposer: {} (no private folder to check its link in: `trace` may not trace driver API calls; TMPDIR)",
+            f.display()
+        ),
+        (Interposer::Missing(p), _) => println!(
             "          driver interposer: not built ({}): driver API calls are not traced; build it: cargo build --release -p cudart-shim-driver",
-            lib.parent().unwrap_or(Path::new(".")).join("driver/libcuda.so.1").display()
+            p.display()
         ),
     }
+    true
 }
-

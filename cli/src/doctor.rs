@@ -287,7 +287,16 @@ fn check_library(p: &Path, abi: Abi, problems: &mut Problems) {
         return;
     }
     if abi == Abi::V13 {
-        crate::api_layers::doctor(p);
+        // A private folder, as `trace` makes one per run, to check that
+        // the wheel's unlinked interposer can be linked there.
+        let private = library::private_dir("doctor").ok();
+        let linked = crate::api_layers::doctor(p, private.as_deref());
+        if let Some(d) = private {
+            let _ = std::fs::remove_dir_all(d);
+        }
+        if !linked {
+            problems.count += 1;
+        }
     }
     // SAFETY: loading our own library; its initializers only read the environment.
     let lib = match unsafe { libloading::Library::new(p) } {

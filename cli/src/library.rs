@@ -101,10 +101,9 @@ impl Libraries {
 /// names, whose SONAME decides its ABI (a file that is neither
 /// `libcudart.so.13` nor `.12` is a usage error), and the other ABI's
 /// beside it; without one named, `libcudart_shim.so` and
-/// `libcudart_shim12.so` next to this command, in `../lib` (the install
-/// layout), or in target/{release,debug} under the current directory, the
-/// first folder holding either. A path named and missing is a usage error,
-/// exit 2: never a silent fall back to another library.
+/// `libcudart_shim12.so` in the first folder of [`search_dirs`] holding
+/// either. A path named and missing is a usage error, exit 2: never a
+/// silent fall back to another library.
 pub fn find_all(explicit: Option<PathBuf>) -> Result<Libraries, NotFound> {
     let named = explicit.map(|p| (p, "--library")).or_else(|| std::env::var_os("CUDART_SHIM_LIBRARY").map(|p| (p.into(), "CUDART_SHIM_LIBRARY")));
     if let Some((p, by)) = named {
@@ -126,16 +125,8 @@ pub fn find_all(explicit: Option<PathBuf>) -> Result<Libraries, NotFound> {
         };
         return Ok(Libraries { v13, v12, named: Some(abi) });
     }
-    let mut dirs = Vec::new();
-    if let Ok(exe) = std::env::current_exe()
-        && let Some(d) = exe.parent()
-    {
-        dirs.push(d.to_path_buf());
-        dirs.push(d.join("../lib"));
-    }
-    for prof in ["release", "debug"] {
-        dirs.push(PathBuf::from("target").join(prof));
-    }
+    let exe = std::env::current_exe().ok();
+    let dirs = search_dirs(exe.as_deref().and_then(Path::parent));
     for d in &dirs {
         let get = |abi: Abi| {
             let f = d.join(abi.file_name());
@@ -148,9 +139,146 @@ pub fn find_all(explicit: Option<PathBuf>) -> Result<Libraries, NotFound> {
     }
     let tried: Vec<String> = dirs.iter().map(|c| c.join("libcudart_shim.so").display().to_string()).collect();
     Err(NotFound {
-        message: format!("libcudart_shim.so not found (tried {}); build it with `cargo build --release` or pass --library", tried.join(", ")),
+        message: format!(
+            "libcudart_shim.so not found (tried {}); build it with `cargo build --release`, install the wheel (`pip install cudart-shim-*.whl`), or pass --library",
+            tried.join(", ")
+        ),
         exit_code: ExitCode::from(127),
     })
+}
+
+/// Where the command looks for the two runtimes, in this order (the
+/// first folder holding either wins); `exe_dir` is the folder of this
+/// command, its links resolved (`/proc/self/exe`):
+/// 1. `exe_dir` itself (the build: `target/<profile>/cudart-shim`);
+/// 2. `exe_dir/../lib` (an install as `bin/` and `lib/`);
+/// 3. the installed Python package `cudart_shim/lib` (the wheel: the
+///    command is in the environment's `bin/`, the package in
+///    `lib/pythonX.Y/site-packages`, `lib64/...` where platform packages
+///    go there, or `dist-packages` on Debian's system Python; and
+///    `exe_dir/../cudart_shim/lib` for `pip install --target DIR`, which
+///    puts the command in `DIR/bin`), newest Python first;
+/// 4. `target/release`, then `target/debug`, under the current folder.
+pub fn search_dirs(exe_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(d) = exe_dir {
+        dirs.push(d.to_path_buf());
+        dirs.push(d.join("../lib"));
+        dirs.extend(package_dirs(d));
+    }
+    for prof in ["release", "debug"] {
+        dirs.push(PathBuf::from("target").join(prof));
+    }
+    dirs
+}
+
+/// The `cudart_shim/lib` folders of a Python environment whose scripts
+/// folder is `bin` (those that exist), newest Python first.
+fn package_dirs(bin: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let prefix = bin.join("..");
+    for lib in ["lib", "lib64"] {
+        let Ok(entries) = std::fs::read_dir(prefix.join(lib)) else { continue };
+        let mut pythons: Vec<(u32, u32, PathBuf)> = entries
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let (major, minor) = name.strip_prefix("python")?.split_once('.')?;
+                Some((major.parse().ok()?, minor.parse().ok()?, e.path()))
+            })
+            .collect();
+        pythons.sort_by_key(|p| std::cmp::Reverse((p.0, p.1)));
+        for (_, _, py) in pythons {
+            for packages in ["site-packages", "dist-packages"] {
+                let d = py.join(packages).join(PACKAGE_LIB);
+                if d.is_dir() {
+                    found.push(d);
+                }
+            }
+        }
+    }
+    let target = prefix.join(PACKAGE_LIB);
+    if target.is_dir() {
+        found.push(target);
+    }
+    found
+}
+
+/// A fresh folder of this run only, `$TMPDIR/cudart-shim-WHAT-PID-NANOS`,
+/// mode 0700. A fresh name (pid and clock): never an existing folder,
+/// which create() refuses, so nothing planted in the temporary folder is
+/// used. The caller removes it.
+pub fn private_dir(what: &str) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let mut tries = 0;
+    loop {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let dir = std::env::temp_dir().join(format!("cudart-shim-{what}-{}-{nanos:09}", std::process::id()));
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
+            r => return r.map(|()| dir),
+        }
+    }
+}
+
+/// The libraries' folder inside the Python package (python/cudart_shim).
+pub const PACKAGE_LIB: &str = "cudart_shim/lib";
+
+/// The driver interposer's file name, as built and as in the wheel.
+pub const INTERPOSER_FILE: &str = "libcudart_shim_driver.so";
+
+/// The driver interposer that goes with a runtime library.
+pub enum Interposer {
+    /// The build's `driver/` folder beside the library (its
+    /// `libcuda.so.1` and `libcuda.so` link to `../libcudart_shim_driver.so`).
+    Built(PathBuf),
+    /// The interposer without its links, beside the library (the wheel: a
+    /// wheel cannot hold links). [`Interposer::folder`] links it.
+    Unlinked(PathBuf),
+    /// Neither: the path where the build would have put it.
+    Missing(PathBuf),
+}
+
+impl Interposer {
+    pub fn of(lib: &Path) -> Interposer {
+        let dir = lib.parent().unwrap_or(Path::new("."));
+        let built = dir.join("driver");
+        if built.join("libcuda.so.1").exists() {
+            Interposer::Built(built)
+        } else if dir.join(INTERPOSER_FILE).is_file() {
+            Interposer::Unlinked(dir.join(INTERPOSER_FILE))
+        } else {
+            Interposer::Missing(built.join("libcuda.so.1"))
+        }
+    }
+
+    /// The folder to put first on `LD_LIBRARY_PATH`, where every
+    /// `dlopen("libcuda.so.1")` finds the interposer: the build's
+    /// `driver/`, or for an unlinked interposer `private/driver/`, made
+    /// now with `libcuda.so.1` and `libcuda.so` linking to the
+    /// interposer's absolute path. `private` is a folder of this run only
+    /// (mode 0700, removed when the run ends), never the package's own:
+    /// nothing is written into an installed package at run time. The
+    /// interposer finds the runtimes beside its real file (it resolves its
+    /// links), so nothing else needs a link: `trace` preloads the runtimes
+    /// by path, and the loader matches a preloaded library's SONAME
+    /// (`libcudart.so.13`) to every later request for that name.
+    pub fn folder(&self, private: &Path) -> Result<PathBuf, String> {
+        match self {
+            Interposer::Built(d) => Ok(d.clone()),
+            Interposer::Missing(p) => Err(format!("the driver interposer {} is missing", p.display())),
+            Interposer::Unlinked(file) => {
+                let dir = private.join("driver");
+                let made = std::fs::create_dir(&dir).and_then(|()| {
+                    for name in ["libcuda.so.1", "libcuda.so"] {
+                        std::os::unix::fs::symlink(file, dir.join(name))?;
+                    }
+                    Ok(())
+                });
+                made.map(|()| dir.clone()).map_err(|e| format!("cannot link the driver interposer {} in {}: {e}", file.display(), dir.display()))
+            }
+        }
+    }
 }
 
 /// Which runtimes a program's load closure asks for.
@@ -358,6 +486,40 @@ mod tests {
         assert_eq!(closure_needs("\tlibcudart.so.13 => not found\n"), Needs { v13: true, v12: false });
         assert_eq!(closure_needs("\tlibcudart.so.13 => a\n\tlibcudart.so.12 => b\n"), Needs::BOTH);
         assert_eq!(closure_needs("\tlibcudart_shim.so => a\n"), Needs::default());
+    }
+
+    #[test]
+    fn the_installed_package_is_searched_after_the_commands_folder_and_links_are_private() {
+        let root = private_dir("library-test").unwrap();
+        let bin = root.join("venv/bin");
+        let pkg = |py: &str, packages: &str| root.join("venv/lib").join(py).join(packages).join(PACKAGE_LIB);
+        for d in [bin.clone(), pkg("python3.9", "site-packages"), pkg("python3.12", "site-packages"), pkg("python3.12", "dist-packages")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let dirs = search_dirs(Some(&bin));
+        assert_eq!(dirs[0], bin);
+        assert_eq!(dirs[1], bin.join("../lib"));
+        // Newest Python first; then target/ under the current folder.
+        assert_eq!(dirs[2].canonicalize().unwrap(), pkg("python3.12", "site-packages"));
+        assert_eq!(dirs[3].canonicalize().unwrap(), pkg("python3.12", "dist-packages"));
+        assert_eq!(dirs[4].canonicalize().unwrap(), pkg("python3.9", "site-packages"));
+        assert_eq!(dirs[5..], [PathBuf::from("target/release"), PathBuf::from("target/debug")]);
+
+        // The wheel's interposer has no links: the run's folder gets them.
+        let lib = pkg("python3.12", "site-packages");
+        std::fs::write(lib.join("libcudart_shim.so"), b"").unwrap();
+        assert!(matches!(Interposer::of(&lib.join("libcudart_shim.so")), Interposer::Missing(_)));
+        std::fs::write(lib.join(INTERPOSER_FILE), b"").unwrap();
+        let interposer = Interposer::of(&lib.join("libcudart_shim.so"));
+        let run = root.join("run");
+        std::fs::create_dir(&run).unwrap();
+        let folder = interposer.folder(&run).unwrap();
+        assert_eq!(folder, run.join("driver"));
+        for name in ["libcuda.so.1", "libcuda.so"] {
+            assert_eq!(std::fs::read_link(folder.join(name)).unwrap(), lib.join(INTERPOSER_FILE));
+        }
+        assert_eq!(std::fs::read_dir(&lib).unwrap().count(), 2, "nothing written beside the package's files");
+        std::fs::remove_dir_all(root).unwrap();
     }
 
     #[test]

@@ -22,9 +22,19 @@ pub fn run(o: Options) -> ExitCode {
     for v in ["CUDART_SHIM_TRACE", "CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SESSION"] {
         cmd.env_remove(v);
     }
-    crate::api_layers::ApiLayers { no_runtime_api: false, no_driver_api: false }.apply(cmd, launch.libs.primary());
-    match launch::status(cmd, &o.target.program[0]) {
+    // The interposer's links live in a private folder for the run.
+    let private = match crate::library::private_dir("run") {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("cudart-shim: cannot make a private folder in {}: {e}", std::env::temp_dir().display());
+            return ExitCode::from(2);
+        }
+    };
+    crate::api_layers::ApiLayers { no_runtime_api: false, no_driver_api: false }.apply(cmd, launch.libs.primary(), &private);
+    let code = match launch::status(cmd, &o.target.program[0]) {
         Ok(s) => launch::exit_code(s),
         Err(code) => code,
-    }
+    };
+    let _ = std::fs::remove_dir_all(&private);
+    code
 }

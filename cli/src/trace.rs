@@ -18,6 +18,7 @@
 //! (see the library's `trace::output`).
 
 use crate::launch;
+use crate::library;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -95,7 +96,7 @@ pub fn run(o: Options) -> ExitCode {
             cmd.env(k, v);
         }
     }
-    o.layers.apply(cmd, launch.libs.primary());
+    o.layers.apply(cmd, launch.libs.primary(), &session.dir);
     let status = match launch::status(cmd, &o.target.program[0]) {
         Ok(s) => s,
         Err(code) => return code,
@@ -115,18 +116,7 @@ struct Session {
 impl Session {
     fn create() -> std::io::Result<Session> {
         use std::os::unix::fs::DirBuilderExt;
-        // A fresh name (pid and clock): never an existing folder, which
-        // create() refuses, so nothing planted in the temporary folder is used.
-        let mut tries = 0;
-        let dir = loop {
-            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-            let dir = std::env::temp_dir().join(format!("cudart-shim-trace-{}-{nanos:09}", std::process::id()));
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
-                r => break r.map(|_| dir)?,
-            }
-        };
-        let s = Session { dir };
+        let s = Session { dir: library::private_dir("trace")? };
         std::fs::DirBuilder::new().mode(0o700).create(s.dir.join("claims"))?;
         std::fs::File::create(s.dir.join("outputs"))?;
         Ok(s)
