@@ -64,6 +64,45 @@ pub fn pool_switch(get: impl Fn(&str) -> Option<String>) -> Result<bool, String>
     }
 }
 
+/// `CUDART_SHIM_RUNTIME_VERSION`: the answer `cudaRuntimeGetVersion`
+/// gives instead of its own (`13000`, or `13.0` written with a dot; from
+/// 1000 to 99990). Err: a value not understood, as a warning (the rule of
+/// `runtime::version` applies).
+pub fn runtime_version_switch(get: impl Fn(&str) -> Option<String>) -> Result<Option<i32>, String> {
+    let Some(v) = get("CUDART_SHIM_RUNTIME_VERSION") else { return Ok(None) };
+    let t = v.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let parsed = match t.split_once('.') {
+        Some((major, minor)) if !major.is_empty() && major.len() <= 2 && (1..=2).contains(&minor.len()) => {
+            let num = |s: &str| s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<i32>().ok()).flatten();
+            num(major).zip(num(minor)).map(|(a, b)| a * 1000 + b * 10)
+        }
+        Some(_) => None,
+        None => t.bytes().all(|b| b.is_ascii_digit()).then(|| t.parse::<i32>().ok()).flatten(),
+    };
+    match parsed {
+        Some(n) if (1000..=99990).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "CUDART_SHIM_RUNTIME_VERSION={v:?} is not understood (accepted: a CUDA version such as 13000 or 13.0): cudaRuntimeGetVersion keeps its own answer"
+        )),
+    }
+}
+
+/// [`runtime_version_switch`] of this process's environment, read once
+/// (one warning for a bad value).
+pub fn runtime_version_override() -> Option<i32> {
+    static V: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
+    *V.get_or_init(|| {
+        runtime_version_switch(env_var).unwrap_or_else(|w| {
+            init_logging();
+            log::warn!("{w}");
+            None
+        })
+    })
+}
+
 /// What `CUDART_SHIM_TRACE*` asks for, parsed once by [`trace_config`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TraceConfig {
@@ -551,6 +590,21 @@ mod tests {
     fn rank_of(vars: &[(&str, &str)]) -> String {
         let m: HashMap<&str, &str> = vars.iter().copied().collect();
         rank(|k| m.get(k).map(|v| v.to_string()))
+    }
+
+    #[test]
+    fn runtime_version_values() {
+        let v = |s: &str| runtime_version_switch(|_| Some(s.to_owned()));
+        assert_eq!(v("13000"), Ok(Some(13000)));
+        assert_eq!(v(" 12.9 "), Ok(Some(12090)));
+        assert_eq!(v("13.5"), Ok(Some(13050)));
+        assert_eq!(v("13.10"), Ok(Some(13100)));
+        assert_eq!(v(""), Ok(None));
+        assert_eq!(runtime_version_switch(|_| None), Ok(None));
+        for bad in ["13", "-13000", "13.0.1", "x", ".5", "13.", "100000", "1e4"] {
+            let w = v(bad).unwrap_err();
+            assert!(w.contains("CUDART_SHIM_RUNTIME_VERSION") && w.contains(&format!("{bad:?}")), "{bad}: {w}");
+        }
     }
 
     #[test]
