@@ -255,8 +255,15 @@ pub static DROPPED: AtomicU64 = AtomicU64::new(0);
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
 struct Writer {
-    file: File,
+    /// None until the file is created: at the process's first call that
+    /// is program work ([`open`]), or by the first write (see `trace`'s
+    /// module note: a process that records nothing writes no file).
+    file: Option<File>,
+    /// The name asked for, then the name written (another process of a
+    /// `trace` run may hold the name asked for: `output::create_claimed`).
     path: String,
+    /// Creating the file failed (said once); the timeline is off.
+    failed: bool,
     pid: u32,
     first: bool,
     named: HashSet<i32>,
@@ -265,17 +272,39 @@ struct Writer {
     buf: String,
 }
 
-/// Open the trace file and start the writer thread.
+/// Get ready to write the timeline to `path` (created later, see
+/// [`open`]) and start the writer thread.
 pub fn start(path: &str) -> bool {
-    let (mut file, path) = match output::create_claimed(path, false, "timeline") {
-        Ok(f) => f,
-        Err(e) => {
-            log::warn!("cannot create the timeline file {path:?} ({e}); the timeline is off");
-            return false;
-        }
-    };
-    let path = path.as_str();
-    let pid = std::process::id();
+    *super::lock(&WRITER) = Some(Writer {
+        file: None,
+        path: path.to_owned(),
+        failed: false,
+        pid: std::process::id(),
+        first: false,
+        named: HashSet::new(),
+        events: 0,
+        bytes: 0,
+        buf: String::new(),
+    });
+    if let Err(e) = std::thread::Builder::new().name("cudart-shim-tl".into()).spawn(writer_loop) {
+        log::warn!("cannot start the timeline writer thread ({e}); events are written at flush and exit");
+    }
+    true
+}
+
+/// Create the timeline file now, if it is not yet (the process's first
+/// call that is program work: `trace::first_work`).
+pub fn open() {
+    if let Some(w) = super::lock(&WRITER).as_mut() {
+        w.open();
+    }
+}
+
+/// Create the trace file with its header: who wrote it and when its clock
+/// started (`otherData.process`; each flush adds a later sample, see
+/// `Writer::write_process`). Err: why not.
+fn create(path: &str, pid: u32) -> Result<(File, String, u64), String> {
+    let (mut file, path) = output::create_claimed(path, false, "timeline").map_err(|e| format!("cannot create the timeline file {path:?} ({e})"))?;
     let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
     // Who wrote the trace and when its clock started (`otherData.process`;
     // each flush adds a later sample, see `Writer::write_process`).
@@ -292,24 +321,10 @@ pub fn start(path: &str) -> bool {
     ));
     let ok = file.write_all(head.as_bytes()).and_then(|_| file.write_all(TRAILER)).and_then(|_| file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
     if let Err(e) = ok {
-        log::warn!("cannot write the timeline file {path:?} ({e}); the timeline is off");
-        return false;
-    }
-    *super::lock(&WRITER) = Some(Writer {
-        file,
-        path: path.to_owned(),
-        pid,
-        first: false,
-        named: HashSet::new(),
-        events: 0,
-        bytes: head.len() as u64,
-        buf: String::new(),
-    });
-    if let Err(e) = std::thread::Builder::new().name("cudart-shim-tl".into()).spawn(writer_loop) {
-        log::warn!("cannot start the timeline writer thread ({e}); events are written at flush and exit");
+        return Err(format!("cannot write the timeline file {path:?} ({e})"));
     }
     log::debug!("timeline: writing to {path}");
-    true
+    Ok((file, path, head.len() as u64))
 }
 
 fn writer_loop() {
@@ -377,14 +392,14 @@ fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec
     if last {
         // Say in the trace itself what could not be kept.
         let dropped = DROPPED.load(Relaxed);
-        if dropped > 0 {
+        if dropped > 0 && w.open().is_some() {
             w.buf.clear();
             w.sep();
             let pid = w.pid;
             w.buf.push_str(&format!(
                 "{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {dropped} events (the writer could not keep up)\"}}}}"
             ));
-            let _ = w.file.write_all(w.buf.as_bytes());
+            w.write_buf();
             log::warn!("timeline {}: {dropped} events dropped while the writer could not keep up", w.path);
         }
     }
@@ -418,6 +433,26 @@ fn recycle(batch: Vec<Full>) {
 }
 
 impl Writer {
+    /// The file, created with its header at the first need; None (the
+    /// timeline off, said once) when it cannot be.
+    fn open(&mut self) -> Option<&mut File> {
+        if self.file.is_none() && !self.failed {
+            match create(&self.path, self.pid) {
+                Ok((file, path, bytes)) => {
+                    self.file = Some(file);
+                    self.path = path;
+                    self.bytes = bytes;
+                }
+                Err(e) => {
+                    self.failed = true;
+                    log::warn!("{e}; the timeline is off");
+                    super::FLAGS.fetch_and(!super::TIMELINE, Relaxed);
+                }
+            }
+        }
+        self.file.as_mut()
+    }
+
     fn sep(&mut self) {
         self.buf.push_str(if self.first { "\n" } else { ",\n" });
         self.first = false;
@@ -427,7 +462,7 @@ impl Writer {
         use std::fmt::Write as _;
         self.buf.clear();
         let pid = self.pid;
-        if c.events.is_empty() {
+        if c.events.is_empty() || self.open().is_none() {
             return;
         }
         if self.named.insert(tid) {
@@ -481,7 +516,14 @@ impl Writer {
         }
         self.events += c.events.len() as u64;
         self.bytes += self.buf.len() as u64;
-        if let Err(e) = self.file.write_all(self.buf.as_bytes()) {
+        self.write_buf();
+    }
+
+    /// Write `buf` to the file (open).
+    fn write_buf(&mut self) {
+        if let Some(f) = self.file.as_mut()
+            && let Err(e) = f.write_all(self.buf.as_bytes())
+        {
             log::warn!("timeline {}: write failed ({e})", self.path);
         }
     }
@@ -489,19 +531,24 @@ impl Writer {
     /// The process record with a clock sample taken now, as a metadata
     /// event `cudart_shim_process` (readers take the last one).
     fn write_process(&mut self) {
+        if self.file.is_none() {
+            return;
+        }
         self.buf.clear();
         self.sep();
         let pid = self.pid;
         let record = output::process_record().to_json();
         self.buf.push_str(&format!("{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}"));
-        let _ = self.file.write_all(self.buf.as_bytes());
+        self.write_buf();
         self.close_json();
     }
 
     /// Append the closing brackets and step back over them: the file is a
     /// complete JSON document now, and the next batch overwrites them.
     fn close_json(&mut self) {
-        let _ = self.file.write_all(TRAILER).and_then(|_| self.file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
+        if let Some(f) = self.file.as_mut() {
+            let _ = f.write_all(TRAILER).and_then(|_| f.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
+        }
     }
 }
 
@@ -514,6 +561,9 @@ pub fn write_objects(objects: &[String]) {
         DROPPED.fetch_add(objects.len() as u64, Relaxed);
         return;
     }
+    if objects.is_empty() || w.open().is_none() {
+        return;
+    }
     w.buf.clear();
     for o in objects {
         w.sep();
@@ -521,9 +571,7 @@ pub fn write_objects(objects: &[String]) {
     }
     w.events += objects.len() as u64;
     w.bytes += w.buf.len() as u64;
-    if let Err(e) = w.file.write_all(w.buf.as_bytes()) {
-        log::warn!("timeline {}: write failed ({e})", w.path);
-    }
+    w.write_buf();
     w.close_json();
 }
 
@@ -673,8 +721,10 @@ pub fn flush(lanes: &[&Lane], last: bool) {
     }
     if last {
         let mut w = super::lock(&WRITER);
-        if let Some(w) = w.as_mut() {
-            let _ = w.file.flush();
+        if let Some(f) = w.as_mut().and_then(|w| w.file.as_mut()) {
+            let _ = f.flush();
+        }
+        if let Some(w) = w.as_ref() {
             log::debug!("timeline {}: {} events", w.path, w.events);
         }
     }
