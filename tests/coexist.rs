@@ -140,7 +140,7 @@ fn a_process_that_only_registers_kernels_writes_no_file() {
     let o = std::process::Command::new(exe).arg("register").current_dir(&dir).envs(env.iter().map(|(k, v)| (k, v))).output().unwrap();
     assert!(o.status.success());
     assert_eq!(files(&dir, "env-"), Vec::<String>::new());
-    let o = std::process::Command::new(exe).arg("register").envs(fake_env(&[("CUDART_SHIM_TRACE", "summary")]).into_iter()).output().unwrap();
+    let o = std::process::Command::new(exe).arg("register").envs(fake_env(&[("CUDART_SHIM_TRACE", "summary")])).output().unwrap();
     let (_, err) = output_text(&o);
     assert!(o.status.success() && !err.contains("Time (%)"), "no table on stderr: {err}");
 
