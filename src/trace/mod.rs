@@ -340,7 +340,7 @@ fn configure() -> bool {
             flags |= CALLS;
         }
         // The file itself is created at the first call that is work.
-        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json")) {
+        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), timeline::Kind::Json) {
             flags |= TIMELINE;
         }
         // GPU activity is not a flag: with it alone, calls are not traced.
