@@ -10,8 +10,10 @@ mod common;
 use common::*;
 use std::path::{Path, PathBuf};
 
-fn probe() -> PathBuf {
-    let dir = scratch("coexist_version");
+/// The probe, built into a folder of the calling test's own (tests run at
+/// once: one test rewriting the program another runs fails that run).
+fn probe(test: &str) -> PathBuf {
+    let dir = scratch(&format!("coexist_version_{test}"));
     let exe = dir.join("versions");
     let o = std::process::Command::new("cc")
         .args(["-std=c11", "-Wall", "-Werror"])
@@ -53,7 +55,7 @@ fn env<'a>(v: &'a [(&'static str, String)], more: &[(&'static str, &'a str)]) ->
 
 #[test]
 fn the_runtime_version_never_exceeds_the_drivers() {
-    let exe = probe();
+    let exe = probe("driver");
     // (driver, what the 13 library answers, what the 12 library answers)
     for (driver, v13, v12) in [(13000, 13000, 12090), (13050, 13050, 12090), (13060, 13050, 12090), (12090, 12090, 12090), (12040, 12040, 12040)] {
         let d = on_driver(&driver.to_string());
@@ -64,7 +66,7 @@ fn the_runtime_version_never_exceeds_the_drivers() {
 
 #[test]
 fn with_no_driver_the_runtime_answers_its_own_version() {
-    let exe = probe();
+    let exe = probe("none");
     let none = [("CUDART_SHIM_DRIVER", "/nonexistent/libcuda.so.1"), ("CUDART_SHIM_LOG", "off")];
     assert_eq!(answers(&exe, &shim_lib(), &none).0, (13050, 0));
     assert_eq!(answers(&exe, &shim12_lib(), &none).0, (12090, 0));
@@ -72,7 +74,7 @@ fn with_no_driver_the_runtime_answers_its_own_version() {
 
 #[test]
 fn the_variable_forces_an_answer_and_a_bad_value_is_one_warning() {
-    let exe = probe();
+    let exe = probe("variable");
     let d = on_driver("13000");
     for (value, want) in [("13050", 13050), ("12.8", 12080), ("13.0", 13000)] {
         for lib in [shim_lib(), shim12_lib()] {
