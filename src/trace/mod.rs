@@ -227,11 +227,12 @@ pub(crate) fn set_flag(flag: u32, on: bool) {
 struct Outputs {
     summary: OnceLock<output::Sink>,
     calls: OnceLock<output::Sink>,
+    /// The summary shares the call log's file: appended to it (set by
+    /// `configure`, before any output is opened).
+    summary_in_calls: AtomicBool,
 }
 
-static OUTPUTS: Outputs = Outputs { summary: OnceLock::new(), calls: OnceLock::new() };
-/// The summary shares the call log's file: appended to it (set by `configure`).
-static SUMMARY_IN_CALLS: AtomicBool = AtomicBool::new(false);
+static OUTPUTS: Outputs = Outputs { summary: OnceLock::new(), calls: OnceLock::new(), summary_in_calls: AtomicBool::new(false) };
 
 impl Outputs {
     fn calls(&self) -> &output::Sink {
@@ -256,7 +257,7 @@ impl Outputs {
     }
 
     fn summary_in_calls(&self) -> bool {
-        SUMMARY_IN_CALLS.load(Relaxed)
+        self.summary_in_calls.load(Relaxed)
     }
 }
 
@@ -284,11 +285,6 @@ fn first_work() {
     if flags & TIMELINE != 0 {
         timeline::open();
     }
-}
-
-/// Whether the process made a call that is program work.
-pub fn worked() -> bool {
-    WORK.load(Relaxed)
 }
 
 thread_local! {
@@ -332,7 +328,7 @@ fn configure() -> bool {
             clock::init();
         }
         let shared = c.calls && c.summary && c.calls_file.is_some() && c.calls_file == c.summary_file;
-        SUMMARY_IN_CALLS.store(shared, Relaxed);
+        OUTPUTS.summary_in_calls.store(shared, Relaxed);
         if c.summary {
             flags |= SUMMARY;
         }
