@@ -64,6 +64,45 @@ pub fn pool_switch(get: impl Fn(&str) -> Option<String>) -> Result<bool, String>
     }
 }
 
+/// `CUDART_SHIM_RUNTIME_VERSION`: the answer `cudaRuntimeGetVersion`
+/// gives instead of its own (`13000`, or `13.0` written with a dot; from
+/// 1000 to 99990). Err: a value not understood, as a warning (the rule of
+/// `runtime::version` applies).
+pub fn runtime_version_switch(get: impl Fn(&str) -> Option<String>) -> Result<Option<i32>, String> {
+    let Some(v) = get("CUDART_SHIM_RUNTIME_VERSION") else { return Ok(None) };
+    let t = v.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let parsed = match t.split_once('.') {
+        Some((major, minor)) if !major.is_empty() && major.len() <= 2 && (1..=2).contains(&minor.len()) => {
+            let num = |s: &str| s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse::<i32>().ok()).flatten();
+            num(major).zip(num(minor)).map(|(a, b)| a * 1000 + b * 10)
+        }
+        Some(_) => None,
+        None => t.bytes().all(|b| b.is_ascii_digit()).then(|| t.parse::<i32>().ok()).flatten(),
+    };
+    match parsed {
+        Some(n) if (1000..=99990).contains(&n) => Ok(Some(n)),
+        _ => Err(format!(
+            "CUDART_SHIM_RUNTIME_VERSION={v:?} is not understood (accepted: a CUDA version such as 13000 or 13.0): cudaRuntimeGetVersion keeps its own answer"
+        )),
+    }
+}
+
+/// [`runtime_version_switch`] of this process's environment, read once
+/// (one warning for a bad value).
+pub fn runtime_version_override() -> Option<i32> {
+    static V: std::sync::OnceLock<Option<i32>> = std::sync::OnceLock::new();
+    *V.get_or_init(|| {
+        runtime_version_switch(env_var).unwrap_or_else(|w| {
+            init_logging();
+            log::warn!("{w}");
+            None
+        })
+    })
+}
+
 /// What `CUDART_SHIM_TRACE*` asks for, parsed once by [`trace_config`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TraceConfig {
@@ -96,6 +135,13 @@ pub struct TraceConfig {
     /// file names there (no two write the same file) and list the files
     /// they wrote, for the command to name them (see `trace::output`).
     pub session: Option<String>,
+    /// `CUDART_SHIM_TRACE_REGISTRATION=1`: the registration calls nvcc's
+    /// host code makes from constructors (`__cudaRegister*`,
+    /// `__cudaUnregister*`) and the driver calls inside them go on the
+    /// timeline and in the call log. Off by default: they are counted in
+    /// the summary only, and a process that made no other call writes no
+    /// file (see `trace`'s module note).
+    pub registration: bool,
 }
 
 impl TraceConfig {
@@ -141,8 +187,8 @@ pub fn glob_match(pat: &[u8], s: &[u8]) -> bool {
     pat[p..].iter().all(|&c| c == b'*')
 }
 
-/// Expand `%p` (pid), `%r` (rank: `RANK`, else `LOCAL_RANK`, else 0) and
-/// `%%` in a trace file name.
+/// Expand `%p` (pid), `%r` (`rank`: see [`rank_in_name`]) and `%%` in a
+/// trace file name.
 pub fn expand_path(template: &str, pid: u32, rank: &str) -> String {
     let mut out = String::with_capacity(template.len() + 8);
     let mut it = template.chars();
@@ -165,12 +211,22 @@ pub fn expand_path(template: &str, pid: u32, rank: &str) -> String {
     out
 }
 
-/// The rank of this process in a multi-process job, for `%r`: `RANK`, else
-/// `LOCAL_RANK`, else 0. Only digits are taken, so `%r` can never add a
-/// `/` or a `..` to a file name.
-pub fn rank(get: impl Fn(&str) -> Option<String>) -> String {
+/// The rank of this process in a multi-process job: `RANK`, else
+/// `LOCAL_RANK`; None for a process with neither (a launcher such as
+/// torchrun, a tool). Only digits are taken, so `%r` can never add a `/`
+/// or a `..` to a file name.
+pub fn rank(get: impl Fn(&str) -> Option<String>) -> Option<String> {
     let valid = |v: String| (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit())).then_some(v);
-    get("RANK").and_then(valid).or_else(|| get("LOCAL_RANK").and_then(valid)).unwrap_or_else(|| "0".to_owned())
+    get("RANK").and_then(valid).or_else(|| get("LOCAL_RANK").and_then(valid))
+}
+
+/// What `%r` becomes in a file name: the [`rank`], or `norank-<pid>` for a
+/// process with no rank. Never `0` for it: the launcher of a job (torchrun
+/// imports torch, and has no `RANK`) must not take the name rank 0 wants
+/// (`trace-rank%r.json`). Such a process usually writes nothing at all
+/// (registration alone is not work: `trace`'s module note).
+pub fn rank_in_name(get: impl Fn(&str) -> Option<String>, pid: u32) -> String {
+    rank(get).unwrap_or_else(|| format!("norank-{pid}"))
 }
 
 /// Who this process is, for the record every trace file carries
@@ -201,7 +257,7 @@ pub fn process_identity(get: impl Fn(&str) -> Option<String>, pid: u32) -> trace
 /// configuration and the warnings for values that were not understood (the
 /// rest still applies).
 pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (TraceConfig, Vec<String>) {
-    let rank = &rank(&get);
+    let rank = &rank_in_name(&get, pid);
     let mut c = TraceConfig { driver: true, runtime: true, ..TraceConfig::default() };
     let mut warnings = Vec::new();
     if let Some(v) = get("CUDART_SHIM_TRACE") {
@@ -236,6 +292,13 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
             Some("0" | "off" | "false" | "no") => *on = false,
             Some(o) => warnings.push(format!("{var}: ignoring {o:?}; accepted: 1 (the default) or 0")),
         }
+    }
+    match get("CUDART_SHIM_TRACE_REGISTRATION").as_deref().map(str::trim) {
+        None | Some("" | "0" | "off" | "false" | "no") => {}
+        Some("1" | "on" | "true" | "yes") => c.registration = true,
+        Some(o) => warnings.push(format!(
+            "CUDART_SHIM_TRACE_REGISTRATION: ignoring {o:?}; accepted: 0 (the default: registration calls only counted) or 1 (also on the timeline and in the call log)"
+        )),
     }
     if let Some(v) = get("CUDART_SHIM_TRACE_FILTER") {
         for g in v.split(',').map(str::trim).filter(|g| !g.is_empty()) {
@@ -328,6 +391,7 @@ pub mod fuzzing {
         "CUDART_SHIM_POOL",
         "CUDART_SHIM_TRACE_SAMPLE",
         "CUDART_SHIM_TRACE_RUNTIME",
+        "CUDART_SHIM_TRACE_REGISTRATION",
     ];
     const FILES: &[&str] =
         &["CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SUMMARY_FILE", "CUDART_SHIM_TRACE_CALLS_FILE", "CUDART_SHIM_TRACE_TIMELINE_FILE"];
@@ -362,8 +426,11 @@ pub mod fuzzing {
         // %r takes only digits; every file is a template the user wrote
         // (or the default), with %p/%r/%% expanded: no value can add a
         // directory, a `.` or a `..`, or make a path absolute.
-        let r = rank(get);
-        assert!(!r.is_empty() && r.bytes().all(|b| b.is_ascii_digit()), "rank {r:?}");
+        let r = rank_in_name(get, pid);
+        match rank(get) {
+            Some(d) => assert!(r == d && !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()), "rank {d:?} -> %r {r:?}"),
+            None => assert_eq!(r, format!("norank-{pid}"), "%r of a process with no rank"),
+        }
         let templates: Vec<String> =
             FILES.iter().filter_map(|v| get(v)).chain(["cudart-shim-%p.json".to_owned()]).collect();
         for path in [&c.summary_file, &c.calls_file, &c.timeline_file].into_iter().flatten() {
@@ -505,6 +572,10 @@ mod tests {
         assert!(!parse(&[("CUDART_SHIM_TRACE_DRIVER", "0")]).0.driver);
         assert!(!parse(&[("CUDART_SHIM_TRACE_RUNTIME", "off")]).0.runtime);
         assert!(parse(&[("CUDART_SHIM_TRACE_DRIVER", "1")]).0.driver);
+        assert!(!c.registration, "registration calls are only counted by default");
+        assert!(parse(&[("CUDART_SHIM_TRACE_REGISTRATION", "1")]).0.registration);
+        let (c, w) = parse(&[("CUDART_SHIM_TRACE_REGISTRATION", "all")]);
+        assert!(!c.registration && w[0].contains("CUDART_SHIM_TRACE_REGISTRATION"));
         let (c, w) = parse(&[("CUDART_SHIM_TRACE_DRIVER", "maybe")]);
         assert!(c.driver && w[0].contains("CUDART_SHIM_TRACE_DRIVER"));
         let (c, w) = parse(&[("CUDART_SHIM_TRACE_RUNTIME", "maybe")]);
@@ -542,15 +613,42 @@ mod tests {
         let r = |rank: &str, local: &str| {
             rank_of(&[("RANK", rank), ("LOCAL_RANK", local)])
         };
-        assert_eq!(r("7", "1"), "7");
-        assert_eq!(r("../x", "2"), "2");
-        assert_eq!(r("1/2", "a"), "0");
-        assert_eq!(rank_of(&[]), "0");
+        assert_eq!(r("7", "1").as_deref(), Some("7"));
+        assert_eq!(r("../x", "2").as_deref(), Some("2"));
+        assert_eq!(r("1/2", "a"), None);
+        assert_eq!(rank_of(&[]), None);
     }
 
-    fn rank_of(vars: &[(&str, &str)]) -> String {
+    fn rank_of(vars: &[(&str, &str)]) -> Option<String> {
         let m: HashMap<&str, &str> = vars.iter().copied().collect();
         rank(|k| m.get(k).map(|v| v.to_string()))
+    }
+
+    /// `%r` of a process with neither RANK nor LOCAL_RANK is never a name a
+    /// rank wants (issue #27: torchrun's launcher took rank 0's file).
+    #[test]
+    fn a_process_without_a_rank_never_takes_rank_0s_name() {
+        let none = |_: &str| None;
+        assert_eq!(rank_in_name(none, 4242), "norank-4242");
+        assert_eq!(rank_in_name(|k| (k == "LOCAL_RANK").then(|| "1".to_owned()), 7), "1");
+        assert_eq!(rank_in_name(|k| (k == "RANK").then(|| "0".to_owned()), 7), "0");
+        let (c, _) = parse_trace_config(|k| (k == "CUDART_SHIM_TRACE_TIMELINE_FILE").then(|| "tl-rank%r.json".to_owned()), 4242);
+        assert_eq!(c.timeline_file.as_deref(), Some("tl-ranknorank-4242.json"));
+    }
+
+    #[test]
+    fn runtime_version_values() {
+        let v = |s: &str| runtime_version_switch(|_| Some(s.to_owned()));
+        assert_eq!(v("13000"), Ok(Some(13000)));
+        assert_eq!(v(" 12.9 "), Ok(Some(12090)));
+        assert_eq!(v("13.5"), Ok(Some(13050)));
+        assert_eq!(v("13.10"), Ok(Some(13100)));
+        assert_eq!(v(""), Ok(None));
+        assert_eq!(runtime_version_switch(|_| None), Ok(None));
+        for bad in ["13", "-13000", "13.0.1", "x", ".5", "13.", "100000", "1e4"] {
+            let w = v(bad).unwrap_err();
+            assert!(w.contains("CUDART_SHIM_RUNTIME_VERSION") && w.contains(&format!("{bad:?}")), "{bad}: {w}");
+        }
     }
 
     #[test]

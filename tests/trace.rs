@@ -496,6 +496,13 @@ fn timeline_never_deadlocks_calls_made_under_the_loader_lock() {
     env.push(("LD_PRELOAD".into(), shim_lib().display().to_string()));
     env.push(("CUDART_SHIM_TRACE".into(), "timeline".into()));
     env.push(("CUDART_SHIM_TRACE_FILE".into(), trace.display().to_string()));
+    // Registration only: counted, not written; the process writes no file.
+    let out = run(&exe, &[lib.to_str().unwrap()], &env);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files = || std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("tl-")).count();
+    assert_eq!(files(), 0, "a process that only registered kernels writes no timeline");
+    // Registration kept on the timeline: 200k events from the constructor.
+    env.push(("CUDART_SHIM_TRACE_REGISTRATION".into(), "1".into()));
     let out = run(&exe, &[lib.to_str().unwrap()], &env);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "dlopen ok\n");

@@ -65,8 +65,9 @@ pub fn run(o: Options) -> ExitCode {
             }
         }
     }
-    // Ranks in order, files without a rank after them in the order given.
-    inputs.sort_by_key(|i| i.process.as_ref().and_then(|p| p.rank).unwrap_or(u32::MAX));
+    // By the rank each file records (never its name or the order given),
+    // then pid; files without a rank after them, in the order given.
+    inputs.sort_by_key(|i| i.process.as_ref().map_or((u32::MAX, u32::MAX), |p| (p.rank.unwrap_or(u32::MAX), p.pid)));
     let text = match (inputs.as_slice(), o.format.as_str()) {
         ([one], format) => match crate::gpu_report::render(&one.summary, one.gpu.as_ref(), format) {
             Some(text) => text,

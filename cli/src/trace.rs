@@ -36,14 +36,23 @@ pub struct Options {
     /// One line per call, with decoded arguments, on stderr (or --calls-file).
     #[arg(long)]
     calls: bool,
-    /// Write the call log to FILE instead of stderr (%p = pid, %r = rank).
+    /// Write the call log to FILE instead of stderr (%p = pid, %r = rank:
+    /// RANK, else LOCAL_RANK, else norank-<pid>).
     #[arg(long, value_name = "FILE")]
     calls_file: Option<String>,
     /// Write a Chrome trace (Perfetto, chrome://tracing) to FILE (%p = pid,
-    /// %r = rank). Processes that would write the same file write
-    /// FILE.<pid>.json instead.
+    /// %r = rank: RANK, else LOCAL_RANK, else norank-<pid>). Processes that
+    /// would write the same file write FILE.<pid>.json instead; a process
+    /// that only registered kernels writes none.
     #[arg(long, value_name = "FILE")]
     timeline: Option<String>,
+    /// Also put the kernel registration calls (`__cudaRegister*`,
+    /// `__cudaUnregister*`, and the driver calls inside them) on the
+    /// timeline and in the call log; by default they are only counted in
+    /// the summary, and a process that made no other call writes no file
+    /// (CUDART_SHIM_TRACE_REGISTRATION=1).
+    #[arg(long)]
+    registration: bool,
     /// Comma-separated globs of function names to trace; -glob excludes.
     #[arg(long, value_name = "GLOBS")]
     filter: Option<String>,
@@ -91,6 +100,9 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_TRACE_FILTER", o.filter),
         ("CUDART_SHIM_TRACE_SAMPLE", o.sample.map(|n| n.to_string())),
     ];
+    if o.registration {
+        cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
+    }
     for (k, v) in vars {
         if let Some(v) = v {
             cmd.env(k, v);
@@ -159,6 +171,11 @@ struct Output {
 }
 
 impl Output {
+    /// `rank N`, or `no rank` (a process with neither RANK nor LOCAL_RANK).
+    fn rank(&self) -> String {
+        if self.rank.is_empty() { "no rank".to_owned() } else { format!("rank {}", self.rank) }
+    }
+
     /// `pid P` or `pid P, libcudart.so.12`.
     fn who(&self) -> String {
         if self.runtime.is_empty() { format!("pid {}", self.pid) } else { format!("pid {}, {}", self.pid, self.runtime) }
@@ -182,7 +199,7 @@ fn print_summaries(dir: &Path) {
         }
     }
     if summaries.is_empty() {
-        eprintln!("cudart-shim: no summary was written (the program made no CUDA runtime call through the shim?)");
+        eprintln!("cudart-shim: no summary was written: no process made a CUDA call through the shim (registering kernels alone is not one: see --registration)");
     }
     let key = |s: &Summary| s.process.as_ref().map_or((u32::MAX, u32::MAX), |p| (p.rank.unwrap_or(u32::MAX), p.pid));
     summaries.sort_by_key(|(_, s)| key(s));
@@ -204,9 +221,11 @@ fn print_summaries(dir: &Path) {
 /// Name the timelines and call logs the processes wrote (only those
 /// actually created), with %p and %r expanded.
 fn name_outputs(outputs: &[Output]) {
-    let timelines: Vec<&Output> = outputs.iter().filter(|o| o.what == "timeline").collect();
+    // By rank (processes with no rank last), then pid: the order `report` uses.
+    let mut timelines: Vec<&Output> = outputs.iter().filter(|o| o.what == "timeline").collect();
+    timelines.sort_by_key(|t| (t.rank.parse::<u32>().unwrap_or(u32::MAX), t.pid.parse::<u32>().unwrap_or(u32::MAX)));
     for o in outputs.iter().filter(|o| o.what != "timeline") {
-        eprintln!("cudart-shim: {} of rank {} ({}): {}", o.what, o.rank, o.who(), o.path);
+        eprintln!("cudart-shim: {} of {} ({}): {}", o.what, o.rank(), o.who(), o.path);
     }
     match timelines[..] {
         [] => {}
@@ -216,7 +235,7 @@ fn name_outputs(outputs: &[Output]) {
         ),
         _ => {
             for t in &timelines {
-                eprintln!("cudart-shim: timeline of rank {} ({}): {}", t.rank, t.who(), t.path);
+                eprintln!("cudart-shim: timeline of {} ({}): {}", t.rank(), t.who(), t.path);
             }
             let all: Vec<&str> = timelines.iter().map(|t| t.path.as_str()).collect();
             eprintln!(

@@ -17,9 +17,10 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::ptr::null_mut;
 use std::mem::MaybeUninit;
 
-/// `cudaRuntimeGetVersion` of the 12 library.
+/// `cudaRuntimeGetVersion` of the 12 library: the rule of the 13 one
+/// (`version::reported`) over 12.9's version.
 pub fn runtime_version(out: Option<&mut c_int>) -> CudaResult {
-    out_first(out, || Ok(RUNTIME_VERSION))
+    out_first(out, || Ok(super::version::reported(RUNTIME_VERSION)))
 }
 
 /// `cudaGetDeviceProperties` (plain and `_v2`) with 12.9's struct: the

@@ -12,6 +12,19 @@
 //!   thread ([`timeline`]);
 //! - subscribers registered through the shim's C API ([`subscribe`]).
 //!
+//! Registration is not program work: the calls nvcc's host code makes
+//! from constructors to register its kernels and variables
+//! (`__cudaRegister*`, `__cudaUnregister*`: tens of thousands when Python
+//! imports torch) and the driver calls made inside them are counted in
+//! the summary, exactly, one row per function, but are not written to the
+//! timeline or the call log unless `CUDART_SHIM_TRACE_REGISTRATION=1`
+//! (`trace --registration`). The files (timeline, call log, summary file)
+//! are created at the process's first other call ([`first_work`]), not at
+//! its first call: a process that made no call besides registration (a
+//! launcher, a Python tool that imports torch) writes no file, and prints
+//! no summary on stderr either. So such a process never takes a file name
+//! a process doing the work wants (`%r`, `trace`'s claims).
+//!
 //! Configuration is read once from the environment, at the first call
 //! ([`crate::config::trace_config`]). Thread state is reached through a
 //! const-initialized thread-local read with `try_with`; a call made while
@@ -64,18 +77,21 @@ pub struct CallSite {
     /// result is a `CUresult`, and a call made inside a runtime call is not
     /// counted as the program's own (see [`driver`]).
     driver: bool,
+    /// A registration function (`__cudaRegister*`, `__cudaUnregister*`;
+    /// set when registered): see the module note.
+    registration: AtomicBool,
 }
 
 const FULL: u32 = u32::MAX;
 
 impl CallSite {
     pub const fn new(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false, registration: AtomicBool::new(false) }
     }
 
     /// The site of a driver API function.
     pub const fn driver_api(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true, registration: AtomicBool::new(false) }
     }
 
     #[inline]
@@ -124,10 +140,17 @@ fn register(site: &'static CallSite) -> Option<u32> {
     C_NAMES[id as usize].store(cname, Relaxed);
     SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
     site.included.store(c.includes(site.name), Relaxed);
+    site.registration.store(!site.driver && is_registration(site.name), Relaxed);
     gpu::classify(id, site.name);
     NSITES.store(id + 1, Release);
     site.id.store(id + 1, Release);
     Some(id)
+}
+
+/// Whether `name` is one of the registration calls of nvcc's host code
+/// (the module note).
+pub fn is_registration(name: &str) -> bool {
+    name.starts_with("__cudaRegister") || name.starts_with("__cudaUnregister")
 }
 
 /// Name of function `id` ("?" when unknown).
@@ -199,14 +222,71 @@ pub(crate) fn set_flag(flag: u32, on: bool) {
     crate::control::switch::mark(crate::control::switch::TRACE, FLAGS.load(Relaxed) > CONFIGURED);
 }
 
+/// The summary's and the call log's destinations, opened at the first
+/// call that is program work ([`first_work`]) or, for GPU activity alone,
+/// when the summary is written.
 struct Outputs {
-    summary: output::Sink,
-    calls: output::Sink,
-    /// The summary shares the call log's file: append to it.
-    summary_in_calls: bool,
+    summary: OnceLock<output::Sink>,
+    calls: OnceLock<output::Sink>,
+    /// The summary shares the call log's file: appended to it (set by
+    /// `configure`, before any output is opened).
+    summary_in_calls: AtomicBool,
 }
 
-static OUTPUTS: OnceLock<Outputs> = OnceLock::new();
+static OUTPUTS: Outputs = Outputs { summary: OnceLock::new(), calls: OnceLock::new(), summary_in_calls: AtomicBool::new(false) };
+
+impl Outputs {
+    fn calls(&self) -> &output::Sink {
+        self.calls.get_or_init(|| {
+            let c = crate::config::trace_config();
+            let calls = if c.calls { output::Sink::open(c.calls_file.as_deref(), true, "call log") } else { output::Sink::Stderr };
+            calls.note_process("call log");
+            calls
+        })
+    }
+
+    fn summary(&self) -> &output::Sink {
+        self.summary.get_or_init(|| {
+            let c = crate::config::trace_config();
+            if (c.summary || c.gpu) && !self.summary_in_calls() {
+                // Created now (empty) so a bad path is reported early, rewritten at each flush.
+                output::Sink::open(c.summary_file.as_deref(), false, "summary")
+            } else {
+                output::Sink::Stderr
+            }
+        })
+    }
+
+    fn summary_in_calls(&self) -> bool {
+        self.summary_in_calls.load(Relaxed)
+    }
+}
+
+/// Set at the process's first traced call that is program work (not
+/// registration: the module note); its files exist from then on.
+static WORK: AtomicBool = AtomicBool::new(false);
+
+/// The first call that is program work: create the call log, the summary
+/// file and the timeline now, on the calling thread (where the first call
+/// created them before registration stopped counting as work: a writer
+/// thread creating them could wait on the loader lock that a library
+/// constructor making this call holds). Other threads do not wait for it:
+/// their lines and events find the files open, or open them.
+#[cold]
+#[inline(never)]
+fn first_work() {
+    if WORK.swap(true, Relaxed) {
+        return;
+    }
+    let flags = FLAGS.load(Relaxed);
+    if flags & CALLS != 0 {
+        OUTPUTS.calls();
+    }
+    OUTPUTS.summary();
+    if flags & TIMELINE != 0 {
+        timeline::open();
+    }
+}
 
 thread_local! {
     /// Set while this thread runs the one-time setup (`configure`).
@@ -249,21 +329,14 @@ fn configure() -> bool {
             clock::init();
         }
         let shared = c.calls && c.summary && c.calls_file.is_some() && c.calls_file == c.summary_file;
-        let calls = if c.calls { output::Sink::open(c.calls_file.as_deref(), true, "call log") } else { output::Sink::Stderr };
-        calls.note_process("call log");
-        let summary = if (c.summary || c.gpu) && !shared {
-            // Created now (empty) so a bad path is reported at start, rewritten at each flush.
-            output::Sink::open(c.summary_file.as_deref(), false, "summary")
-        } else {
-            output::Sink::Stderr
-        };
-        let _ = OUTPUTS.set(Outputs { summary, calls, summary_in_calls: shared });
+        OUTPUTS.summary_in_calls.store(shared, Relaxed);
         if c.summary {
             flags |= SUMMARY;
         }
         if c.calls {
             flags |= CALLS;
         }
+        // The file itself is created at the first call that is work.
         if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), timeline::Kind::Json) {
             flags |= TIMELINE;
         }
@@ -297,6 +370,9 @@ extern "C" fn in_forked_child() {
 pub(crate) struct ThreadState {
     tid: AtomicI32,
     depth: AtomicU32,
+    /// A registration call is in progress on this thread: it and the calls
+    /// made inside it are not program work (the module note).
+    registering: AtomicBool,
     stats: Box<[AtomicPtr<SiteStats>]>,
     lane: timeline::Lane,
     /// The call log's line buffer (a field, not a thread-local with a
@@ -349,6 +425,7 @@ fn new_state() -> &'static ThreadState {
     let s: &'static ThreadState = Box::leak(Box::new(ThreadState {
         tid: AtomicI32::new(0),
         depth: AtomicU32::new(0),
+        registering: AtomicBool::new(false),
         stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
         lane: timeline::Lane::new(),
         line: std::sync::Mutex::new(String::new()),
@@ -432,6 +509,7 @@ fn adopt() -> Option<&'static ThreadState> {
     let tid = gettid();
     s.tid.store(tid, Relaxed);
     s.depth.store(0, Relaxed);
+    s.registering.store(false, Relaxed);
     s.lane.set_thread(tid, thread_name());
     // SAFETY: a key we created; the value is a leaked state.
     if unsafe { libc::pthread_setspecific(key, s as *const ThreadState as *const std::ffi::c_void) } != 0 {
@@ -478,8 +556,39 @@ pub fn traced<R>(
     status_of: impl Fn(&R) -> cudaError_t,
 ) -> R {
     let Some(id) = site.id() else { return run() };
-    let flags = FLAGS.load(Relaxed);
+    let mut flags = FLAGS.load(Relaxed);
     let st = state();
+    // Registration (the module note): this call opens a registration, or
+    // runs inside one; `opens`: it closes it when it returns.
+    let opens = site.registration.load(Relaxed) && st.is_some_and(|s| !s.registering.swap(true, Relaxed));
+    if opens || st.is_some_and(|s| s.registering.load(Relaxed)) {
+        if !crate::config::trace_config().registration {
+            // Counted, not written.
+            flags &= !(CALLS | TIMELINE);
+        } else if !WORK.load(Relaxed) {
+            first_work();
+        }
+    } else if !WORK.load(Relaxed) {
+        first_work();
+    }
+    let r = traced_as_work(site, id, flags, st, args, run, status_of);
+    if opens && let Some(s) = st {
+        s.registering.store(false, Relaxed);
+    }
+    r
+}
+
+/// [`traced`] once the call is placed: `flags` are the outputs it goes to.
+#[inline(always)]
+fn traced_as_work<R>(
+    site: &'static CallSite,
+    id: u32,
+    flags: u32,
+    st: Option<&'static ThreadState>,
+    args: &dyn Fn(&mut CallArgs),
+    run: impl FnOnce() -> R,
+    status_of: impl Fn(&R) -> cudaError_t,
+) -> R {
     // Statistics only (summary, counters: the modes meant to stay on): one
     // record lookup and the nesting depth (a driver call inside a runtime
     // call is not the program's own); a call left out by sampling is
@@ -572,7 +681,7 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
 #[inline(never)]
 fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
     use std::fmt::Write;
-    let fd = OUTPUTS.get().map_or(2, |o| o.calls.fd());
+    let fd = OUTPUTS.calls().fd();
     let write = |line: &mut String| {
         line.clear();
         let _ = write!(line, "[cudart-shim] tid={} ", s.tid.load(Relaxed));
@@ -721,9 +830,9 @@ fn flush_impl(last: bool) {
         write_summary(flags & SUMMARY != 0);
     }
     if flags & CALLS != 0
-        && let Some(o) = OUTPUTS.get()
+        && let Some(calls) = OUTPUTS.calls.get()
     {
-        o.calls.note_process(if last { "call log ends" } else { "flush" });
+        calls.note_process(if last { "call log ends" } else { "flush" });
     }
 }
 
@@ -747,16 +856,22 @@ fn summary_text(s: &table::Summary) -> String {
 /// Write the API summary (`api`) and the GPU tables (GPU activity on) to
 /// the summary's destination, in the format its name asks for.
 fn write_summary(api: bool) {
-    let Some(o) = OUTPUTS.get() else { return };
+    let g = gpu::on().then(gpu::summary);
+    // A process that made no call besides registration, and whose GPU ran
+    // nothing, writes no summary, not even on stderr (the module note).
+    if !WORK.load(Relaxed) && g.as_ref().is_none_or(|g| g.is_empty()) {
+        return;
+    }
+    let o = &OUTPUTS;
+    let in_calls = o.summary_in_calls();
     let mut s = if api { summary() } else { table::Summary::default() };
-    if o.summary.path().is_some() || o.summary_in_calls {
+    if in_calls || o.summary().path().is_some() {
         s.process = Some(output::process_record());
     }
-    let g = gpu::on().then(gpu::summary);
     // No empty tables on stderr, and a forked child that made no call
     // (a worker process) leaves its parent's summary file alone.
     let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty());
-    if empty && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {
+    if empty && (FORKED_CHILD.load(Relaxed) || in_calls || o.summary().path().is_none()) {
         return;
     }
     let render = |path: Option<&str>| -> String {
@@ -779,12 +894,13 @@ fn write_summary(api: bool) {
             }
         }
     };
-    if o.summary_in_calls {
-        let text = if g.is_some() { render(o.calls.path()) } else { s.render_for(o.calls.path()) };
-        output::write_all(o.calls.fd(), text.as_bytes());
+    if in_calls {
+        let calls = o.calls();
+        let text = if g.is_some() { render(calls.path()) } else { s.render_for(calls.path()) };
+        output::write_all(calls.fd(), text.as_bytes());
         return;
     }
-    match o.summary.path() {
+    match o.summary().path() {
         None => output::write_all(2, render(None).as_bytes()),
         Some(p) => match output::create(p, false) {
             Ok(f) => {

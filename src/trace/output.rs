@@ -247,7 +247,8 @@ fn list_output(session: &str, what: &str, path: &str) {
     let Ok(f) = OpenOptions::new().append(true).custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC).open(format!("{session}/outputs")) else {
         return;
     };
-    let rank = crate::config::rank(crate::config::env_var);
+    // Empty for a process with no rank.
+    let rank = crate::config::rank(crate::config::env_var).unwrap_or_default();
     let runtime = runtime_soname().unwrap_or("");
     let line = format!("{what}\t{}\t{rank}\t{runtime}\t{}\n", std::process::id(), absolute(path).replace(['\t', '\n'], " "));
     write_all(f.as_raw_fd(), line.as_bytes());

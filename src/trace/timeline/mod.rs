@@ -343,21 +343,65 @@ impl Kind {
 }
 
 struct Writer {
-    file: File,
+    /// None until the file is created: at the process's first call that
+    /// is program work ([`open`]), or by the first write (a process that
+    /// records nothing writes no file: `trace`'s module note).
+    file: Option<File>,
+    /// The name asked for, then the name written (another process of a
+    /// `trace` run may hold the one asked for: `output::create_claimed`).
     path: String,
+    /// Creating the file failed (said once); the timeline is off.
+    failed: bool,
     format: Box<dyn Format>,
     events: u64,
     bytes: u64,
 }
 
 impl Writer {
+    /// Create the file with the format's head, if it is not yet; false
+    /// when it cannot be (said once, and the timeline switched off).
+    fn open(&mut self) -> bool {
+        if self.file.is_some() || self.failed {
+            return self.file.is_some();
+        }
+        let (mut file, path) = match output::create_claimed(&self.path, false, "timeline") {
+            Ok(f) => f,
+            Err(e) => return self.fail(format!("cannot create the timeline file {:?} ({e})", self.path)),
+        };
+        let head = self.format.head();
+        if let Err(e) = file.write_all(head) {
+            return self.fail(format!("cannot write the timeline file {path:?} ({e})"));
+        }
+        self.bytes = head.len() as u64;
+        self.file = Some(file);
+        self.path = path;
+        self.close();
+        log::debug!("timeline: writing to {}", self.path);
+        true
+    }
+
+    #[cold]
+    fn fail(&mut self, why: String) -> bool {
+        log::warn!("{why}; the timeline is off");
+        self.failed = true;
+        super::FLAGS.fetch_and(!super::TIMELINE, Relaxed);
+        false
+    }
+
+    /// Append what the format makes; the file is created first if need be
+    /// (every caller appends something).
     fn append(&mut self, what: impl FnOnce(&mut dyn Format) -> &[u8]) {
+        if !self.open() {
+            return;
+        }
         let bytes = what(&mut *self.format);
         if bytes.is_empty() {
             return;
         }
         self.bytes += bytes.len() as u64;
-        if let Err(e) = self.file.write_all(bytes) {
+        if let Some(file) = self.file.as_mut()
+            && let Err(e) = file.write_all(bytes)
+        {
             log::warn!("timeline {}: write failed ({e})", self.path);
         }
     }
@@ -365,35 +409,21 @@ impl Writer {
     /// Make the file complete (see [`Format::trailer`]).
     fn close(&mut self) {
         let t = self.format.trailer();
-        if !t.is_empty() {
-            let _ = self.file.write_all(t).and_then(|_| self.file.seek(SeekFrom::Current(-(t.len() as i64))));
+        if let Some(file) = self.file.as_mut()
+            && !t.is_empty()
+        {
+            let _ = file.write_all(t).and_then(|_| file.seek(SeekFrom::Current(-(t.len() as i64))));
         }
     }
 }
 
-/// Open the trace file in format `kind` and start the writer thread.
+/// Get ready to write the timeline to `path` in format `kind` (the file is
+/// created later: [`open`]) and start the writer thread.
 pub fn start(path: &str, kind: Kind) -> bool {
-    let (file, path) = match output::create_claimed(path, false, "timeline") {
-        Ok(f) => f,
-        Err(e) => {
-            log::warn!("cannot create the timeline file {path:?} ({e}); the timeline is off");
-            return false;
-        }
-    };
     let format: Box<dyn Format> = match kind {
         Kind::Json => Box::new(json::Json::new()),
     };
-    let mut w = Writer { file, path, format, events: 0, bytes: 0 };
-    let head = w.format.head();
-    w.bytes = head.len() as u64;
-    let ok = w.file.write_all(head);
-    if let Err(e) = ok {
-        log::warn!("cannot write the timeline file {:?} ({e}); the timeline is off", w.path);
-        return false;
-    }
-    w.close();
-    log::debug!("timeline: writing to {}", w.path);
-    *super::lock(&WRITER) = Some(w);
+    *super::lock(&WRITER) = Some(Writer { file: None, path: path.to_owned(), failed: false, format, events: 0, bytes: 0 });
     if let Err(e) = std::thread::Builder::new().name("cudart-shim-tl".into()).spawn(writer_loop) {
         log::warn!("cannot start the timeline writer thread ({e}); events are written at flush and exit");
     }
@@ -509,8 +539,19 @@ impl Writer {
     }
 
     fn write_process(&mut self) {
+        if self.file.is_none() {
+            return;
+        }
         self.append(|f| f.process());
         self.close();
+    }
+}
+
+/// Create the timeline file now, if it is not yet (the process's first
+/// call that is program work: `trace::first_work`).
+pub fn open() {
+    if let Some(w) = super::lock(&WRITER).as_mut() {
+        w.open();
     }
 }
 
@@ -521,6 +562,9 @@ pub fn write_gpu(events: &[GpuEvent]) {
     let Some(w) = guard.as_mut() else { return };
     if FINISHED.load(Relaxed) {
         DROPPED.fetch_add(events.len() as u64, Relaxed);
+        return;
+    }
+    if events.is_empty() {
         return;
     }
     w.append(|f| f.gpu(events));
@@ -667,7 +711,9 @@ pub fn flush(lanes: &[&Lane], last: bool) {
     if last {
         let mut w = super::lock(&WRITER);
         if let Some(w) = w.as_mut() {
-            let _ = w.file.flush();
+            if let Some(f) = w.file.as_mut() {
+                let _ = f.flush();
+            }
             log::debug!("timeline {}: {} events", w.path, w.events);
         }
     }
