@@ -263,7 +263,7 @@ fn configure() -> bool {
         if c.calls {
             flags |= CALLS;
         }
-        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), timeline::Kind::Json) {
+        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), c.timeline_format, c.timeline_max_size, c.timeline_ring) {
             flags |= TIMELINE;
         }
         // GPU activity is not a flag: with it alone, calls are not traced.

@@ -32,9 +32,11 @@
 //! are written.
 
 pub(in crate::trace) mod json;
+mod perfetto;
 
 use super::args::{push_int, CallArgs, Kept};
 use super::output;
+use crate::config::TimelineFormat;
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -323,23 +325,16 @@ trait Format: Send {
     fn gpu(&mut self, events: &[GpuEvent]) -> &[u8];
     /// Say in the trace that `n` events could not be kept, and why.
     fn dropped(&mut self, n: u64, why: &str) -> &[u8];
+    /// A marker at the present time on the process's track (the size
+    /// limit was reached; events before the ring's window were dropped).
+    fn marker(&mut self, text: &str) -> &[u8];
+    /// Start a part of the file that must read without what came before
+    /// it (the ring drops older parts): declare again the tracks and
+    /// names the following events refer to.
+    fn restart(&mut self) -> &[u8];
     /// The process record with a clock sample taken now (readers take the
     /// last one: `cudart-shim report`, `--merge`).
     fn process(&mut self) -> &[u8];
-}
-
-/// The timeline's formats, by name (`CUDART_SHIM_TIMELINE_FORMAT`,
-/// `cudart-shim trace --format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Json,
-}
-
-impl Kind {
-    /// The format a file name asks for, if it asks for one.
-    pub fn from_path(path: &str) -> Option<Kind> {
-        path.ends_with(".json").then_some(Kind::Json)
-    }
 }
 
 struct Writer {
@@ -348,18 +343,91 @@ struct Writer {
     format: Box<dyn Format>,
     events: u64,
     bytes: u64,
+    /// The size limit (`--max-size`), and the length of the file's head.
+    limit: Option<u64>,
+    head: u64,
+    /// The limit was reached (no ring): nothing more is written.
+    full: bool,
+    ring: Option<Ring>,
 }
 
+/// `--ring`: the newest events, in two parts of up to half the limit each
+/// (each part reads on its own: it starts with [`Format::restart`]). The
+/// file is rewritten from them at each flush.
+struct Ring {
+    part: u64,
+    prev: Vec<u8>,
+    cur: Vec<u8>,
+    prev_events: u64,
+    cur_events: u64,
+    /// Events of the parts dropped so far.
+    dropped: u64,
+}
+
+/// Set once the size limit stopped the timeline (no ring): callers stop
+/// recording events.
+static LIMIT_REACHED: AtomicBool = AtomicBool::new(false);
+/// Events not recorded after the size limit was reached.
+pub static PAST_LIMIT: AtomicU64 = AtomicU64::new(0);
+
 impl Writer {
-    fn append(&mut self, what: impl FnOnce(&mut dyn Format) -> &[u8]) {
+    /// Append `n` events, rendered by `what`, within the size limit.
+    fn append(&mut self, n: u64, what: impl FnOnce(&mut dyn Format) -> &[u8]) {
+        if self.full {
+            PAST_LIMIT.fetch_add(n, Relaxed);
+            return;
+        }
         let bytes = what(&mut *self.format);
         if bytes.is_empty() {
+            return;
+        }
+        if let Some(r) = &mut self.ring {
+            r.cur.extend_from_slice(bytes);
+            r.cur_events += n;
+            if r.cur.len() as u64 > r.part {
+                r.dropped += r.prev_events;
+                r.prev = std::mem::take(&mut r.cur);
+                r.prev_events = std::mem::take(&mut r.cur_events);
+                r.cur.extend_from_slice(self.format.restart());
+            }
+            return;
+        }
+        if let Some(max) = self.limit
+            && self.bytes + bytes.len() as u64 > max
+        {
+            self.full = true;
+            LIMIT_REACHED.store(true, Relaxed);
+            PAST_LIMIT.fetch_add(n, Relaxed);
+            let text = format!("cudart-shim: the timeline reached its size limit ({max} bytes): later events are not recorded (the summary counts every call)");
+            log::warn!("timeline {}: reached its size limit ({max} bytes): recording stopped here (a marker in the trace says so); the summary stays exact", self.path);
+            let m = self.format.marker(&text);
+            self.bytes += m.len() as u64;
+            let _ = self.file.write_all(m);
             return;
         }
         self.bytes += bytes.len() as u64;
         if let Err(e) = self.file.write_all(bytes) {
             log::warn!("timeline {}: write failed ({e})", self.path);
         }
+    }
+
+    /// `--ring`: write the file again, from the head on, with the parts
+    /// kept (at each flush).
+    fn rewrite_ring(&mut self) {
+        let Some(r) = &self.ring else { return };
+        let mut out: Vec<u8> = Vec::with_capacity(r.prev.len() + r.cur.len() + 256);
+        if r.dropped > 0 {
+            let text = format!("cudart-shim: the ring kept the newest events within {} bytes: {} older events dropped", self.limit.unwrap_or(0), r.dropped);
+            out.extend_from_slice(self.format.marker(&text));
+        }
+        let r = self.ring.as_ref().expect("checked above");
+        out.extend_from_slice(&r.prev);
+        out.extend_from_slice(&r.cur);
+        let ok = self.file.seek(SeekFrom::Start(self.head)).and_then(|_| self.file.write_all(&out));
+        if let Err(e) = ok {
+            log::warn!("timeline {}: write failed ({e})", self.path);
+        }
+        self.bytes = self.head + out.len() as u64;
     }
 
     /// Make the file complete (see [`Format::trailer`]).
@@ -372,7 +440,8 @@ impl Writer {
 }
 
 /// Open the trace file in format `kind` and start the writer thread.
-pub fn start(path: &str, kind: Kind) -> bool {
+/// `limit`: the file's size limit; `ring`: keep the newest events there.
+pub fn start(path: &str, kind: TimelineFormat, limit: Option<u64>, ring: bool) -> bool {
     let (file, path) = match output::create_claimed(path, false, "timeline") {
         Ok(f) => f,
         Err(e) => {
@@ -381,11 +450,17 @@ pub fn start(path: &str, kind: Kind) -> bool {
         }
     };
     let format: Box<dyn Format> = match kind {
-        Kind::Json => Box::new(json::Json::new()),
+        TimelineFormat::Json => Box::new(json::Json::new()),
+        TimelineFormat::Perfetto => Box::new(perfetto::Perfetto::new()),
     };
-    let mut w = Writer { file, path, format, events: 0, bytes: 0 };
+    let mut w = Writer { file, path, format, events: 0, bytes: 0, limit, head: 0, full: false, ring: None };
     let head = w.format.head();
     w.bytes = head.len() as u64;
+    w.head = w.bytes;
+    if ring && let Some(max) = limit {
+        let part = max.saturating_sub(w.head) / 2;
+        w.ring = Some(Ring { part, prev: Vec::new(), cur: Vec::new(), prev_events: 0, cur_events: 0, dropped: 0 });
+    }
     let ok = w.file.write_all(head);
     if let Err(e) = ok {
         log::warn!("cannot write the timeline file {:?} ({e}); the timeline is off", w.path);
@@ -466,7 +541,7 @@ fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec
         // Say in the trace itself what could not be kept.
         let dropped = DROPPED.load(Relaxed);
         if dropped > 0 {
-            w.append(|f| f.dropped(dropped, "the writer could not keep up"));
+            w.append(0, |f| f.dropped(dropped, "the writer could not keep up"));
             log::warn!("timeline {}: {dropped} events dropped while the writer could not keep up", w.path);
         }
     }
@@ -504,12 +579,21 @@ impl Writer {
         if view.events.is_empty() {
             return;
         }
-        self.append(|f| f.host(tid, thread_name, view));
+        self.append(view.events.len() as u64, |f| f.host(tid, thread_name, view));
         self.events += view.events.len() as u64;
     }
 
+    /// The process record (at each flush; with a ring, after the file is
+    /// rewritten from the parts kept). Never held back by the limit.
     fn write_process(&mut self) {
-        self.append(|f| f.process());
+        self.rewrite_ring();
+        let p = self.format.process();
+        self.bytes += p.len() as u64;
+        let _ = self.file.write_all(p);
+        if self.ring.is_some() {
+            // Cut what a longer earlier window left beyond this one.
+            let _ = self.file.stream_position().and_then(|end| self.file.set_len(end));
+        }
         self.close();
     }
 }
@@ -523,7 +607,7 @@ pub fn write_gpu(events: &[GpuEvent]) {
         DROPPED.fetch_add(events.len() as u64, Relaxed);
         return;
     }
-    w.append(|f| f.gpu(events));
+    w.append(events.len() as u64, |f| f.gpu(events));
     w.events += events.len() as u64;
     w.close();
 }
@@ -543,6 +627,10 @@ pub(crate) fn push_us(out: &mut String, ns: u64) {
 pub fn push(lane: &Lane, ev: Event, args: &CallArgs) {
     if FINISHED.load(Relaxed) {
         DROPPED.fetch_add(1, Relaxed);
+        return;
+    }
+    if LIMIT_REACHED.load(Relaxed) {
+        PAST_LIMIT.fetch_add(1, Relaxed);
         return;
     }
     let c = lane.cur.load(Relaxed);
@@ -668,7 +756,7 @@ pub fn flush(lanes: &[&Lane], last: bool) {
         let mut w = super::lock(&WRITER);
         if let Some(w) = w.as_mut() {
             let _ = w.file.flush();
-            log::debug!("timeline {}: {} events", w.path, w.events);
+            log::debug!("timeline {}: {} events, {} not recorded past the size limit", w.path, w.events, PAST_LIMIT.load(Relaxed));
         }
     }
 }

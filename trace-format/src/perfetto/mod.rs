@@ -202,7 +202,8 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                         let mut args = args;
                         let cat = if at.thread {
                             args.entry("result").or_insert_with(|| json!(success_of(&name)));
-                            args.insert("depth".into(), json!(stack.len()));
+                            // Set from the nesting once every slice is read.
+                            args.insert("depth".into(), json!(0));
                             cat.unwrap_or_else(|| "cuda_api".into())
                         } else {
                             cat.unwrap_or_default()
@@ -238,7 +239,35 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
             None => {}
         }
     }
+    set_depths(&mut out);
     out
+}
+
+/// A call's depth is how many calls of its thread enclose it. The library
+/// writes a call's begin and end together, when the call returns (so an
+/// inner call comes before the call around it): depth is taken from the
+/// times, not from the order in the file.
+fn set_depths(out: &mut [Value]) {
+    let mut by_thread: HashMap<(u64, u64), Vec<(u64, u64, usize)>> = HashMap::new();
+    for (i, e) in out.iter().enumerate() {
+        if e["ph"] == "X" && e["cat"] == "cuda_api" {
+            let ns = |v: &Value| (v.as_f64().unwrap_or(0.0) * 1000.0).round() as u64;
+            let (ts, dur) = (ns(&e["ts"]), ns(&e["dur"]));
+            by_thread.entry((e["pid"].as_u64().unwrap_or(0), e["tid"].as_u64().unwrap_or(0))).or_default().push((ts, dur, i));
+        }
+    }
+    for (_, mut calls) in by_thread {
+        // Outer first among calls that start together.
+        calls.sort_by_key(|&(ts, dur, i)| (ts, std::cmp::Reverse(dur), i));
+        let mut ends: Vec<u64> = Vec::new();
+        for (ts, dur, i) in calls {
+            while ends.last().is_some_and(|&end| end <= ts && !(end == ts && dur == 0)) {
+                ends.pop();
+            }
+            out[i]["args"]["depth"] = json!(ends.len());
+            ends.push(ts + dur);
+        }
+    }
 }
 
 /// A call's result when the trace says none: success, in the call's API.
