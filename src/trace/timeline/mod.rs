@@ -364,6 +364,11 @@ struct Ring {
     dropped: u64,
 }
 
+/// Events rendered at a time under a size limit, and about the most bytes
+/// they take (a ring's part passes its size by at most that).
+const LIMIT_PIECE: usize = 16;
+const PIECE_BYTES: u64 = 8192;
+
 /// Set once the size limit stopped the timeline (no ring): callers stop
 /// recording events.
 static LIMIT_REACHED: AtomicBool = AtomicBool::new(false);
@@ -377,6 +382,17 @@ impl Writer {
             PAST_LIMIT.fetch_add(n, Relaxed);
             return;
         }
+        if let Some(r) = &mut self.ring
+            && r.cur.len() as u64 >= r.part
+        {
+            // The current part is full: it becomes the previous one, the
+            // previous one goes, and a new part starts that reads on its
+            // own. A part passes its size by at most one piece.
+            r.dropped += r.prev_events;
+            r.prev = std::mem::take(&mut r.cur);
+            r.prev_events = std::mem::take(&mut r.cur_events);
+            r.cur.extend_from_slice(self.format.restart());
+        }
         let bytes = what(&mut *self.format);
         if bytes.is_empty() {
             return;
@@ -384,12 +400,6 @@ impl Writer {
         if let Some(r) = &mut self.ring {
             r.cur.extend_from_slice(bytes);
             r.cur_events += n;
-            if r.cur.len() as u64 > r.part {
-                r.dropped += r.prev_events;
-                r.prev = std::mem::take(&mut r.cur);
-                r.prev_events = std::mem::take(&mut r.cur_events);
-                r.cur.extend_from_slice(self.format.restart());
-            }
             return;
         }
         if let Some(max) = self.limit
@@ -458,7 +468,8 @@ pub fn start(path: &str, kind: TimelineFormat, limit: Option<u64>, ring: bool) -
     w.bytes = head.len() as u64;
     w.head = w.bytes;
     if ring && let Some(max) = limit {
-        let part = max.saturating_sub(w.head) / 2;
+        // Two parts, each of which may pass its size by a piece.
+        let part = (max.saturating_sub(w.head) / 2).saturating_sub(PIECE_BYTES).max(1024);
         w.ring = Some(Ring { part, prev: Vec::new(), cur: Vec::new(), prev_events: 0, cur_events: 0, dropped: 0 });
     }
     let ok = w.file.write_all(head);
@@ -579,7 +590,13 @@ impl Writer {
         if view.events.is_empty() {
             return;
         }
-        self.append(view.events.len() as u64, |f| f.host(tid, thread_name, view));
+        // Under a size limit, in pieces: the limit (or the ring's part)
+        // is met to within a piece, not a whole chunk.
+        let piece = if self.limit.is_some() { LIMIT_PIECE } else { EVENTS_PER_CHUNK };
+        for events in view.events.chunks(piece) {
+            let v = View { events, args: view.args, text: view.text };
+            self.append(events.len() as u64, |f| f.host(tid, thread_name, &v));
+        }
         self.events += view.events.len() as u64;
     }
 
@@ -607,7 +624,10 @@ pub fn write_gpu(events: &[GpuEvent]) {
         DROPPED.fetch_add(events.len() as u64, Relaxed);
         return;
     }
-    w.append(events.len() as u64, |f| f.gpu(events));
+    let piece = if w.limit.is_some() { LIMIT_PIECE } else { usize::MAX };
+    for part in events.chunks(piece) {
+        w.append(part.len() as u64, |f| f.gpu(part));
+    }
     w.events += events.len() as u64;
     w.close();
 }
