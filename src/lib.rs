@@ -20,6 +20,12 @@ pub mod driver;
 /// cbindgen:ignore
 pub mod trace;
 /// cbindgen:ignore
+pub mod control;
+/// cbindgen:ignore
+pub mod ledger;
+/// cbindgen:ignore
+pub mod intercept;
+/// cbindgen:ignore
 #[macro_use]
 pub mod entry;
 /// cbindgen:ignore
