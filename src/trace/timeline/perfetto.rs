@@ -22,6 +22,12 @@ const INTERN_MAX_LEN: usize = 64;
 const INTERN_MAX_VALUES: u64 = 1 << 16;
 /// The sequence of the process, GPU tracks and markers.
 const PROCESS_SEQ: u32 = 1;
+/// A thread sequence's own clock (ids 64 to 127 are sequence-scoped, as
+/// Perfetto's SDK uses 64): incremental, each packet's timestamp a delta
+/// from the sequence's previous one, 0 at the trace's start.
+const INCREMENTAL_CLOCK: u32 = 64;
+/// Perfetto's default trace clock: the axis of absolute timestamps.
+const BOOTTIME: u32 = 6;
 
 /// One sequence's interning state.
 #[derive(Default)]
@@ -35,6 +41,8 @@ struct Seq {
     values: HashMap<String, u64>,
     next_name: u64,
     next_value: u64,
+    /// The incremental clock's last timestamp on this sequence.
+    last_ts: u64,
 }
 
 impl Seq {
@@ -177,6 +185,19 @@ impl Perfetto {
     }
 }
 
+/// Set a thread packet's timestamp: a delta on the sequence's incremental
+/// clock, or absolute (on the trace clock) when it would go backwards.
+fn stamp(seq: &mut Seq, ts: u64, p: &mut pb::TracePacket) {
+    if ts >= seq.last_ts {
+        p.timestamp = Some(ts - seq.last_ts);
+        p.timestamp_clock_id = None;
+        seq.last_ts = ts;
+    } else {
+        p.timestamp = Some(ts);
+        p.timestamp_clock_id = Some(BOOTTIME);
+    }
+}
+
 fn interned(new: &mut pb::InternedData) -> Option<pb::InternedData> {
     let empty = new.event_names.is_empty() && new.event_categories.is_empty() && new.debug_annotation_names.is_empty() && new.debug_annotation_string_values.is_empty();
     (!empty).then(|| std::mem::take(new))
@@ -239,18 +260,46 @@ impl super::Format for Perfetto {
             p.sequence_flags = Some(pb::trace_packet::SequenceFlags::SeqIncrementalStateCleared as u32);
             p.first_packet_on_sequence = Some(true);
             p.trace_packet_defaults = Some(pb::TracePacketDefaults {
-                timestamp_clock_id: None,
+                timestamp_clock_id: Some(INCREMENTAL_CLOCK),
                 track_event_defaults: Some(pb::TrackEventDefaults { track_uuid: Some(track) }),
             });
             put_packet(&p, &mut self.buf);
+            // The incremental clock's origin: 0 on both it and the trace
+            // clock (timestamps are nanoseconds since the trace started).
+            let clock = |id, incremental| pb::clock_snapshot::Clock { clock_id: Some(id), timestamp: Some(0), is_incremental: incremental, unit_multiplier_ns: None };
+            let snap = pb::ClockSnapshot { clocks: vec![clock(INCREMENTAL_CLOCK, Some(true)), clock(BOOTTIME, None)] };
+            put_packet(&Self::packet(seq.id, None, Data::ClockSnapshot(snap)), &mut self.buf);
         }
         let mut new = pb::InternedData::default();
         // Reused: the annotations' vector keeps its capacity.
         let mut packet = pb::TracePacket { optional_trusted_packet_sequence_id: sid, ..Default::default() };
         let mut ev = pb::TrackEvent::default();
-        for e in c.events {
-            let ts = clock::since_start_ns(e.t0) as u64;
-            packet.timestamp = Some(ts);
+        // Events come in the order calls returned (an inner call before
+        // the one around it): written in time order, begins and ends
+        // interleaved, so the incremental clock's deltas stay small and
+        // positive. A call that began before what this sequence already
+        // wrote (its inner calls were in an earlier batch) gets an
+        // absolute timestamp.
+        let start = |e: &super::Event| clock::since_start_ns(e.t0) as u64;
+        let mut order: Vec<usize> = (0..c.events.len()).collect();
+        order.sort_by_key(|&i| (start(&c.events[i]), c.events[i].depth));
+        let mut ends: Vec<u64> = Vec::new();
+        let end_packet = |seq: &mut Seq, at: u64, buf: &mut Vec<u8>| {
+            let mut p = pb::TracePacket { optional_trusted_packet_sequence_id: sid, ..Default::default() };
+            stamp(seq, at, &mut p);
+            p.data = Some(Data::TrackEvent(pb::TrackEvent { r#type: Some(Type::SliceEnd as i32), ..Default::default() }));
+            put_packet(&p, buf);
+        };
+        for i in order {
+            let e = &c.events[i];
+            let ts = start(e);
+            while let Some(&end) = ends.last()
+                && end <= ts
+            {
+                ends.pop();
+                end_packet(seq, end, &mut self.buf);
+            }
+            stamp(seq, ts, &mut packet);
             ev.debug_annotations.clear();
             ev.flow_ids.clear();
             if e.kind == KIND_COUNTER {
@@ -293,11 +342,10 @@ impl super::Format for Perfetto {
                 ev = back;
             }
             packet.interned_data = None;
-            // The end: its type alone (the track is the sequence's default).
-            let end = pb::TrackEvent { r#type: Some(Type::SliceEnd as i32), ..Default::default() };
-            packet.timestamp = Some(ts + clock::to_ns(e.dt));
-            packet.data = Some(Data::TrackEvent(end));
-            put_packet(&packet, &mut self.buf);
+            ends.push(ts + clock::to_ns(e.dt));
+        }
+        while let Some(end) = ends.pop() {
+            end_packet(seq, end, &mut self.buf);
         }
         &self.buf
     }

@@ -93,6 +93,10 @@ struct Interned {
     arg_names: HashMap<u64, String>,
     values: HashMap<u64, String>,
     default_track: Option<u64>,
+    /// The sequence's default clock, and its incremental clock (id, last
+    /// timestamp, on the trace clock's axis).
+    default_clock: Option<u32>,
+    incremental: Option<(u32, u64)>,
 }
 
 /// An open slice (its begin read, its end not yet).
@@ -133,9 +137,28 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
         if p.sequence_flags.unwrap_or(0) & pb::trace_packet::SequenceFlags::SeqIncrementalStateCleared as u32 != 0 {
             *seq = Interned::default();
         }
-        if let Some(d) = p.trace_packet_defaults.as_ref().and_then(|d| d.track_event_defaults.as_ref()) {
-            seq.default_track = d.track_uuid;
+        if let Some(d) = &p.trace_packet_defaults {
+            seq.default_clock = d.timestamp_clock_id;
+            if let Some(t) = &d.track_event_defaults {
+                seq.default_track = t.track_uuid;
+            }
         }
+        if let Some(pb::trace_packet::Data::ClockSnapshot(c)) = &p.data {
+            // An incremental clock whose origin is given on the trace clock
+            // (the library writes both at 0).
+            let base = c.clocks.iter().find(|k| !k.is_incremental()).map_or(0, |k| k.timestamp());
+            if let Some(k) = c.clocks.iter().find(|k| k.is_incremental()) {
+                seq.incremental = Some((k.clock_id(), base + k.timestamp()));
+            }
+        }
+        // The packet's time on the trace clock.
+        let ts = match (p.timestamp_clock_id.or(seq.default_clock), seq.incremental.as_mut()) {
+            (Some(id), Some((inc, last))) if id == *inc => {
+                *last += p.timestamp.unwrap_or(0);
+                *last
+            }
+            _ => p.timestamp.unwrap_or(0),
+        };
         if let Some(i) = &p.interned_data {
             for n in &i.event_names {
                 seq.names.insert(n.iid(), n.name().to_owned());
@@ -179,7 +202,6 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                 }
             }
             Some(pb::trace_packet::Data::TrackEvent(e)) => {
-                let ts = p.timestamp.unwrap_or(0);
                 let Some(uuid) = e.track_uuid.or(seq.default_track) else { continue };
                 let at = tracks.get(&uuid).copied().unwrap_or(Where { pid: uuid >> 32, tid: uuid & 0xffff_ffff, thread: false });
                 let name = match &e.name_field {
@@ -236,7 +258,7 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                     _ => {}
                 }
             }
-            None => {}
+            Some(pb::trace_packet::Data::ClockSnapshot(_)) | None => {}
         }
     }
     set_depths(&mut out);
