@@ -174,8 +174,9 @@ pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
         GpuEvent::Track { device, stream, tid } => {
             let _ = write!(
                 s,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {device} stream {stream}\"}}}},\n"
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {device} stream {stream}\"}}}}"
             );
+            s.push_str(",\n");
             let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
         }
         GpuEvent::FlowEnd { tid, ts, id } => {

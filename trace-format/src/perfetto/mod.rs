@@ -270,7 +270,9 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
 /// inner call comes before the call around it): depth is taken from the
 /// times, not from the order in the file.
 fn set_depths(out: &mut [Value]) {
-    let mut by_thread: HashMap<(u64, u64), Vec<(u64, u64, usize)>> = HashMap::new();
+    // By (pid, tid): each call's (start, duration, index in `out`).
+    type Calls = Vec<(u64, u64, usize)>;
+    let mut by_thread: HashMap<(u64, u64), Calls> = HashMap::new();
     for (i, e) in out.iter().enumerate() {
         if e["ph"] == "X" && e["cat"] == "cuda_api" {
             let ns = |v: &Value| (v.as_f64().unwrap_or(0.0) * 1000.0).round() as u64;
