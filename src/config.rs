@@ -103,6 +103,29 @@ pub fn runtime_version_override() -> Option<i32> {
     })
 }
 
+/// The timeline's file format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimelineFormat {
+    /// Chrome trace event JSON.
+    #[default]
+    Json,
+    /// Perfetto's native protobuf (`*.pftrace`, `*.perfetto-trace`).
+    Perfetto,
+}
+
+impl TimelineFormat {
+    /// The format a file name asks for, if it asks for one.
+    pub fn of_path(path: &str) -> Option<TimelineFormat> {
+        if path.ends_with(".pftrace") || path.ends_with(".perfetto-trace") {
+            Some(TimelineFormat::Perfetto)
+        } else if path.ends_with(".json") {
+            Some(TimelineFormat::Json)
+        } else {
+            None
+        }
+    }
+}
+
 /// What `CUDART_SHIM_TRACE*` asks for, parsed once by [`trace_config`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TraceConfig {
@@ -126,6 +149,16 @@ pub struct TraceConfig {
     pub summary_file: Option<String>,
     pub calls_file: Option<String>,
     pub timeline_file: Option<String>,
+    /// The timeline's format: `CUDART_SHIM_TRACE_TIMELINE_FORMAT` (`json`,
+    /// `perfetto`), else the file's extension (`.json`; `.pftrace`,
+    /// `.perfetto-trace`), else JSON.
+    pub timeline_format: TimelineFormat,
+    /// `CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE` (bytes; suffixes K, M, G =
+    /// KiB, MiB, GiB): the timeline file stays about this size or under.
+    pub timeline_max_size: Option<u64>,
+    /// `CUDART_SHIM_TRACE_TIMELINE_RING=1`: at the size limit keep the
+    /// newest events (rewritten at each flush) rather than stop recording.
+    pub timeline_ring: bool,
     /// `CUDART_SHIM_TRACE_SAMPLE=N`: with only the summary (or counters)
     /// on, time 1 call in N of each function on each thread; every call is
     /// still counted. 1 (the default) times every call.
@@ -344,11 +377,53 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     if let Some(f) = path("CUDART_SHIM_TRACE_TIMELINE_FILE", &mut warnings) {
         c.timeline_file = Some(f);
     }
+    let format = match get("CUDART_SHIM_TRACE_TIMELINE_FORMAT").as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some("json") => Some(TimelineFormat::Json),
+        Some("perfetto" | "protobuf") => Some(TimelineFormat::Perfetto),
+        Some(o) => {
+            warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_FORMAT: ignoring {o:?}; accepted: json or perfetto"));
+            None
+        }
+    };
+    c.timeline_format = format.or_else(|| c.timeline_file.as_deref().and_then(TimelineFormat::of_path)).unwrap_or_default();
     if c.timeline && c.timeline_file.is_none() {
-        c.timeline_file = Some(expand_path("cudart-shim-%p.json", pid, rank));
+        let name = match c.timeline_format {
+            TimelineFormat::Json => "cudart-shim-%p.json",
+            TimelineFormat::Perfetto => "cudart-shim-%p.pftrace",
+        };
+        c.timeline_file = Some(expand_path(name, pid, rank));
+    }
+    if let Some(v) = get("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE") {
+        match parse_size(v.trim()) {
+            Some(n) if n >= 4096 => c.timeline_max_size = Some(n),
+            _ => warnings.push(format!(
+                "CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE: ignoring {v:?}; accepted: a size of at least 4096 bytes, as bytes or with K, M or G (KiB, MiB, GiB): the timeline has no size limit"
+            )),
+        }
+    }
+    match get("CUDART_SHIM_TRACE_TIMELINE_RING").as_deref().map(str::trim) {
+        None | Some("" | "0" | "off" | "false" | "no") => {}
+        Some("1" | "on" | "true" | "yes") => c.timeline_ring = true,
+        Some(o) => warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_RING: ignoring {o:?}; accepted: 1 or 0 (the default)")),
+    }
+    if c.timeline_ring && c.timeline_max_size.is_none() {
+        warnings.push("CUDART_SHIM_TRACE_TIMELINE_RING needs CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE (the window's size): the timeline keeps every event".into());
+        c.timeline_ring = false;
     }
     c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
     (c, warnings)
+}
+
+/// `123`, `64K`, `10M`, `2G` (binary multiples) as bytes.
+pub fn parse_size(v: &str) -> Option<u64> {
+    let (num, mult) = match v.char_indices().last()? {
+        (i, 'k' | 'K') => (&v[..i], 1u64 << 10),
+        (i, 'm' | 'M') => (&v[..i], 1 << 20),
+        (i, 'g' | 'G') => (&v[..i], 1 << 30),
+        _ => (v, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
 }
 
 /// The tracing configuration of this process: read once from the
@@ -524,6 +599,34 @@ mod tests {
         assert_eq!(c.timeline_file.as_deref(), Some("cudart-shim-42.json"));
         assert_eq!(w.len(), 1);
         assert!(w[0].contains("CUDART_SHIM_TRACE") && w[0].contains("summary, calls, timeline"));
+    }
+
+    #[test]
+    fn timeline_format_size_and_ring() {
+        let tl = |vars: &[(&str, &str)]| parse(&[&[("CUDART_SHIM_TRACE", "timeline")], vars].concat());
+        assert_eq!(tl(&[]).0.timeline_format, TimelineFormat::Json);
+        let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FILE", "t.pftrace")]).0;
+        assert_eq!((c.timeline_format, c.timeline_file.as_deref()), (TimelineFormat::Perfetto, Some("t.pftrace")));
+        assert_eq!(tl(&[("CUDART_SHIM_TRACE_TIMELINE_FILE", "t.perfetto-trace")]).0.timeline_format, TimelineFormat::Perfetto);
+        let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "perfetto")]).0;
+        assert_eq!((c.timeline_format, c.timeline_file.as_deref()), (TimelineFormat::Perfetto, Some("cudart-shim-42.pftrace")));
+        // The variable wins over the extension.
+        let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "json"), ("CUDART_SHIM_TRACE_TIMELINE_FILE", "t.pftrace")]).0;
+        assert_eq!(c.timeline_format, TimelineFormat::Json);
+        let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "xml")]);
+        assert_eq!((c.timeline_format, w.len()), (TimelineFormat::Json, 1));
+        assert!(w[0].contains("CUDART_SHIM_TRACE_TIMELINE_FORMAT"));
+        let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", "10M"), ("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]).0;
+        assert_eq!((c.timeline_max_size, c.timeline_ring), (Some(10 << 20), true));
+        for bad in ["10X", "", "12", "-1M"] {
+            let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", bad)]);
+            assert_eq!((c.timeline_max_size, w.len()), (None, 1), "{bad:?}");
+        }
+        // A ring needs a size.
+        let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]);
+        assert!(!c.timeline_ring && w[0].contains("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE"));
+        assert_eq!(parse_size("64k"), Some(65536));
+        assert_eq!(parse_size("3G"), Some(3 << 30));
     }
 
     #[test]

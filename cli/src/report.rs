@@ -1,7 +1,9 @@
 //! `cudart-shim report FILE...`: the summary table of saved traces; over
 //! several files (one per rank), each rank's summary and the cross-rank
 //! table (the straggler view); `--merge OUT.json` puts every file on one
-//! timeline.
+//! timeline. Timelines are read in either format (Chrome JSON, Perfetto
+//! protobuf: read as the Chrome events they hold), and merged into either
+//! (by OUT's extension: `.pftrace`, `.perfetto-trace`: protobuf).
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -14,7 +16,8 @@ use trace_format::table::{ErrRow, Row, Summary, grouped};
 
 #[derive(Args)]
 pub struct Options {
-    /// Timelines written by `trace --timeline` (Chrome trace JSON), or
+    /// Timelines written by `trace --timeline` (Chrome trace JSON or
+    /// Perfetto protobuf), or
     /// summary JSON files (CUDART_SHIM_TRACE_SUMMARY_FILE=*.json); one per
     /// rank for the cross-rank table.
     #[arg(required = true, value_name = "FILE")]
@@ -24,8 +27,9 @@ pub struct Options {
     format: String,
     /// Also write one Perfetto trace holding every timeline given, one
     /// process per file named `rank N (host, pid)`, timestamps aligned on
-    /// the wall clock each file recorded.
-    #[arg(long, value_name = "OUT.json")]
+    /// the wall clock each file recorded. OUT.pftrace (or
+    /// .perfetto-trace): Perfetto's protobuf; otherwise Chrome JSON.
+    #[arg(long, value_name = "OUT.json|OUT.pftrace")]
     merge: Option<PathBuf>,
 }
 
@@ -91,8 +95,13 @@ pub fn run(o: Options) -> ExitCode {
 }
 
 fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
-    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
-    let mut j: Value = serde_json::from_reader(std::io::BufReader::new(f)).map_err(|e| format!("not a complete JSON trace or summary ({e})"))?;
+    let bytes = std::fs::read(file).map_err(|e| e.to_string())?;
+    let mut j: Value = if trace_format::perfetto::looks_like_protobuf(&bytes) {
+        let packets = trace_format::perfetto::packets(&bytes).map_err(|e| format!("not a Perfetto protobuf trace ({e})"))?;
+        Value::Array(trace_format::perfetto::to_chrome(&packets))
+    } else {
+        serde_json::from_slice(&bytes).map_err(|e| format!("not a complete JSON trace or summary ({e})"))?
+    };
     if j.get("cuda_api_sum").is_some() {
         let summary = Summary::from_json(&j)?;
         let gpu = trace_format::gpu_table::GpuSummary::from_json(&j);
@@ -349,12 +358,17 @@ fn merge(inputs: &[Input], out: &Path) -> std::io::Result<()> {
         },
         "traceEvents": events,
     });
-    let f = std::fs::File::create(out)?;
-    let mut w = std::io::BufWriter::new(f);
-    serde_json::to_writer(&mut w, &doc)?;
-    use std::io::Write;
-    w.write_all(b"\n")?;
-    w.flush()?;
+    let name = out.to_string_lossy();
+    if name.ends_with(".pftrace") || name.ends_with(".perfetto-trace") {
+        std::fs::write(out, trace_format::perfetto::from_chrome(doc["traceEvents"].as_array().map_or(&[][..], Vec::as_slice)))?;
+    } else {
+        let f = std::fs::File::create(out)?;
+        let mut w = std::io::BufWriter::new(f);
+        serde_json::to_writer(&mut w, &doc)?;
+        use std::io::Write;
+        w.write_all(b"\n")?;
+        w.flush()?;
+    }
     eprintln!(
         "cudart-shim: merged {} timelines into {} (one process per file; timestamps aligned on the recorded wall clock, as accurate as the hosts' clock sync)",
         sources.len(),

@@ -40,12 +40,26 @@ pub struct Options {
     /// RANK, else LOCAL_RANK, else norank-<pid>).
     #[arg(long, value_name = "FILE")]
     calls_file: Option<String>,
-    /// Write a Chrome trace (Perfetto, chrome://tracing) to FILE (%p = pid,
-    /// %r = rank: RANK, else LOCAL_RANK, else norank-<pid>). Processes that
-    /// would write the same file write FILE.<pid>.json instead; a process
-    /// that only registered kernels writes none.
+    /// Write a timeline (Perfetto's UI, chrome://tracing) to FILE (%p =
+    /// pid, %r = rank: RANK, else LOCAL_RANK, else norank-<pid>): Perfetto's
+    /// protobuf for FILE.pftrace or FILE.perfetto-trace, Chrome JSON for
+    /// FILE.json (or see --format). Processes that would write the same file
+    /// write FILE.<pid>.<ext> instead; a process that only registered
+    /// kernels writes none.
     #[arg(long, value_name = "FILE")]
     timeline: Option<String>,
+    /// The timeline's format whatever FILE's extension: json or perfetto.
+    #[arg(long, value_name = "FORMAT", value_parser = ["json", "perfetto"], requires = "timeline")]
+    format: Option<String>,
+    /// The timeline file's size limit (bytes, or with K, M, G: KiB, MiB,
+    /// GiB). Reached: recording stops there, with a line on stderr and a
+    /// marker in the trace (or see --ring); the summary stays exact.
+    #[arg(long, value_name = "SIZE", requires = "timeline")]
+    max_size: Option<String>,
+    /// With --max-size: keep the newest events within the size (the file is
+    /// rewritten at each flush and at exit) rather than stop recording.
+    #[arg(long, requires = "max_size")]
+    ring: bool,
     /// Also put the kernel registration calls (`__cudaRegister*`,
     /// `__cudaUnregister*`, and the driver calls inside them) on the
     /// timeline and in the call log; by default they are only counted in
@@ -99,6 +113,9 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_TRACE_TIMELINE_FILE", o.timeline),
         ("CUDART_SHIM_TRACE_FILTER", o.filter),
         ("CUDART_SHIM_TRACE_SAMPLE", o.sample.map(|n| n.to_string())),
+        ("CUDART_SHIM_TRACE_TIMELINE_FORMAT", o.format),
+        ("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", o.max_size),
+        ("CUDART_SHIM_TRACE_TIMELINE_RING", o.ring.then(|| "1".to_owned())),
     ];
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");

@@ -1,11 +1,13 @@
 //! What the cudart-shim library writes and the `cudart-shim` command reads,
 //! in one place so that both sides agree: the summary table ([`table`]), the
 //! GPU activity tables ([`gpu_table`]) and the record of the process that
-//! wrote a trace file ([`process`]).
+//! wrote a trace file ([`process`]), and Perfetto's protobuf trace format
+//! ([`perfetto`]).
 //!
-//! A crate of its own (std and serde_json only) so the command uses it
-//! without linking the runtime.
+//! A crate of its own (std, serde_json and prost only) so the command uses
+//! it without linking the runtime.
 
 pub mod gpu_table;
+pub mod perfetto;
 pub mod process;
 pub mod table;

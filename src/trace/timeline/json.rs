@@ -12,12 +12,15 @@ pub(super) struct Json {
     pid: u32,
     /// Threads whose `thread_name` record is written.
     named: HashSet<i32>,
+    /// GPU stream tracks seen (their records are written again at a
+    /// restart).
+    gpu_tracks: Vec<GpuEvent>,
     buf: String,
 }
 
 impl Json {
     pub(super) fn new() -> Json {
-        Json { pid: std::process::id(), named: HashSet::new(), buf: String::new() }
+        Json { pid: std::process::id(), named: HashSet::new(), gpu_tracks: Vec::new(), buf: String::new() }
     }
 
     /// Start the next object (the head's first object has no separator
@@ -115,6 +118,30 @@ impl super::Format for Json {
         for e in events {
             self.buf.push_str(",\n");
             gpu_object(pid, e, &mut self.buf);
+            if let GpuEvent::Track { device, stream, tid } = e {
+                self.gpu_tracks.push(GpuEvent::Track { device: *device, stream: *stream, tid: *tid });
+            }
+        }
+        self.buf.as_bytes()
+    }
+
+    fn marker(&mut self, text: &str) -> &[u8] {
+        self.buf.clear();
+        self.sep();
+        let pid = self.pid;
+        let _ = write!(self.buf, "{{\"name\":\"{}\",\"cat\":\"cudart_shim\",\"ph\":\"i\",\"s\":\"p\",\"pid\":{pid},\"tid\":0,\"ts\":", escape(text));
+        push_us(&mut self.buf, clock::since_start_ns(clock::ticks()) as u64);
+        self.buf.push('}');
+        self.buf.as_bytes()
+    }
+
+    fn restart(&mut self) -> &[u8] {
+        self.named.clear();
+        self.buf.clear();
+        let pid = self.pid;
+        for e in &self.gpu_tracks {
+            self.buf.push_str(",\n");
+            gpu_object(pid, e, &mut self.buf);
         }
         self.buf.as_bytes()
     }
@@ -147,8 +174,9 @@ pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
         GpuEvent::Track { device, stream, tid } => {
             let _ = write!(
                 s,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {device} stream {stream}\"}}}},\n"
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {device} stream {stream}\"}}}}"
             );
+            s.push_str(",\n");
             let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
         }
         GpuEvent::FlowEnd { tid, ts, id } => {

@@ -32,9 +32,11 @@
 //! are written.
 
 pub(in crate::trace) mod json;
+mod perfetto;
 
 use super::args::{push_int, CallArgs, Kept};
 use super::output;
+use crate::config::TimelineFormat;
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -323,111 +325,208 @@ trait Format: Send {
     fn gpu(&mut self, events: &[GpuEvent]) -> &[u8];
     /// Say in the trace that `n` events could not be kept, and why.
     fn dropped(&mut self, n: u64, why: &str) -> &[u8];
+    /// A marker at the present time on the process's track (the size
+    /// limit was reached; events before the ring's window were dropped).
+    fn marker(&mut self, text: &str) -> &[u8];
+    /// Start a part of the file that must read without what came before
+    /// it (the ring drops older parts): declare again the tracks and
+    /// names the following events refer to.
+    fn restart(&mut self) -> &[u8];
     /// The process record with a clock sample taken now (readers take the
     /// last one: `cudart-shim report`, `--merge`).
     fn process(&mut self) -> &[u8];
 }
 
-/// The timeline's formats, by name (`CUDART_SHIM_TIMELINE_FORMAT`,
-/// `cudart-shim trace --format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Json,
-}
-
-impl Kind {
-    /// The format a file name asks for, if it asks for one.
-    pub fn from_path(path: &str) -> Option<Kind> {
-        path.ends_with(".json").then_some(Kind::Json)
-    }
-}
-
 struct Writer {
-    /// None until the file is created: at the process's first call that
-    /// is program work ([`open`]), or by the first write (a process that
-    /// records nothing writes no file: `trace`'s module note).
-    file: Option<File>,
-    /// The name asked for, then the name written (another process of a
-    /// `trace` run may hold the one asked for: `output::create_claimed`).
+    file: File,
     path: String,
-    /// Creating the file failed (said once); the timeline is off.
-    failed: bool,
     format: Box<dyn Format>,
     events: u64,
     bytes: u64,
+    /// The size limit (`--max-size`), and the length of the file's head.
+    limit: Option<u64>,
+    head: u64,
+    /// The limit was reached (no ring): nothing more is written.
+    full: bool,
+    ring: Option<Ring>,
 }
 
+/// `--ring`: the newest events, in two parts of up to half the limit each
+/// (each part reads on its own: it starts with [`Format::restart`]). The
+/// file is rewritten from them at each flush.
+struct Ring {
+    part: u64,
+    prev: Vec<u8>,
+    cur: Vec<u8>,
+    prev_events: u64,
+    cur_events: u64,
+    /// Events of the parts dropped so far.
+    dropped: u64,
+}
+
+/// Events rendered at a time under a size limit, and about the most bytes
+/// they take (a ring's part passes its size by at most that).
+const LIMIT_PIECE: usize = 16;
+const PIECE_BYTES: u64 = 8192;
+
+/// Set once the size limit stopped the timeline (no ring): callers stop
+/// recording events.
+static LIMIT_REACHED: AtomicBool = AtomicBool::new(false);
+/// Events not recorded after the size limit was reached.
+pub static PAST_LIMIT: AtomicU64 = AtomicU64::new(0);
+
 impl Writer {
-    /// Create the file with the format's head, if it is not yet; false
-    /// when it cannot be (said once, and the timeline switched off).
-    fn open(&mut self) -> bool {
-        if self.file.is_some() || self.failed {
-            return self.file.is_some();
-        }
-        let (mut file, path) = match output::create_claimed(&self.path, false, "timeline") {
-            Ok(f) => f,
-            Err(e) => return self.fail(format!("cannot create the timeline file {:?} ({e})", self.path)),
-        };
-        let head = self.format.head();
-        if let Err(e) = file.write_all(head) {
-            return self.fail(format!("cannot write the timeline file {path:?} ({e})"));
-        }
-        self.bytes = head.len() as u64;
-        self.file = Some(file);
-        self.path = path;
-        self.close();
-        log::debug!("timeline: writing to {}", self.path);
-        true
-    }
-
-    #[cold]
-    fn fail(&mut self, why: String) -> bool {
-        log::warn!("{why}; the timeline is off");
-        self.failed = true;
-        super::FLAGS.fetch_and(!super::TIMELINE, Relaxed);
-        false
-    }
-
-    /// Append what the format makes; the file is created first if need be
-    /// (every caller appends something).
-    fn append(&mut self, what: impl FnOnce(&mut dyn Format) -> &[u8]) {
-        if !self.open() {
+    /// Append `n` events, rendered by `what`, within the size limit.
+    fn append(&mut self, n: u64, what: impl FnOnce(&mut dyn Format) -> &[u8]) {
+        if self.full {
+            PAST_LIMIT.fetch_add(n, Relaxed);
             return;
+        }
+        if let Some(r) = &mut self.ring
+            && r.cur.len() as u64 >= r.part
+        {
+            // The current part is full: it becomes the previous one, the
+            // previous one goes, and a new part starts that reads on its
+            // own. A part passes its size by at most one piece.
+            r.dropped += r.prev_events;
+            r.prev = std::mem::take(&mut r.cur);
+            r.prev_events = std::mem::take(&mut r.cur_events);
+            r.cur.extend_from_slice(self.format.restart());
         }
         let bytes = what(&mut *self.format);
         if bytes.is_empty() {
             return;
         }
-        self.bytes += bytes.len() as u64;
-        if let Some(file) = self.file.as_mut()
-            && let Err(e) = file.write_all(bytes)
+        if let Some(r) = &mut self.ring {
+            r.cur.extend_from_slice(bytes);
+            r.cur_events += n;
+            return;
+        }
+        if let Some(max) = self.limit
+            && self.bytes + bytes.len() as u64 > max
         {
+            self.full = true;
+            LIMIT_REACHED.store(true, Relaxed);
+            PAST_LIMIT.fetch_add(n, Relaxed);
+            let text = format!("cudart-shim: the timeline reached its size limit ({max} bytes): later events are not recorded (the summary counts every call)");
+            log::warn!("timeline {}: reached its size limit ({max} bytes): recording stopped here (a marker in the trace says so); the summary stays exact", self.path);
+            let m = self.format.marker(&text);
+            self.bytes += m.len() as u64;
+            let _ = self.file.write_all(m);
+            return;
+        }
+        self.bytes += bytes.len() as u64;
+        if let Err(e) = self.file.write_all(bytes) {
             log::warn!("timeline {}: write failed ({e})", self.path);
         }
+    }
+
+    /// `--ring`: write the file again, from the head on, with the parts
+    /// kept (at each flush).
+    fn rewrite_ring(&mut self) {
+        let Some(r) = &self.ring else { return };
+        let mut out: Vec<u8> = Vec::with_capacity(r.prev.len() + r.cur.len() + 256);
+        if r.dropped > 0 {
+            let text = format!("cudart-shim: the ring kept the newest events within {} bytes: {} older events dropped", self.limit.unwrap_or(0), r.dropped);
+            out.extend_from_slice(self.format.marker(&text));
+        }
+        let r = self.ring.as_ref().expect("checked above");
+        out.extend_from_slice(&r.prev);
+        out.extend_from_slice(&r.cur);
+        let ok = self.file.seek(SeekFrom::Start(self.head)).and_then(|_| self.file.write_all(&out));
+        if let Err(e) = ok {
+            log::warn!("timeline {}: write failed ({e})", self.path);
+        }
+        self.bytes = self.head + out.len() as u64;
     }
 
     /// Make the file complete (see [`Format::trailer`]).
     fn close(&mut self) {
         let t = self.format.trailer();
-        if let Some(file) = self.file.as_mut()
-            && !t.is_empty()
-        {
-            let _ = file.write_all(t).and_then(|_| file.seek(SeekFrom::Current(-(t.len() as i64))));
+        if !t.is_empty() {
+            let _ = self.file.write_all(t).and_then(|_| self.file.seek(SeekFrom::Current(-(t.len() as i64))));
         }
     }
 }
 
-/// Get ready to write the timeline to `path` in format `kind` (the file is
-/// created later: [`open`]) and start the writer thread.
-pub fn start(path: &str, kind: Kind) -> bool {
-    let format: Box<dyn Format> = match kind {
-        Kind::Json => Box::new(json::Json::new()),
-    };
-    *super::lock(&WRITER) = Some(Writer { file: None, path: path.to_owned(), failed: false, format, events: 0, bytes: 0 });
+/// Where the timeline goes, until its file is created ([`open`]).
+struct Pending {
+    path: String,
+    kind: TimelineFormat,
+    limit: Option<u64>,
+    ring: bool,
+}
+
+/// Set by [`start`], taken when the file is created. Lock order: WRITER,
+/// then PENDING.
+static PENDING: std::sync::Mutex<Option<Pending>> = std::sync::Mutex::new(None);
+
+/// Get ready to write the timeline to `path` in format `kind` and start
+/// the writer thread. The file itself is created later, at the process's
+/// first call that is program work ([`open`]) or at the first write: a
+/// process that records nothing writes no file (`trace`'s module note).
+/// `limit`: the file's size limit; `ring`: keep the newest events there.
+pub fn start(path: &str, kind: TimelineFormat, limit: Option<u64>, ring: bool) -> bool {
+    *super::lock(&PENDING) = Some(Pending { path: path.to_owned(), kind, limit, ring });
     if let Err(e) = std::thread::Builder::new().name("cudart-shim-tl".into()).spawn(writer_loop) {
         log::warn!("cannot start the timeline writer thread ({e}); events are written at flush and exit");
     }
     true
+}
+
+/// Create the timeline file now, if it is not yet (the process's first
+/// call that is program work: `trace::first_work`).
+pub fn open() {
+    ensure_open(&mut super::lock(&WRITER));
+}
+
+/// The writer, its file created first if [`start`] asked for one and it is
+/// not yet. False: no timeline (never asked for, or the file could not be
+/// made: said once, and the timeline switched off).
+fn ensure_open(slot: &mut Option<Writer>) -> bool {
+    if slot.is_none()
+        && let Some(p) = super::lock(&PENDING).take()
+    {
+        *slot = create(p);
+        if slot.is_none() {
+            super::FLAGS.fetch_and(!super::TIMELINE, Relaxed);
+        }
+    }
+    slot.is_some()
+}
+
+/// Create the file with the format's head.
+fn create(p: Pending) -> Option<Writer> {
+    let (file, path) = match output::create_claimed(&p.path, false, "timeline") {
+        Ok(f) => f,
+        Err(e) => {
+            log::warn!("cannot create the timeline file {:?} ({e}); the timeline is off", p.path);
+            return None;
+        }
+    };
+    let format: Box<dyn Format> = match p.kind {
+        TimelineFormat::Json => Box::new(json::Json::new()),
+        TimelineFormat::Perfetto => Box::new(perfetto::Perfetto::new()),
+    };
+    let limit = p.limit;
+    let mut w = Writer { file, path, format, events: 0, bytes: 0, limit, head: 0, full: false, ring: None };
+    let head = w.format.head();
+    w.bytes = head.len() as u64;
+    w.head = w.bytes;
+    if p.ring
+        && let Some(max) = limit
+    {
+        // Two parts, each of which may pass its size by a piece.
+        let part = (max.saturating_sub(w.head) / 2).saturating_sub(PIECE_BYTES).max(1024);
+        w.ring = Some(Ring { part, prev: Vec::new(), cur: Vec::new(), prev_events: 0, cur_events: 0, dropped: 0 });
+    }
+    if let Err(e) = w.file.write_all(head) {
+        log::warn!("cannot write the timeline file {:?} ({e}); the timeline is off", w.path);
+        return None;
+    }
+    w.close();
+    log::debug!("timeline: writing to {}", w.path);
+    Some(w)
 }
 
 fn writer_loop() {
@@ -457,6 +556,13 @@ fn write_pending(batch: Vec<Full>, lanes: &[&Lane], last: bool) {
 }
 
 fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec<Full>, lanes: &[&Lane], last: bool) {
+    if guard.is_none() {
+        // The file is created only for something to write.
+        let any = batch.iter().any(|f| f.chunk.unwritten() > 0) || lanes.iter().any(|l| lane_chunk(l, |c| c.unwritten()).unwrap_or(0) > 0);
+        if !any || !ensure_open(&mut guard) {
+            return;
+        }
+    }
     let Some(w) = guard.as_mut() else { return };
     // Counted only for the final write's progress line.
     let total = if last {
@@ -496,7 +602,7 @@ fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec
         // Say in the trace itself what could not be kept.
         let dropped = DROPPED.load(Relaxed);
         if dropped > 0 {
-            w.append(|f| f.dropped(dropped, "the writer could not keep up"));
+            w.append(0, |f| f.dropped(dropped, "the writer could not keep up"));
             log::warn!("timeline {}: {dropped} events dropped while the writer could not keep up", w.path);
         }
     }
@@ -534,24 +640,28 @@ impl Writer {
         if view.events.is_empty() {
             return;
         }
-        self.append(|f| f.host(tid, thread_name, view));
+        // Under a size limit, in pieces: the limit (or the ring's part)
+        // is met to within a piece, not a whole chunk.
+        let piece = if self.limit.is_some() { LIMIT_PIECE } else { EVENTS_PER_CHUNK };
+        for events in view.events.chunks(piece) {
+            let v = View { events, args: view.args, text: view.text };
+            self.append(events.len() as u64, |f| f.host(tid, thread_name, &v));
+        }
         self.events += view.events.len() as u64;
     }
 
+    /// The process record (at each flush; with a ring, after the file is
+    /// rewritten from the parts kept). Never held back by the limit.
     fn write_process(&mut self) {
-        if self.file.is_none() {
-            return;
+        self.rewrite_ring();
+        let p = self.format.process();
+        self.bytes += p.len() as u64;
+        let _ = self.file.write_all(p);
+        if self.ring.is_some() {
+            // Cut what a longer earlier window left beyond this one.
+            let _ = self.file.stream_position().and_then(|end| self.file.set_len(end));
         }
-        self.append(|f| f.process());
         self.close();
-    }
-}
-
-/// Create the timeline file now, if it is not yet (the process's first
-/// call that is program work: `trace::first_work`).
-pub fn open() {
-    if let Some(w) = super::lock(&WRITER).as_mut() {
-        w.open();
     }
 }
 
@@ -559,15 +669,18 @@ pub fn open() {
 /// is closed.
 pub fn write_gpu(events: &[GpuEvent]) {
     let mut guard = super::lock(&WRITER);
+    if events.is_empty() || !ensure_open(&mut guard) {
+        return;
+    }
     let Some(w) = guard.as_mut() else { return };
     if FINISHED.load(Relaxed) {
         DROPPED.fetch_add(events.len() as u64, Relaxed);
         return;
     }
-    if events.is_empty() {
-        return;
+    let piece = if w.limit.is_some() { LIMIT_PIECE } else { usize::MAX };
+    for part in events.chunks(piece) {
+        w.append(part.len() as u64, |f| f.gpu(part));
     }
-    w.append(|f| f.gpu(events));
     w.events += events.len() as u64;
     w.close();
 }
@@ -587,6 +700,10 @@ pub(crate) fn push_us(out: &mut String, ns: u64) {
 pub fn push(lane: &Lane, ev: Event, args: &CallArgs) {
     if FINISHED.load(Relaxed) {
         DROPPED.fetch_add(1, Relaxed);
+        return;
+    }
+    if LIMIT_REACHED.load(Relaxed) {
+        PAST_LIMIT.fetch_add(1, Relaxed);
         return;
     }
     let c = lane.cur.load(Relaxed);
@@ -680,7 +797,7 @@ fn write_stalled(batch: Vec<Full>) {
 /// Write every pending event (the queue and each thread's lane) now.
 /// `last`: the final flush; later events are dropped.
 pub fn flush(lanes: &[&Lane], last: bool) {
-    if FINISHED.load(Relaxed) || super::lock(&WRITER).is_none() {
+    if FINISHED.load(Relaxed) || (super::lock(&WRITER).is_none() && super::lock(&PENDING).is_none()) {
         return;
     }
     if last {
@@ -711,10 +828,8 @@ pub fn flush(lanes: &[&Lane], last: bool) {
     if last {
         let mut w = super::lock(&WRITER);
         if let Some(w) = w.as_mut() {
-            if let Some(f) = w.file.as_mut() {
-                let _ = f.flush();
-            }
-            log::debug!("timeline {}: {} events", w.path, w.events);
+            let _ = w.file.flush();
+            log::debug!("timeline {}: {} events, {} not recorded past the size limit", w.path, w.events, PAST_LIMIT.load(Relaxed));
         }
     }
 }
@@ -736,6 +851,7 @@ pub fn flush_one(lane: &Lane) {
 pub fn disable_in_child() {
     FINISHED.store(true, Relaxed);
     std::mem::forget(WRITER.try_lock().map(|mut w| w.take()));
+    std::mem::forget(PENDING.try_lock().map(|mut p| p.take()));
 }
 
 #[cfg(test)]

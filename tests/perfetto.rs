@@ -1,0 +1,233 @@
+//! The timeline in Perfetto's protobuf format (`*.pftrace`) against the
+//! JSON timeline of the same run: the same events, parsed by Perfetto's own
+//! classes, complete after a flush and after a kill, bounded by
+//! `--max-size` (stop, or `--ring`), read by `report` and `--merge`.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn app(test: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let exe = compile_c_shim(&repo_root().join("tests/c/perfetto_app.c"), &dir.join("perfetto_app"), &["-lpthread"]);
+    (dir, exe)
+}
+
+fn traced(exe: &Path, args: &[&str], file: &Path, vars: &[(&str, &str)]) -> Output {
+    let _ = std::fs::remove_file(file);
+    let mut env = fake_env(&[]);
+    env.push(("CUDART_SHIM_TRACE".into(), "timeline".into()));
+    env.push(("CUDART_SHIM_TRACE_TIMELINE_FILE".into(), file.display().to_string()));
+    env.extend(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let out = run(exe, args, &env);
+    assert!(out.status.success(), "{} failed: {}\n{}", exe.display(), out.status, String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// A timeline's events as Chrome trace events, whatever its format.
+fn events(file: &Path) -> Vec<Value> {
+    let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    if trace_format::perfetto::looks_like_protobuf(&bytes) {
+        trace_format::perfetto::to_chrome(&trace_format::perfetto::packets(&bytes).unwrap())
+    } else {
+        let j: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{} is not valid JSON ({e})", file.display()));
+        j["traceEvents"].as_array().unwrap().clone()
+    }
+}
+
+/// Each call (name, result, depth, arguments) with its count; addresses
+/// (which differ from run to run) as `0x`.
+fn calls(events: &[Value]) -> BTreeMap<String, u64> {
+    let mut m = BTreeMap::new();
+    for e in events.iter().filter(|e| e["ph"] == "X" && e["cat"] == "cuda_api") {
+        let mut args: Vec<(String, String)> = e["args"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), if v.to_string().contains("0x") { "0x".to_owned() } else { v.to_string() }))
+            .collect();
+        args.sort();
+        *m.entry(format!("{} {:?}", e["name"], args)).or_default() += 1;
+    }
+    m
+}
+
+fn count(events: &[Value], ph: &str) -> usize {
+    events.iter().filter(|e| e["ph"] == ph).count()
+}
+
+/// Perfetto's Python classes' reading of a protobuf timeline
+/// (tests/perfetto_check.py); the package is installed by
+/// scripts/setup-perfetto-py (scripts/test runs it).
+fn perfetto_check(file: &Path) -> Value {
+    let py = std::env::var_os("CUDART_SHIM_PERFETTO_PY").map_or_else(|| repo_root().join(".cache/perfetto-py"), PathBuf::from);
+    assert!(py.join("perfetto").is_dir(), "{} is missing: run scripts/setup-perfetto-py", py.display());
+    let o = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/perfetto_check.py"))
+        .arg(file)
+        .env("PYTHONPATH", &py)
+        .env("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "Perfetto's classes failed on {}:\n{}", file.display(), String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn protobuf_holds_every_json_event_and_perfettos_classes_parse_it() {
+    let (dir, exe) = app("perfetto_same_events");
+    let (j, p) = (dir.join("t.json"), dir.join("t.pftrace"));
+    traced(&exe, &["mix", "200"], &j, &[]);
+    traced(&exe, &["mix", "200"], &p, &[]);
+    let (je, pe) = (events(&j), events(&p));
+    // Every call, with its result, depth and every argument's text.
+    let (jc, pc) = (calls(&je), calls(&pe));
+    assert_eq!(jc.values().sum::<u64>(), 2 * 200 * 10);
+    assert_eq!(jc.keys().collect::<Vec<_>>(), pc.keys().collect::<Vec<_>>(), "the calls differ");
+    // Pointers and stream handles differ between runs: compare counts by
+    // name and result, and the full argument text where it is stable.
+    let by = |e: &[Value], key: &dyn Fn(&Value) -> String| {
+        let mut m: BTreeMap<String, u64> = BTreeMap::new();
+        for x in e.iter().filter(|x| x["ph"] == "X") {
+            *m.entry(key(x)).or_default() += 1;
+        }
+        m
+    };
+    let name_result = |x: &Value| format!("{} {} {}", x["name"], x["args"]["result"], x["args"]["depth"]);
+    assert_eq!(by(&je, &name_result), by(&pe, &name_result));
+    let memcpy = |e: &[Value]| e.iter().find(|x| x["name"] == "cudaMemcpy").unwrap()["args"]["kind"].clone();
+    assert_eq!(memcpy(&je), memcpy(&pe));
+    assert_eq!(memcpy(&pe), "cudaMemcpyHostToDevice");
+    assert_eq!(count(&je, "C"), count(&pe, "C"), "memory counter samples");
+    assert_eq!(count(&je, "C"), 2 * 200 * 2);
+    let threads = |e: &[Value]| e.iter().filter(|x| x["name"] == "thread_name").count();
+    assert_eq!(threads(&je), threads(&pe));
+    // The same from Perfetto's own generated classes.
+    let c = perfetto_check(&p);
+    assert_eq!(c["calls"].as_u64(), Some(2 * 200 * 10));
+    assert_eq!(c["counters"].as_u64(), Some(2 * 200 * 2));
+    assert_eq!(c["names"]["cudaMalloc"].as_u64(), Some(400));
+    assert_eq!(c["results"]["cudaErrorInvalidDevice"].as_u64(), Some(800), "{c}");
+    // Bytes per event (calls and counter samples), both formats.
+    let n = (count(&je, "X") + count(&je, "C")) as f64;
+    let (jb, pb) = (std::fs::metadata(&j).unwrap().len() as f64, std::fs::metadata(&p).unwrap().len() as f64);
+    println!("timeline size over {n} events: JSON {:.1} B/event, protobuf {:.1} B/event ({:.1}x smaller)", jb / n, pb / n, jb / pb);
+    assert!(pb / n < jb / n / 3.0, "protobuf {pb} B vs JSON {jb} B");
+}
+
+#[test]
+fn protobuf_is_complete_after_a_flush_and_after_a_kill() {
+    let (dir, exe) = app("perfetto_kill");
+    let p = dir.join("k.pftrace");
+    let _ = std::fs::remove_file(&p);
+    let mut env = fake_env(&[]);
+    env.push(("CUDART_SHIM_TRACE".into(), "timeline".into()));
+    env.push(("CUDART_SHIM_TRACE_TIMELINE_FILE".into(), p.display().to_string()));
+    let mut child = std::process::Command::new(&exe)
+        .args(["hang", "300"])
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "flushed");
+    // After the flush: every call of the two threads is there.
+    let flushed = calls(&events(&p)).values().sum::<u64>();
+    assert_eq!(flushed, 2 * 300 * 10);
+    // Killed while it runs on (the writer thread may be mid-batch): every
+    // packet in the file is whole, and Perfetto's classes parse it.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after = events(&p);
+    assert!(calls(&after).values().sum::<u64>() >= flushed);
+    let bytes = std::fs::read(&p).unwrap();
+    assert_eq!(trace_format::perfetto::packets(&bytes).unwrap().len() as u64, perfetto_check(&p)["packets"].as_u64().unwrap());
+}
+
+#[test]
+fn max_size_stops_with_a_marker_and_the_summary_stays_exact() {
+    let (dir, exe) = app("perfetto_max_size");
+    for ext in ["json", "pftrace"] {
+        let f = dir.join(format!("m.{ext}"));
+        let s = dir.join(format!("m-{ext}-summary.json"));
+        let vars = [("CUDART_SHIM_TRACE", "summary,timeline"), ("CUDART_SHIM_TRACE_SUMMARY_FILE", s.to_str().unwrap()), ("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", "64K")];
+        let out = traced(&exe, &["mix", "2000"], &f, &vars);
+        let size = std::fs::metadata(&f).unwrap().len();
+        // The limit, plus the marker and the last process record.
+        assert!(size <= 64 * 1024 + 2048, "{ext}: {size} bytes");
+        let ev = events(&f);
+        let kept = calls(&ev).values().sum::<u64>();
+        assert!(kept > 100 && kept < 2 * 2000 * 10, "{ext}: {kept} calls kept");
+        let marker = |e: &&Value| e["name"].as_str().is_some_and(|n| n.contains("size limit")) || e["args"]["labels"].as_str().is_some_and(|n| n.contains("size limit"));
+        assert_eq!(ev.iter().filter(marker).count(), 1, "{ext}: one marker");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().filter(|l| l.contains("size limit")).count(), 1, "{ext}: one line\n{err}");
+        // The summary counts every call.
+        let sum: Value = serde_json::from_str(&std::fs::read_to_string(&s).unwrap()).unwrap();
+        let row = sum["cuda_api_sum"].as_array().unwrap().iter().find(|r| r["Name"] == "cudaMalloc").unwrap().clone();
+        assert_eq!(row["Num Calls"], 4000, "{ext}");
+    }
+}
+
+#[test]
+fn ring_keeps_the_newest_events_within_the_size() {
+    let (dir, exe) = app("perfetto_ring");
+    for ext in ["json", "pftrace"] {
+        let f = dir.join(format!("r.{ext}"));
+        traced(&exe, &["mix", "2000"], &f, &[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", "64K"), ("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]);
+        let size = std::fs::metadata(&f).unwrap().len();
+        assert!(size <= 64 * 1024 + 2048, "{ext}: {size} bytes");
+        let ev = events(&f);
+        let marker = ev
+            .iter()
+            .flat_map(|e| [e["name"].as_str(), e["args"]["labels"].as_str()])
+            .flatten()
+            .find(|n| n.contains("older events dropped"))
+            .unwrap_or_else(|| panic!("{ext}: no ring marker"))
+            .to_owned();
+        let dropped: u64 = marker.split("bytes: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        // Kept and dropped add up to every event (calls and counter samples).
+        let kept = (count(&ev, "X") + count(&ev, "C")) as u64;
+        assert_eq!(kept + dropped, 2 * 2000 * 12, "{ext}: {kept} kept, {dropped} dropped");
+        // The newest: the program's last calls are in the window.
+        let last_ts = ev.iter().filter(|e| e["ph"] == "X").map(|e| e["ts"].as_f64().unwrap()).fold(0.0, f64::max);
+        let first_ts = ev.iter().filter(|e| e["ph"] == "X").map(|e| e["ts"].as_f64().unwrap()).fold(f64::MAX, f64::min);
+        assert!(first_ts > 0.0 && last_ts > first_ts);
+        if ext == "pftrace" {
+            assert_eq!(perfetto_check(&f)["calls"].as_u64(), Some(count(&ev, "X") as u64));
+        }
+    }
+}
+
+#[test]
+fn report_and_merge_read_and_write_both_formats() {
+    let (dir, exe) = app("perfetto_report");
+    let (j, p) = (dir.join("a.json"), dir.join("b.pftrace"));
+    traced(&exe, &["mix", "20"], &j, &[]);
+    traced(&exe, &["mix", "20"], &p, &[]);
+    for f in [&j, &p] {
+        let o = cli_on_fake().arg("report").arg(f).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(summary_calls(&out, "cudaMalloc"), Some(40), "{}:\n{out}", f.display());
+        assert_eq!(summary_calls(&out, "cudaSetDevice"), Some(40));
+    }
+    for out in ["all.json", "all.pftrace"] {
+        let m = dir.join(out);
+        let o = cli_on_fake().arg("report").arg(&j).arg(&p).arg("--merge").arg(&m).output().unwrap();
+        assert!(o.status.success(), "{}", output_text(&o).1);
+        let ev = events(&m);
+        assert_eq!(calls(&ev).values().sum::<u64>(), 2 * 2 * 20 * 10, "{out}");
+        let pids: std::collections::BTreeSet<u64> = ev.iter().filter(|e| e["ph"] == "X").map(|e| e["pid"].as_u64().unwrap()).collect();
+        assert_eq!(pids.len(), 2, "{out}: one process per file");
+        let o = cli_on_fake().arg("report").arg(&m).output().unwrap();
+        assert_eq!(summary_calls(&output_text(&o).0, "cudaMalloc"), Some(80), "{out}");
+    }
+    assert_eq!(perfetto_check(&dir.join("all.pftrace"))["calls"].as_u64(), Some(800));
+}
