@@ -10,7 +10,9 @@
 //! - `calls`: one line per call, written with one `write` after it returns;
 //! - `timeline`: Chrome trace JSON through per-thread chunks and a writer
 //!   thread ([`timeline`]);
-//! - subscribers registered through the shim's C API ([`subscribe`]).
+//! - subscribers registered through the shim's C API ([`subscribe`]);
+//! - `recorder`: per-thread rings of the last calls, dumped on a sticky
+//!   error, a crash signal or a flush ([`recorder`]).
 //!
 //! Configuration is read once from the environment, at the first call
 //! ([`crate::config::trace_config`]). Thread state is reached through a
@@ -32,7 +34,8 @@ pub mod driver;
 pub mod driver_abi;
 pub mod gpu;
 mod loaded;
-mod output;
+pub(crate) mod output;
+pub mod recorder;
 pub mod stats;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
@@ -176,6 +179,8 @@ pub(crate) const TIMELINE: u32 = 8;
 pub(crate) const SUBSCRIBERS: u32 = 16;
 /// Counters on (for the counters API) without printing a summary.
 pub(crate) const COUNT: u32 = 32;
+/// The flight recorder's rings ([`recorder`]).
+pub(crate) const RECORDER: u32 = 64;
 
 static FLAGS: AtomicU32 = AtomicU32::new(0);
 
@@ -266,6 +271,9 @@ fn configure() -> bool {
         if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json")) {
             flags |= TIMELINE;
         }
+        if c.recorder && recorder::start(c) {
+            flags |= RECORDER;
+        }
         // GPU activity is not a flag: with it alone, calls are not traced.
         if c.gpu {
             gpu::start(flags & TIMELINE != 0);
@@ -296,6 +304,8 @@ pub(crate) struct ThreadState {
     depth: AtomicU32,
     stats: Box<[AtomicPtr<SiteStats>]>,
     lane: timeline::Lane,
+    /// The flight recorder's ring of this thread's last calls.
+    ring: recorder::ThreadRing,
     /// The call log's line buffer (a field, not a thread-local with a
     /// destructor, for the reason given at [`RETIRE_KEY`]).
     line: std::sync::Mutex<String>,
@@ -348,6 +358,7 @@ fn new_state() -> &'static ThreadState {
         depth: AtomicU32::new(0),
         stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
         lane: timeline::Lane::new(),
+        ring: recorder::ThreadRing::new(),
         line: std::sync::Mutex::new(String::new()),
     }));
     STATES.lock().push(s);
@@ -395,6 +406,7 @@ fn retire_key() -> Option<libc::pthread_key_t> {
 unsafe extern "C" fn retire(p: *mut std::ffi::c_void) {
     let _ = std::panic::catch_unwind(|| {
         let _ = CURRENT.try_with(|c| c.set(DEAD));
+        recorder::signals::forget_alt_stack();
         // SAFETY: the key holds a leaked (never freed) state, set by `adopt`.
         let s: &'static ThreadState = unsafe { &*(p as *const ThreadState) };
         timeline::flush_one(&s.lane);
@@ -430,6 +442,7 @@ fn adopt() -> Option<&'static ThreadState> {
     s.tid.store(tid, Relaxed);
     s.depth.store(0, Relaxed);
     s.lane.set_thread(tid, thread_name());
+    s.ring.reassign(tid);
     // SAFETY: a key we created; the value is a leaked state.
     if unsafe { libc::pthread_setspecific(key, s as *const ThreadState as *const std::ffi::c_void) } != 0 {
         lock(&FREE).push(s);
@@ -481,7 +494,7 @@ pub fn traced<R>(
     // record lookup and the nesting depth (a driver call inside a runtime
     // call is not the program's own); a call left out by sampling is
     // counted without reading the clock (on some hosts one read costs 20+ ns).
-    if let (Some(s), 0) = (st, flags & (CALLS | TIMELINE | SUBSCRIBERS)) {
+    if let (Some(s), 0) = (st, flags & (CALLS | TIMELINE | SUBSCRIBERS | RECORDER)) {
         let depth = s.depth.load(Relaxed);
         if !site.included.load(Relaxed) || (site.driver && depth > 0) {
             s.depth.store(depth + 1, Relaxed);
@@ -502,6 +515,18 @@ pub fn traced<R>(
             r
         };
         s.depth.store(depth, Relaxed);
+        return r;
+    }
+    // The recorder alone (the mode meant to stay on): time the call and
+    // put it in the thread's ring; nothing else.
+    if let (Some(s), RECORDER) = (st, flags & !CONFIGURED) {
+        let depth = s.depth.load(Relaxed);
+        s.depth.store(depth + 1, Relaxed);
+        let t0 = clock::ticks();
+        let r = run();
+        let dt = clock::elapsed(t0);
+        s.depth.store(depth, Relaxed);
+        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, t0, dt, status_of(&r).0, args);
         return r;
     }
     let depth = st.map_or(0, |s| {
@@ -528,6 +553,11 @@ pub fn traced<R>(
     }
     if flags & SUBSCRIBERS != 0 {
         subscribe::notify(id, depth, args, Some((status, dt)));
+    }
+    if flags & RECORDER != 0
+        && let Some(s) = st
+    {
+        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, t0, dt, status.0, args);
     }
     // Calls made by exit callbacks above still count as nested.
     if let Some(s) = st {
@@ -568,26 +598,35 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
 #[cold]
 #[inline(never)]
 fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
-    use std::fmt::Write;
     let fd = OUTPUTS.get().map_or(2, |o| o.calls.fd());
     let write = |line: &mut String| {
         line.clear();
-        let _ = write!(line, "[cudart-shim] tid={} ", s.tid.load(Relaxed));
-        if depth > 0 {
-            let _ = write!(line, "nested={depth} ");
-        }
-        line.push_str(site_name(id));
-        line.push('(');
-        args.write_line(line);
-        line.push_str(") = ");
-        status_name(id, status.0, line);
-        let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
+        write_call_line(line, s.tid.load(Relaxed), depth, id, status.0, dt, |l| args.write_line(l));
         output::write_all(fd, line.as_bytes());
     };
     match s.line.try_lock() {
         Ok(mut line) => write(&mut line),
         Err(_) => write(&mut String::new()),
     }
+}
+
+/// One call log line: `[cudart-shim] tid=T [nested=D ]name(args) = result
+/// (N ns)`. Shared by the call log and the recorder's dump; writes
+/// through `core::fmt` into `line` only (no allocation when it has room).
+pub(crate) fn write_call_line(line: &mut String, tid: i32, depth: u32, id: u32, status: i32, dt: u64, args: impl FnOnce(&mut String)) {
+    use std::fmt::Write;
+    line.push_str("[cudart-shim] tid=");
+    args::push_int(line, tid);
+    line.push(' ');
+    if depth > 0 {
+        let _ = write!(line, "nested={depth} ");
+    }
+    line.push_str(site_name(id));
+    line.push('(');
+    args(line);
+    line.push_str(") = ");
+    status_name(id, status, line);
+    let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
 }
 
 /// The result to show for an export that returns a value: the value itself
@@ -699,6 +738,7 @@ static EXITED: AtomicU8 = AtomicU8::new(0);
 
 /// Write the summary and every pending timeline event now.
 pub fn flush() {
+    recorder::flush();
     flush_impl(false);
 }
 
