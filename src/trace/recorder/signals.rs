@@ -8,9 +8,12 @@
 //!   the dump, with the arguments the signal brought; when it returns, we
 //!   return too (what it would have done alone: a fault runs it again);
 //! - a handler installed after ours replaces ours (we are not called at
-//!   all), or calls ours as its previous one: at dump time `sigaction`
-//!   tells that ours is no longer the installed one, and we then return to
-//!   it without chaining (it decides what follows);
+//!   all), or calls ours as its previous one: we then do what the
+//!   disposition before ours says, as that program expects of "the
+//!   previous handler", except when `sigaction` (read at dump time) shows
+//!   that the handler now installed is that same previous one (a program
+//!   that installed its handler again over ours): calling it would loop,
+//!   so we return to it;
 //! - with the default disposition before ours, the default is put back and
 //!   the signal raised again: the process ends by that signal, with the
 //!   exit status and core dump it would have had;
@@ -169,12 +172,13 @@ fn chain(i: usize, sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc:
     // SAFETY: querying the installed action.
     let mut cur: libc::sigaction = unsafe { std::mem::zeroed() };
     unsafe { libc::sigaction(sig, std::ptr::null(), &mut cur) };
-    if cur.sa_sigaction != handler as *const () as usize {
-        // A handler installed after ours called us: it goes on.
-        return;
-    }
     // SAFETY: written by `install` before ours could run for this signal.
     let prev = unsafe { (*PREVIOUS.0.get())[i] };
+    if cur.sa_sigaction != handler as *const () as usize && cur.sa_sigaction == prev.sa_sigaction {
+        // The program's handler, installed both before and after ours,
+        // called us as its previous one: calling it again would loop.
+        return;
+    }
     match prev.sa_sigaction {
         libc::SIG_DFL => {
             if sig == libc::SIGUSR1 {
