@@ -246,3 +246,31 @@ fn nothing_is_written_without_a_trigger() {
     assert!(!err.contains("recorder"), "{err}");
     assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0, "files written without a trigger");
 }
+
+#[test]
+fn trace_recorder_keeps_driver_calls_and_dumps_once_the_outer_call_returns() {
+    let (work, exe) = program("recorder_cli");
+    let o = cli_on_fake()
+        .current_dir(&work)
+        .env("FAKE_CUDA_FAIL", "cuCtxSynchronize:0:700")
+        .args(["trace", "--recorder=64"])
+        .arg(&exe)
+        .arg("sticky")
+        .output()
+        .unwrap();
+    let (out, err) = output_text(&o);
+    assert!(o.status.success(), "{}\n{err}", o.status);
+    assert_eq!(out, "sticky done\n");
+    // The driver's sticky error inside cudaDeviceSynchronize waits for it:
+    // one dump, its reason the runtime call, the nested driver call shown.
+    assert_eq!(err.matches("cudart-shim recorder: ").count(), 2, "one dump (its header and list): {err}");
+    assert!(err.contains("cudart-shim recorder: cudaDeviceSynchronize returned cudaErrorIllegalAddress (a sticky error) on thread "), "{err}");
+    let calls: Vec<&str> = err.lines().filter(|l| l.starts_with("[cudart-shim] tid=")).collect();
+    let n = calls.len();
+    assert!(n >= 2, "{err}");
+    assert!(calls[n - 2].contains(" nested=1 cuCtxSynchronize_v2(") && calls[n - 2].contains(") = CUDA_ERROR_ILLEGAL_ADDRESS ("), "{err}");
+    assert!(calls[n - 1].contains(" cudaDeviceSynchronize() = cudaErrorIllegalAddress ("), "{err}");
+    assert!(calls.iter().any(|l| l.contains("cuMemAlloc")), "driver calls under cudaMalloc: {err}");
+    // No summary by default with --recorder.
+    assert!(!err.contains("Time (%)"), "{err}");
+}

@@ -126,10 +126,15 @@ pub fn record(ring: &ThreadRing, tid: i32, id: u32, depth: u32, t0: u64, dt: u64
     let mut captured = CallArgs::new(result == 0);
     args(&mut captured);
     r.push(id, depth, result, t0, dt, captured.kept());
-    if is_sticky(result) {
-        sticky(id, result);
+    if is_sticky(result) || (depth == 0 && PENDING.load(Relaxed) != 0) {
+        sticky(id, depth, result);
     }
 }
+
+/// A sticky error seen inside a call (a driver call our runtime made):
+/// `id << 32 | code`, + 1; 0 when none. The dump waits for the outer call
+/// to return, so that it is in the ring too.
+static PENDING: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// A sticky error: the process can make no more CUDA work (NVIDIA's
 /// headers: "leaves the process in an inconsistent state"). The driver's
@@ -142,16 +147,32 @@ pub const fn is_sticky(code: i32) -> bool {
 /// returned again (it is sticky) does not dump again.
 #[cold]
 #[inline(never)]
-fn sticky(id: u32, code: i32) {
+fn sticky(id: u32, depth: u32, code: i32) {
     static DUMPED: AtomicBool = AtomicBool::new(false);
+    if depth > 0 {
+        if is_sticky(code) {
+            let _ = PENDING.compare_exchange(0, ((id as u64) << 32 | code as u32 as u64) + 1, AcqRel, Relaxed);
+        }
+        return;
+    }
+    let inner = PENDING.swap(0, AcqRel);
     if DUMPED.swap(true, AcqRel) {
         return;
     }
-    let mut why = String::with_capacity(128);
-    why.push_str(super::site_name(id));
-    why.push_str(" returned ");
-    super::status_name(id, code, &mut why);
-    why.push_str(" (a sticky error)");
+    let mut why = String::with_capacity(256);
+    if is_sticky(code) {
+        why.push_str(super::site_name(id));
+        why.push_str(" returned ");
+        super::status_name(id, code, &mut why);
+        why.push_str(" (a sticky error)");
+    } else {
+        let (iid, icode) = (((inner - 1) >> 32) as u32, (inner - 1) as u32 as i32);
+        why.push_str(super::site_name(iid));
+        why.push_str(" returned ");
+        super::status_name(iid, icode, &mut why);
+        why.push_str(" (a sticky error) inside ");
+        why.push_str(super::site_name(id));
+    }
     dump::dump(&why);
 }
 
