@@ -485,6 +485,32 @@ mod tests {
     }
 
     #[test]
+    fn recorder_mode_size_signal_and_file() {
+        let (c, w) = parse(&[("CUDART_SHIM_TRACE", "recorder")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert!(c.recorder && c.any() && !c.summary && !c.timeline);
+        assert_eq!((c.recorder_size, c.recorder_sigusr1), (1024, false));
+        assert_eq!(c.recorder_file.as_deref(), Some("cudart-shim-recorder-42.log"));
+        let (c, w) = parse(&[
+            ("CUDART_SHIM_TRACE", "summary,recorder"),
+            ("CUDART_SHIM_RECORDER_SIZE", "64"),
+            ("CUDART_SHIM_RECORDER_SIGUSR1", "1"),
+            ("CUDART_SHIM_TRACE_FILE", "crash-%p.log"),
+        ]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!((c.recorder_size, c.recorder_sigusr1), (64, true));
+        assert_eq!(c.recorder_file.as_deref(), Some("crash-42.log"));
+        // With the timeline on, the common file is the timeline's.
+        let c = parse(&[("CUDART_SHIM_TRACE", "timeline,recorder"), ("CUDART_SHIM_TRACE_FILE", "t.json")]).0;
+        assert_eq!((c.timeline_file.as_deref(), c.recorder_file.as_deref()), (Some("t.json"), Some("cudart-shim-recorder-42.log")));
+        // Bad values: one warning each, naming the variable; defaults kept.
+        let (c, w) = parse(&[("CUDART_SHIM_TRACE", "recorder"), ("CUDART_SHIM_RECORDER_SIZE", "0"), ("CUDART_SHIM_RECORDER_SIGUSR1", "maybe")]);
+        assert_eq!((c.recorder_size, c.recorder_sigusr1), (1024, false));
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("CUDART_SHIM_RECORDER_SIZE") && w[1].starts_with("CUDART_SHIM_RECORDER_SIGUSR1"), "{w:?}");
+    }
+
+    #[test]
     fn modes() {
         assert!(!parse(&[]).0.any());
         assert!(!parse(&[("CUDART_SHIM_TRACE", "0")]).0.any());
