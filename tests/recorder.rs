@@ -26,7 +26,7 @@ fn program(test: &str) -> (PathBuf, PathBuf) {
 /// file, at most 60 s.
 fn run_recorded(work: &Path, exe: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
     let mut c = Command::new(exe);
-    c.args(args).current_dir(work).envs(fake_env(&[]).into_iter()).env("CUDART_SHIM_TRACE", "recorder");
+    c.args(args).current_dir(work).envs(fake_env(&[])).env("CUDART_SHIM_TRACE", "recorder");
     for (k, v) in vars {
         c.env(k, v);
     }
@@ -40,15 +40,17 @@ fn run_recorded(work: &Path, exe: &Path, args: &[&str], vars: &[(&str, &str)]) -
         });
     }
     let mut child = c.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    let out = {
-        let status = wait_or_fail(&mut child, 60, "the recorder test program");
-        let mut o = Output { status, stdout: Vec::new(), stderr: Vec::new() };
-        use std::io::Read;
-        child.stdout.take().unwrap().read_to_end(&mut o.stdout).unwrap();
-        child.stderr.take().unwrap().read_to_end(&mut o.stderr).unwrap();
-        o
+    // Read both pipes while the program runs (a full pipe would stall it).
+    let read = |mut r: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
     };
-    out
+    let (out, err) = (read(Box::new(child.stdout.take().unwrap())), read(Box::new(child.stderr.take().unwrap())));
+    let status = wait_or_fail(&mut child, 60, "the recorder test program");
+    Output { status, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
 }
 
 /// One call of the dump's call log.

@@ -526,7 +526,7 @@ pub fn traced<R>(
         let r = run();
         let dt = clock::elapsed(t0);
         s.depth.store(depth, Relaxed);
-        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, t0, dt, status_of(&r).0, args);
+        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, (t0, dt), status_of(&r).0, args);
         return r;
     }
     let depth = st.map_or(0, |s| {
@@ -557,7 +557,7 @@ pub fn traced<R>(
     if flags & RECORDER != 0
         && let Some(s) = st
     {
-        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, t0, dt, status.0, args);
+        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, (t0, dt), status.0, args);
     }
     // Calls made by exit callbacks above still count as nested.
     if let Some(s) = st {

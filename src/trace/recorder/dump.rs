@@ -291,19 +291,19 @@ fn event(b: &mut String, pid: u32, tid: i32, e: &Entry) {
         b.push_str("\":\"");
         let start = b.len();
         k.write_value("", b);
-        sanitize_from(b, start);
+        sanitize(&mut b[start..]);
         b.push('"');
     }
     b.push_str("}}");
 }
 
-/// Make the bytes from `start` on safe inside a JSON string without
+/// Make `b` safe inside a JSON string without
 /// allocating: a quote, a backslash or a control byte becomes `?` (the
 /// formatters write numbers, hex and names; this only guards the form).
-fn sanitize_from(b: &mut String, start: usize) {
+fn sanitize(b: &mut str) {
     // SAFETY: only ASCII bytes are replaced by an ASCII byte, so the
     // string stays UTF-8.
-    for c in unsafe { b.as_bytes_mut() }[start..].iter_mut() {
+    for c in unsafe { b.as_bytes_mut() }.iter_mut() {
         if *c == b'"' || *c == b'\\' || *c < 0x20 {
             *c = b'?';
         }
@@ -313,7 +313,7 @@ fn sanitize_from(b: &mut String, start: usize) {
 fn push_escaped(b: &mut String, s: &str) {
     let start = b.len();
     b.push_str(s);
-    sanitize_from(b, start);
+    sanitize(&mut b[start..]);
 }
 
 #[cfg(test)]

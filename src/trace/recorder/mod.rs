@@ -117,11 +117,12 @@ pub(crate) fn rings() -> impl Iterator<Item = &'static Ring> {
     RINGS[..n].iter().filter_map(|p| unsafe { p.load(Acquire).as_ref() })
 }
 
-/// Record one finished call of function `id` on the calling thread.
+/// Record one finished call of function `id` on the calling thread
+/// (`t0`, `dt`: its start and duration, clock ticks).
 /// `args` captures its arguments (the entry's capture, run once, after
 /// the call: out-parameters are read when it succeeded).
 #[inline]
-pub fn record(ring: &ThreadRing, tid: i32, id: u32, depth: u32, t0: u64, dt: u64, result: i32, args: &dyn Fn(&mut CallArgs)) {
+pub fn record(ring: &ThreadRing, tid: i32, id: u32, depth: u32, (t0, dt): (u64, u64), result: i32, args: &dyn Fn(&mut CallArgs)) {
     let Some(r) = ring.get(tid) else { return };
     let mut captured = CallArgs::new(result == 0);
     args(&mut captured);
