@@ -172,9 +172,7 @@ fn dump_from(why: &str, in_signal: bool) {
     err.flush();
 
     // The call log.
-    let fd = open(&files.log);
-    if fd >= 0 {
-        let mut log = Out { fd, buf: err.buf };
+    to_file(&files.log, &files.log_name, err.buf, |log| {
         log.push("# cudart-shim recorder dump: ");
         log.push(why);
         log.push(" (pid ");
@@ -201,17 +199,10 @@ fn dump_from(why: &str, in_signal: bool) {
                 line(log.buf, rt, e);
             });
         }
-        log.flush();
-        // SAFETY: our descriptor.
-        unsafe { libc::close(fd) };
-    } else {
-        note_open_failed(err.buf, &files.log_name);
-    }
+    });
 
     // The timeline: one JSON document.
-    let fd = open(&files.json);
-    if fd >= 0 {
-        let mut js = Out { fd, buf: err.buf };
+    to_file(&files.json, &files.json_name, err.buf, |js| {
         js.push("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim recorder\",\"version\":\"");
         js.push(env!("CARGO_PKG_VERSION"));
         js.push("\",\"reason\":\"");
@@ -230,16 +221,26 @@ fn dump_from(why: &str, in_signal: bool) {
             });
         }
         js.push("\n]}\n");
-        js.flush();
-        // SAFETY: our descriptor.
-        unsafe { libc::close(fd) };
-    } else {
-        note_open_failed(err.buf, &files.json_name);
-    }
+    });
     if in_signal {
         set_names_in_dump(true);
     }
     DUMPING.store(false, Release);
+}
+
+/// Create `path`, write what `body` puts in the buffer, close it; if it
+/// cannot be created, say so on stderr.
+fn to_file(path: &CString, name: &str, buf: &mut String, body: impl FnOnce(&mut Out<'_>)) {
+    buf.clear();
+    let fd = open(path);
+    if fd < 0 {
+        return note_open_failed(buf, name);
+    }
+    let mut out = Out { fd, buf };
+    body(&mut out);
+    out.flush();
+    // SAFETY: our descriptor.
+    unsafe { libc::close(fd) };
 }
 
 fn note_open_failed(buf: &mut String, name: &str) {
