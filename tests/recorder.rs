@@ -276,3 +276,32 @@ fn trace_recorder_keeps_driver_calls_and_dumps_once_the_outer_call_returns() {
     // No summary by default with --recorder.
     assert!(!err.contains("Time (%)"), "{err}");
 }
+
+#[test]
+fn a_forked_child_dumps_to_its_own_files_under_its_own_thread_id() {
+    let (work, exe) = program("recorder_fork");
+    let o = run_recorded(&work, &exe, &["fork"], &[("CUDART_SHIM_TRACE_FILE", "f.log")]);
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{}\n{err}", o.status);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("child: signal {}\n", libc::SIGABRT));
+    // The parent's dump: its own calls, the flush's reason.
+    let parent = read_dump(&work.join("f.log"));
+    assert_eq!(parent.reason, "cudartShimFlush()");
+    let names: Vec<&str> = parent.sections[0].3.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["cudaGetDeviceCount", "cudaDriverGetVersion"]);
+    // The child's: f.<pid>.log, the calls up to the fork then its own, under its id.
+    let child_log = std::fs::read_dir(&work)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "log") && p.file_name().unwrap() != "f.log")
+        .unwrap_or_else(|| panic!("no child dump in {}: {err}", work.display()));
+    let child = read_dump(&child_log);
+    assert_eq!(child.reason, "SIGABRT (a crash signal)");
+    let stem = child_log.file_stem().unwrap().to_str().unwrap();
+    let pid: i32 = stem.strip_prefix("f.").unwrap().parse().unwrap();
+    let (tid, _, _, lines) = &child.sections[0];
+    assert_eq!(*tid, pid);
+    let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(names, ["cudaGetDeviceCount", "cudaGetDevice"]);
+    assert!(err.contains(&format!("cudart-shim recorder: SIGABRT (a crash signal) on thread {pid};")), "{err}");
+}

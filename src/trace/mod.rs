@@ -295,6 +295,9 @@ extern "C" fn in_forked_child() {
     gpu::disable_in_child();
     stats::EPOCH.fetch_add(1, Relaxed);
     FORKED_CHILD.store(true, Relaxed);
+    // SAFETY: states are leaked, never freed.
+    let current = CURRENT.try_with(Cell::get).ok().filter(|p| !p.is_null() && *p != DEAD).map(|p| unsafe { &*p });
+    recorder::in_forked_child(current.map(|s| &s.ring));
 }
 
 // ---- per-thread state -------------------------------------------------

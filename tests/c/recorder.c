@@ -20,6 +20,10 @@
  *     cudaGetDeviceCount, then abort().
  *   recorder usr1
  *     cudaGetDeviceCount, then raise(SIGUSR1), then cudaGetDevice; returns 0.
+ *   recorder fork
+ *     cudaGetDeviceCount, then fork: the child calls cudaGetDevice (which
+ *     fails in a forked child) and aborts; the parent waits for it, prints "child: signal N", calls
+ *     cudaDriverGetVersion and cudartShimFlush(), returns 0.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cudart_shim.h>
@@ -28,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CHECK(x, want)                                                       \
@@ -125,6 +130,23 @@ int main(int argc, char **argv) {
     printf("usr1 done\n");
     return 0;
   }
-  fprintf(stderr, "usage: recorder threads N K | sticky | segv [none|before|after] | abort | usr1\n");
+  if (!strcmp(mode, "fork")) {
+    int count = 0, dev = -1, ver = 0;
+    CHECK(cudaGetDeviceCount(&count), cudaSuccess);
+    pid_t child = fork();
+    if (child == 0) {
+      /* CUDA does not work in a forked child (cudaErrorInitializationError,
+         as with NVIDIA's runtime): the call is recorded all the same. */
+      (void)cudaGetDevice(&dev);
+      abort();
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    printf("child: signal %d\n", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    CHECK(cudaDriverGetVersion(&ver), cudaSuccess);
+    CHECK(cudartShimFlush(), cudaSuccess);
+    return 0;
+  }
+  fprintf(stderr, "usage: recorder threads N K | sticky | segv [none|before|after] | abort | usr1 | fork\n");
   return 2;
 }

@@ -22,7 +22,7 @@ use crate::trace::args::{push_int, set_names_in_dump, Kept};
 use crate::trace::{clock, site_name, status_name};
 use std::cell::UnsafeCell;
 use std::ffi::CString;
-use std::sync::atomic::{AtomicBool, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering::*};
 use std::sync::OnceLock;
 
 /// The failing thread's calls shown on stderr.
@@ -39,7 +39,14 @@ struct Prepared {
     json_name: String,
 }
 
-static FILES: OnceLock<Prepared> = OnceLock::new();
+/// The current names (leaked; replaced in a forked child, see
+/// [`rename_for_child`]).
+static FILES: AtomicPtr<Prepared> = AtomicPtr::new(std::ptr::null_mut());
+
+fn files() -> Option<&'static Prepared> {
+    // SAFETY: null or a leaked Prepared, never freed.
+    unsafe { FILES.load(Acquire).as_ref() }
+}
 
 struct Buf(UnsafeCell<String>);
 // SAFETY: used only by the one dump that holds `DUMPING`.
@@ -59,7 +66,6 @@ pub fn json_name(file: &str) -> String {
 /// Make the buffer and the file names (not the files: nothing is written
 /// until a dump).
 pub fn prepare(file: &str) -> bool {
-    let json = json_name(file);
     let abs = |p: &str| -> String {
         if p.starts_with('/') {
             return p.to_owned();
@@ -67,14 +73,29 @@ pub fn prepare(file: &str) -> bool {
         std::env::current_dir().map(|d| d.join(p).display().to_string()).unwrap_or_else(|_| p.to_owned())
     };
     // Absolute now: a program that changes folder later still finds them.
-    let (log_name, json_name) = (abs(file), abs(&json));
-    let (Ok(log), Ok(json)) = (CString::new(log_name.clone()), CString::new(json_name.clone())) else {
+    if !set_names(&abs(file)) {
         log::warn!("recorder: the file name {file:?} holds a NUL byte; the recorder is off");
         return false;
-    };
-    let _ = FILES.set(Prepared { log, json, log_name, json_name });
+    }
     let _ = BUF.set(Buf(UnsafeCell::new(String::with_capacity(CAPACITY))));
     true
+}
+
+fn set_names(log_name: &str) -> bool {
+    let json_name = json_name(log_name);
+    let (Ok(log), Ok(json)) = (CString::new(log_name), CString::new(json_name.clone())) else { return false };
+    let p = Box::into_raw(Box::new(Prepared { log, json, log_name: log_name.to_owned(), json_name }));
+    // The previous names stay allocated: a dump may be reading them.
+    FILES.store(p, Release);
+    true
+}
+
+/// A forked child dumps to its own files (`NAME.<pid>.log`), not over its
+/// parent's.
+pub fn rename_for_child() {
+    if let Some(f) = files() {
+        let _ = set_names(&crate::trace::output::with_tag(&f.log_name, &std::process::id().to_string()));
+    }
 }
 
 /// An open file of the dump, or stderr: writes go through the buffer.
@@ -127,7 +148,7 @@ pub fn dump_in_signal(why: &str) {
 }
 
 fn dump_from(why: &str, in_signal: bool) {
-    let (Some(files), Some(buf)) = (FILES.get(), BUF.get()) else { return };
+    let (Some(files), Some(buf)) = (files(), BUF.get()) else { return };
     if DUMPING.swap(true, Acquire) {
         crate::trace::output::write_all(2, b"cudart-shim recorder: a second dump was asked while one runs; skipped\n");
         return;

@@ -73,6 +73,15 @@ impl ThreadRing {
         }
     }
 
+    /// The same thread under a new id (a forked child's): its calls stay.
+    pub fn set_tid(&self, tid: i32) {
+        let r = self.0.load(Acquire);
+        if !r.is_null() {
+            // SAFETY: rings are leaked, never freed.
+            unsafe { &*r }.tid.store(tid, Release);
+        }
+    }
+
     #[inline]
     fn get(&self, tid: i32) -> Option<&'static Ring> {
         let r = self.0.load(Acquire);
@@ -175,6 +184,20 @@ fn sticky(id: u32, depth: u32, code: i32) {
         why.push_str(super::site_name(id));
     }
     dump::dump(&why);
+}
+
+/// In a forked child (from the trace's fork handler): the forking
+/// thread's ring (`ring`) takes the child's thread id, and dumps go to the
+/// child's own files. The other threads' rings stay: the parent's history
+/// up to the fork.
+pub fn in_forked_child(ring: Option<&ThreadRing>) {
+    if !started() {
+        return;
+    }
+    dump::rename_for_child();
+    if let Some(r) = ring {
+        r.set_tid(super::gettid());
+    }
 }
 
 /// `cudartShimFlush()`: dump now.
