@@ -12,7 +12,7 @@
 use crate::trace::args::Kept;
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{fence, AtomicI32, AtomicU64, Ordering::*};
+use std::sync::atomic::{fence, AtomicI32, AtomicU64, AtomicUsize, Ordering::*};
 
 /// Arguments kept per recorded call (the runtime's exports have at most
 /// 11 parameters, `cuLaunchKernel` 11).
@@ -48,6 +48,8 @@ pub struct Ring {
     slots: Box<[Slot]>,
     /// Calls recorded since the ring was (re)assigned to its thread.
     head: AtomicU64,
+    /// `head % slots.len()`, kept by the owner (no division per call).
+    pos: AtomicUsize,
     /// The owning thread (0 before it has one).
     pub tid: AtomicI32,
 }
@@ -58,7 +60,7 @@ unsafe impl Sync for Ring {}
 impl Ring {
     pub fn new(n: usize) -> Ring {
         let slots = (0..n.max(1)).map(|_| Slot { seq: AtomicU64::new(0), entry: UnsafeCell::new(MaybeUninit::uninit()) }).collect();
-        Ring { slots, head: AtomicU64::new(0), tid: AtomicI32::new(0) }
+        Ring { slots, head: AtomicU64::new(0), pos: AtomicUsize::new(0), tid: AtomicI32::new(0) }
     }
 
     pub fn capacity(&self) -> usize {
@@ -73,6 +75,7 @@ impl Ring {
     /// A new owner (the state went to another thread): forget the calls.
     pub fn reset(&self, tid: i32) {
         self.head.store(0, Release);
+        self.pos.store(0, Relaxed);
         for s in self.slots.iter() {
             s.seq.store(0, Relaxed);
         }
@@ -85,7 +88,9 @@ impl Ring {
     #[inline]
     pub fn push(&self, site: u32, depth: u32, result: i32, t0: u64, dt: u64, args: &[Kept]) {
         let n = self.head.load(Relaxed);
-        let slot = &self.slots[(n % self.slots.len() as u64) as usize];
+        let pos = self.pos.load(Relaxed);
+        let slot = &self.slots[pos];
+        self.pos.store(if pos + 1 == self.slots.len() { 0 } else { pos + 1 }, Relaxed);
         slot.seq.store(0, Relaxed);
         // The zero must be visible before any byte of the new entry.
         fence(Release);
