@@ -163,6 +163,18 @@ pub struct TraceConfig {
     /// on, time 1 call in N of each function on each thread; every call is
     /// still counted. 1 (the default) times every call.
     pub sample: u32,
+    /// `recorder`: the flight recorder (`trace::recorder`): a ring of the
+    /// last calls per thread, dumped on a sticky error, a crash signal or
+    /// `cudartShimFlush()`.
+    pub recorder: bool,
+    /// `CUDART_SHIM_RECORDER_SIZE`: calls kept per thread (default 1024).
+    pub recorder_size: u32,
+    /// `CUDART_SHIM_RECORDER_SIGUSR1=1`: SIGUSR1 also dumps the rings.
+    pub recorder_sigusr1: bool,
+    /// Where the recorder's call log goes (its timeline: the same name
+    /// with `.json`): `CUDART_SHIM_TRACE_FILE` when neither the call log
+    /// nor the timeline takes it, else `cudart-shim-recorder-<pid>.log`.
+    pub recorder_file: Option<String>,
     /// `CUDART_SHIM_TRACE_SESSION`: the private folder of the `cudart-shim
     /// trace` run this process belongs to. Processes of one run claim their
     /// file names there (no two write the same file) and list the files
@@ -179,7 +191,7 @@ pub struct TraceConfig {
 
 impl TraceConfig {
     pub fn any(&self) -> bool {
-        self.summary || self.calls || self.timeline
+        self.summary || self.calls || self.timeline || self.recorder
     }
 
     /// Whether the filter lets function `name` through: the last glob that
@@ -302,15 +314,30 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
                     "calls" => c.calls = true,
                     "timeline" => c.timeline = true,
                     "gpu" => c.gpu = true,
+                    "recorder" => c.recorder = true,
                     "all" => (c.summary, c.calls, c.timeline) = (true, true, true),
                     _ => warnings.push(format!(
-                        "CUDART_SHIM_TRACE: ignoring {m:?}; accepted: a comma list of summary, calls, timeline, gpu (or 1 = summary, 0 = off)"
+                        "CUDART_SHIM_TRACE: ignoring {m:?}; accepted: a comma list of summary, calls, timeline, gpu, recorder (or 1 = summary, 0 = off)"
                     )),
                 }
             }
         }
     }
     c.sample = 1;
+    c.recorder_size = 1024;
+    if let Some(v) = get("CUDART_SHIM_RECORDER_SIZE") {
+        match v.trim().parse::<u32>() {
+            Ok(n) if (1..=1_000_000).contains(&n) => c.recorder_size = n,
+            _ => warnings.push(format!(
+                "CUDART_SHIM_RECORDER_SIZE: ignoring {v:?}; accepted: a whole number of calls kept per thread, from 1 to 1000000 (default 1024)"
+            )),
+        }
+    }
+    match get("CUDART_SHIM_RECORDER_SIGUSR1").as_deref().map(str::trim) {
+        None | Some("" | "0" | "off" | "false" | "no") => {}
+        Some("1" | "on" | "true" | "yes") => c.recorder_sigusr1 = true,
+        Some(o) => warnings.push(format!("CUDART_SHIM_RECORDER_SIGUSR1: ignoring {o:?}; accepted: 1 (SIGUSR1 dumps the recorder) or 0 (the default)")),
+    }
     if let Some(v) = get("CUDART_SHIM_TRACE_SAMPLE") {
         match v.trim().parse::<u32>() {
             Ok(n) if (1..=1_000_000).contains(&n) => c.sample = n,
@@ -361,6 +388,9 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     // the timeline (summary and calls stay on stderr); otherwise it
     // receives the summary and/or the call log. Per-mode variables override.
     if let Some(f) = common {
+        if c.recorder && !c.timeline && !c.calls {
+            c.recorder_file = Some(f.clone());
+        }
         if c.timeline {
             c.timeline_file = Some(f);
         } else {
@@ -411,6 +441,9 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         warnings.push("CUDART_SHIM_TRACE_TIMELINE_RING needs CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE (the window's size): the timeline keeps every event".into());
         c.timeline_ring = false;
     }
+    if c.recorder && c.recorder_file.is_none() {
+        c.recorder_file = Some(expand_path("cudart-shim-recorder-%p.log", pid, rank));
+    }
     c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
     (c, warnings)
 }
@@ -437,8 +470,9 @@ pub fn trace_config() -> &'static TraceConfig {
             log::warn!("{w}");
         }
         log::debug!(
-            "tracing: summary={} calls={} timeline={} gpu={} driver={} runtime={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?}",
-            c.summary, c.calls, c.timeline, c.gpu, c.driver, c.runtime, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file
+            "tracing: summary={} calls={} timeline={} gpu={} driver={} runtime={} sample=1/{} filter={:?} summary_file={:?} calls_file={:?} timeline_file={:?} recorder={} ({} calls per thread, SIGUSR1 {}) recorder_file={:?}",
+            c.summary, c.calls, c.timeline, c.gpu, c.driver, c.runtime, c.sample, c.filter, c.summary_file, c.calls_file, c.timeline_file,
+            c.recorder, c.recorder_size, c.recorder_sigusr1, c.recorder_file
         );
         c
     })
@@ -467,6 +501,8 @@ pub mod fuzzing {
         "CUDART_SHIM_TRACE_SAMPLE",
         "CUDART_SHIM_TRACE_RUNTIME",
         "CUDART_SHIM_TRACE_REGISTRATION",
+        "CUDART_SHIM_RECORDER_SIZE",
+        "CUDART_SHIM_RECORDER_SIGUSR1",
     ];
     const FILES: &[&str] =
         &["CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SUMMARY_FILE", "CUDART_SHIM_TRACE_CALLS_FILE", "CUDART_SHIM_TRACE_TIMELINE_FILE"];
@@ -507,8 +543,10 @@ pub mod fuzzing {
             None => assert_eq!(r, format!("norank-{pid}"), "%r of a process with no rank"),
         }
         let templates: Vec<String> =
-            FILES.iter().filter_map(|v| get(v)).chain(["cudart-shim-%p.json".to_owned()]).collect();
-        for path in [&c.summary_file, &c.calls_file, &c.timeline_file].into_iter().flatten() {
+            FILES.iter().filter_map(|v| get(v)).chain(["cudart-shim-%p.json".to_owned(), "cudart-shim-recorder-%p.log".to_owned()]).collect();
+        assert!(!c.recorder || c.recorder_file.is_some(), "recorder on without a file: {c:?}");
+        assert!(!c.recorder || named("recorder"), "{trace:?} -> {c:?}");
+        for path in [&c.summary_file, &c.calls_file, &c.timeline_file, &c.recorder_file].into_iter().flatten() {
             assert!(templates.iter().any(|t| same_shape(t, path)), "{path:?} is no expansion of {templates:?}");
         }
         for t in &templates {
@@ -586,6 +624,32 @@ mod tests {
         let mut m: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         m.entry("RANK".into()).or_insert_with(|| "3".into());
         parse_trace_config(|k| m.get(k).cloned(), 42)
+    }
+
+    #[test]
+    fn recorder_mode_size_signal_and_file() {
+        let (c, w) = parse(&[("CUDART_SHIM_TRACE", "recorder")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert!(c.recorder && c.any() && !c.summary && !c.timeline);
+        assert_eq!((c.recorder_size, c.recorder_sigusr1), (1024, false));
+        assert_eq!(c.recorder_file.as_deref(), Some("cudart-shim-recorder-42.log"));
+        let (c, w) = parse(&[
+            ("CUDART_SHIM_TRACE", "summary,recorder"),
+            ("CUDART_SHIM_RECORDER_SIZE", "64"),
+            ("CUDART_SHIM_RECORDER_SIGUSR1", "1"),
+            ("CUDART_SHIM_TRACE_FILE", "crash-%p.log"),
+        ]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!((c.recorder_size, c.recorder_sigusr1), (64, true));
+        assert_eq!(c.recorder_file.as_deref(), Some("crash-42.log"));
+        // With the timeline on, the common file is the timeline's.
+        let c = parse(&[("CUDART_SHIM_TRACE", "timeline,recorder"), ("CUDART_SHIM_TRACE_FILE", "t.json")]).0;
+        assert_eq!((c.timeline_file.as_deref(), c.recorder_file.as_deref()), (Some("t.json"), Some("cudart-shim-recorder-42.log")));
+        // Bad values: one warning each, naming the variable; defaults kept.
+        let (c, w) = parse(&[("CUDART_SHIM_TRACE", "recorder"), ("CUDART_SHIM_RECORDER_SIZE", "0"), ("CUDART_SHIM_RECORDER_SIGUSR1", "maybe")]);
+        assert_eq!((c.recorder_size, c.recorder_sigusr1), (1024, false));
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("CUDART_SHIM_RECORDER_SIZE") && w[1].starts_with("CUDART_SHIM_RECORDER_SIGUSR1"), "{w:?}");
     }
 
     #[test]

@@ -279,6 +279,15 @@ pub const fn is_symbol_arg(name: &str) -> bool {
     false
 }
 
+/// Whether code addresses get their names (see [`set_names_in_dump`]).
+static NAMES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Switched off while the recorder dumps from a signal handler: the namer
+/// takes the kernel registry's lock, which the interrupted code may hold.
+pub(crate) fn set_names_in_dump(on: bool) {
+    NAMES.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Register the lookup for code addresses: `namer(addr, out)` appends the
 /// name and returns true, or returns false (and appends nothing). Once per
 /// process; later calls are ignored.
@@ -291,6 +300,9 @@ pub fn set_symbol_namer(namer: fn(u64, &mut String) -> bool) {
 /// written; a kernel unloaded before that shows its address alone.
 fn symbol_value(addr: u64, _: u64, out: &mut String) {
     push_hex(out, addr);
+    if !NAMES.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let Some(namer) = SYMBOL_NAMER.get() else { return };
     out.push('(');
     if namer(addr, out) {

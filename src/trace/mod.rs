@@ -10,7 +10,9 @@
 //! - `calls`: one line per call, written with one `write` after it returns;
 //! - `timeline`: Chrome trace JSON through per-thread chunks and a writer
 //!   thread ([`timeline`]);
-//! - subscribers registered through the shim's C API ([`subscribe`]).
+//! - subscribers registered through the shim's C API ([`subscribe`]);
+//! - `recorder`: per-thread rings of the last calls, dumped on a sticky
+//!   error, a crash signal or a flush ([`recorder`]).
 //!
 //! Registration is not program work: the calls nvcc's host code makes
 //! from constructors to register its kernels and variables
@@ -45,7 +47,8 @@ pub mod driver;
 pub mod driver_abi;
 pub mod gpu;
 mod loaded;
-mod output;
+pub(crate) mod output;
+pub mod recorder;
 pub mod stats;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
@@ -199,6 +202,8 @@ pub(crate) const TIMELINE: u32 = 8;
 pub(crate) const SUBSCRIBERS: u32 = 16;
 /// Counters on (for the counters API) without printing a summary.
 pub(crate) const COUNT: u32 = 32;
+/// The flight recorder's rings ([`recorder`]).
+pub(crate) const RECORDER: u32 = 64;
 
 static FLAGS: AtomicU32 = AtomicU32::new(0);
 
@@ -340,6 +345,9 @@ fn configure() -> bool {
         if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), c.timeline_format, c.timeline_max_size, c.timeline_ring) {
             flags |= TIMELINE;
         }
+        if c.recorder && recorder::start(c) {
+            flags |= RECORDER;
+        }
         // GPU activity is not a flag: with it alone, calls are not traced.
         if c.gpu {
             gpu::start(flags & TIMELINE != 0);
@@ -363,6 +371,9 @@ extern "C" fn in_forked_child() {
     gpu::disable_in_child();
     stats::EPOCH.fetch_add(1, Relaxed);
     FORKED_CHILD.store(true, Relaxed);
+    // SAFETY: states are leaked, never freed.
+    let current = CURRENT.try_with(Cell::get).ok().filter(|p| !p.is_null() && *p != DEAD).map(|p| unsafe { &*p });
+    recorder::in_forked_child(current.map(|s| &s.ring));
 }
 
 // ---- per-thread state -------------------------------------------------
@@ -375,6 +386,8 @@ pub(crate) struct ThreadState {
     registering: AtomicBool,
     stats: Box<[AtomicPtr<SiteStats>]>,
     lane: timeline::Lane,
+    /// The flight recorder's ring of this thread's last calls.
+    ring: recorder::ThreadRing,
     /// The call log's line buffer (a field, not a thread-local with a
     /// destructor, for the reason given at [`RETIRE_KEY`]).
     line: std::sync::Mutex<String>,
@@ -428,6 +441,7 @@ fn new_state() -> &'static ThreadState {
         registering: AtomicBool::new(false),
         stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
         lane: timeline::Lane::new(),
+        ring: recorder::ThreadRing::new(),
         line: std::sync::Mutex::new(String::new()),
     }));
     STATES.lock().push(s);
@@ -475,6 +489,7 @@ fn retire_key() -> Option<libc::pthread_key_t> {
 unsafe extern "C" fn retire(p: *mut std::ffi::c_void) {
     let _ = std::panic::catch_unwind(|| {
         let _ = CURRENT.try_with(|c| c.set(DEAD));
+        recorder::signals::forget_alt_stack();
         // SAFETY: the key holds a leaked (never freed) state, set by `adopt`.
         let s: &'static ThreadState = unsafe { &*(p as *const ThreadState) };
         timeline::flush_one(&s.lane);
@@ -511,6 +526,7 @@ fn adopt() -> Option<&'static ThreadState> {
     s.depth.store(0, Relaxed);
     s.registering.store(false, Relaxed);
     s.lane.set_thread(tid, thread_name());
+    s.ring.reassign(tid);
     // SAFETY: a key we created; the value is a leaked state.
     if unsafe { libc::pthread_setspecific(key, s as *const ThreadState as *const std::ffi::c_void) } != 0 {
         lock(&FREE).push(s);
@@ -593,7 +609,7 @@ fn traced_as_work<R>(
     // record lookup and the nesting depth (a driver call inside a runtime
     // call is not the program's own); a call left out by sampling is
     // counted without reading the clock (on some hosts one read costs 20+ ns).
-    if let (Some(s), 0) = (st, flags & (CALLS | TIMELINE | SUBSCRIBERS)) {
+    if let (Some(s), 0) = (st, flags & (CALLS | TIMELINE | SUBSCRIBERS | RECORDER)) {
         let depth = s.depth.load(Relaxed);
         if !site.included.load(Relaxed) || (site.driver && depth > 0) {
             s.depth.store(depth + 1, Relaxed);
@@ -614,6 +630,18 @@ fn traced_as_work<R>(
             r
         };
         s.depth.store(depth, Relaxed);
+        return r;
+    }
+    // The recorder alone (the mode meant to stay on): time the call and
+    // put it in the thread's ring; nothing else.
+    if let (Some(s), RECORDER) = (st, flags & !CONFIGURED) {
+        let depth = s.depth.load(Relaxed);
+        s.depth.store(depth + 1, Relaxed);
+        let t0 = clock::ticks();
+        let r = run();
+        let dt = clock::elapsed(t0);
+        s.depth.store(depth, Relaxed);
+        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, (t0, dt), status_of(&r).0, args);
         return r;
     }
     let depth = st.map_or(0, |s| {
@@ -640,6 +668,11 @@ fn traced_as_work<R>(
     }
     if flags & SUBSCRIBERS != 0 {
         subscribe::notify(id, depth, args, Some((status, dt)));
+    }
+    if flags & RECORDER != 0
+        && let Some(s) = st
+    {
+        recorder::record(&s.ring, s.tid.load(Relaxed), id, depth, (t0, dt), status.0, args);
     }
     // Calls made by exit callbacks above still count as nested.
     if let Some(s) = st {
@@ -680,26 +713,35 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
 #[cold]
 #[inline(never)]
 fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
-    use std::fmt::Write;
     let fd = OUTPUTS.calls().fd();
     let write = |line: &mut String| {
         line.clear();
-        let _ = write!(line, "[cudart-shim] tid={} ", s.tid.load(Relaxed));
-        if depth > 0 {
-            let _ = write!(line, "nested={depth} ");
-        }
-        line.push_str(site_name(id));
-        line.push('(');
-        args.write_line(line);
-        line.push_str(") = ");
-        status_name(id, status.0, line);
-        let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
+        write_call_line(line, s.tid.load(Relaxed), depth, id, status.0, dt, |l| args.write_line(l));
         output::write_all(fd, line.as_bytes());
     };
     match s.line.try_lock() {
         Ok(mut line) => write(&mut line),
         Err(_) => write(&mut String::new()),
     }
+}
+
+/// One call log line: `[cudart-shim] tid=T [nested=D ]name(args) = result
+/// (N ns)`. Shared by the call log and the recorder's dump; writes
+/// through `core::fmt` into `line` only (no allocation when it has room).
+pub(crate) fn write_call_line(line: &mut String, tid: i32, depth: u32, id: u32, status: i32, dt: u64, args: impl FnOnce(&mut String)) {
+    use std::fmt::Write;
+    line.push_str("[cudart-shim] tid=");
+    args::push_int(line, tid);
+    line.push(' ');
+    if depth > 0 {
+        let _ = write!(line, "nested={depth} ");
+    }
+    line.push_str(site_name(id));
+    line.push('(');
+    args(line);
+    line.push_str(") = ");
+    status_name(id, status, line);
+    let _ = writeln!(line, " ({} ns)", clock::to_ns(dt));
 }
 
 /// The result to show for an export that returns a value: the value itself
@@ -811,6 +853,7 @@ static EXITED: AtomicU8 = AtomicU8::new(0);
 
 /// Write the summary and every pending timeline event now.
 pub fn flush() {
+    recorder::flush();
     flush_impl(false);
 }
 

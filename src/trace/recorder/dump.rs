@@ -1,0 +1,348 @@
+//! The recorder's dump: the failing thread's last calls on stderr, every
+//! ring as a call log (the call log's line format) and as a Chrome JSON
+//! timeline (the timeline's call event form), both files named on stderr.
+//!
+//! Async-signal-safe, whatever triggered it, because a crash signal may
+//! interrupt any code, malloc and our own locks included:
+//! - the text is built in one buffer reserved at start ([`prepare`]) and
+//!   emptied to the file whenever it nears its capacity, so no push ever
+//!   grows it (no allocation);
+//! - the file names are C strings made at start; `open(2)` and `write(2)`
+//!   are the only system calls;
+//! - rings are read through their seqlocks (no lock);
+//! - arguments are decoded by their capture's formatters, which write
+//!   numbers, hex and enum names from static tables; a kernel's name is
+//!   looked up (under the kernel registry's lock) only outside a signal.
+//!
+//! One dump at a time: a second trigger while one runs (another thread's
+//! crash) is skipped and says so on stderr.
+
+use super::ring::Entry;
+use crate::trace::args::{push_int, set_names_in_dump, Kept};
+use crate::trace::{clock, site_name, status_name};
+use std::cell::UnsafeCell;
+use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering::*};
+use std::sync::OnceLock;
+
+/// The failing thread's calls shown on stderr.
+pub const STDERR_CALLS: usize = 16;
+/// Room kept free in the buffer before formatting one more line.
+const MARGIN: usize = 16 * 1024;
+const CAPACITY: usize = 256 * 1024;
+
+struct Prepared {
+    log: CString,
+    json: CString,
+    /// The two names as the stderr lines show them.
+    log_name: String,
+    json_name: String,
+}
+
+/// The current names (leaked; replaced in a forked child, see
+/// [`rename_for_child`]).
+static FILES: AtomicPtr<Prepared> = AtomicPtr::new(std::ptr::null_mut());
+
+fn files() -> Option<&'static Prepared> {
+    // SAFETY: null or a leaked Prepared, never freed.
+    unsafe { FILES.load(Acquire).as_ref() }
+}
+
+struct Buf(UnsafeCell<String>);
+// SAFETY: used only by the one dump that holds `DUMPING`.
+unsafe impl Sync for Buf {}
+static BUF: OnceLock<Buf> = OnceLock::new();
+static DUMPING: AtomicBool = AtomicBool::new(false);
+
+/// The timeline's name beside call log `file`: `X.log` -> `X.json`,
+/// anything else gets `.json` appended.
+pub fn json_name(file: &str) -> String {
+    match file.strip_suffix(".log") {
+        Some(stem) => format!("{stem}.json"),
+        None => format!("{file}.json"),
+    }
+}
+
+/// Make the buffer and the file names (not the files: nothing is written
+/// until a dump).
+pub fn prepare(file: &str) -> bool {
+    let abs = |p: &str| -> String {
+        if p.starts_with('/') {
+            return p.to_owned();
+        }
+        std::env::current_dir().map(|d| d.join(p).display().to_string()).unwrap_or_else(|_| p.to_owned())
+    };
+    // Absolute now: a program that changes folder later still finds them.
+    if !set_names(&abs(file)) {
+        log::warn!("recorder: the file name {file:?} holds a NUL byte; the recorder is off");
+        return false;
+    }
+    let _ = BUF.set(Buf(UnsafeCell::new(String::with_capacity(CAPACITY))));
+    true
+}
+
+fn set_names(log_name: &str) -> bool {
+    let json_name = json_name(log_name);
+    let (Ok(log), Ok(json)) = (CString::new(log_name), CString::new(json_name.clone())) else { return false };
+    let p = Box::into_raw(Box::new(Prepared { log, json, log_name: log_name.to_owned(), json_name }));
+    // The previous names stay allocated: a dump may be reading them.
+    FILES.store(p, Release);
+    true
+}
+
+/// A forked child dumps to its own files (`NAME.<pid>.log`), not over its
+/// parent's.
+pub fn rename_for_child() {
+    if let Some(f) = files() {
+        let _ = set_names(&crate::trace::output::with_tag(&f.log_name, &std::process::id().to_string()));
+    }
+}
+
+/// An open file of the dump, or stderr: writes go through the buffer.
+struct Out<'a> {
+    fd: i32,
+    buf: &'a mut String,
+}
+
+impl Out<'_> {
+    /// Make room for one more line: empty the buffer to the file when it
+    /// nears its capacity. Never grows it.
+    fn room(&mut self) {
+        if self.buf.capacity() - self.buf.len() < MARGIN {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        crate::trace::output::write_all(self.fd, self.buf.as_bytes());
+        self.buf.clear();
+    }
+
+    /// `s` cut to what fits (names and reasons are short; this only
+    /// guards the no-growth rule).
+    fn push(&mut self, s: &str) {
+        let free = self.buf.capacity() - self.buf.len();
+        let mut n = s.len().min(free);
+        while !s.is_char_boundary(n) {
+            n -= 1;
+        }
+        self.buf.push_str(&s[..n]);
+    }
+}
+
+/// Open a dump file (async-signal-safe: `open(2)` only).
+fn open(path: &CString) -> i32 {
+    // SAFETY: a valid C string; the flags and mode are plain values.
+    unsafe { libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC | libc::O_NOFOLLOW | libc::O_CLOEXEC, 0o600 as libc::c_uint) }
+}
+
+/// Dump every ring; `why` says what triggered it (shown on stderr and in
+/// both files). Async-signal-safe (see the module note).
+pub fn dump(why: &str) {
+    dump_from(why, false);
+}
+
+/// [`dump`] from a signal handler: kernel names are not looked up.
+pub fn dump_in_signal(why: &str) {
+    dump_from(why, true);
+}
+
+fn dump_from(why: &str, in_signal: bool) {
+    let (Some(files), Some(buf)) = (files(), BUF.get()) else { return };
+    if DUMPING.swap(true, Acquire) {
+        crate::trace::output::write_all(2, b"cudart-shim recorder: a second dump was asked while one runs; skipped\n");
+        return;
+    }
+    // SAFETY: DUMPING gives this dump the buffer alone.
+    let buf = unsafe { &mut *buf.0.get() };
+    buf.clear();
+    if in_signal {
+        set_names_in_dump(false);
+    }
+    let tid = crate::trace::gettid();
+    let pid = std::process::id();
+
+    // stderr: what happened, where the files are, this thread's last calls.
+    let mut err = Out { fd: 2, buf };
+    err.push("cudart-shim recorder: ");
+    err.push(why);
+    err.push(" on thread ");
+    push_int(err.buf, tid);
+    err.push("; the last calls of every thread are in ");
+    err.push(&files.log_name);
+    err.push(" (call log) and ");
+    err.push(&files.json_name);
+    err.push(" (timeline)\n");
+    let own = super::rings().find(|r| r.tid.load(Acquire) == tid);
+    match own {
+        Some(r) => {
+            let head = r.recorded();
+            let first = head.saturating_sub(STDERR_CALLS.min(r.capacity()) as u64);
+            err.push("cudart-shim recorder: this thread's last ");
+            push_int(err.buf, head - first);
+            err.push(" calls, oldest first:\n");
+            for n in first..head {
+                if let Some(e) = r.read(n) {
+                    err.room();
+                    line(err.buf, tid, &e);
+                }
+            }
+        }
+        None => err.push("cudart-shim recorder: this thread made no recorded call\n"),
+    }
+    err.flush();
+
+    // The call log.
+    to_file(&files.log, &files.log_name, err.buf, |log| {
+        log.push("# cudart-shim recorder dump: ");
+        log.push(why);
+        log.push(" (pid ");
+        push_int(log.buf, pid);
+        log.push(", thread ");
+        push_int(log.buf, tid);
+        log.push(")\n");
+        for r in super::rings() {
+            let rt = r.tid.load(Acquire);
+            let head = r.recorded();
+            if head == 0 {
+                continue;
+            }
+            log.room();
+            log.push("# thread ");
+            push_int(log.buf, rt);
+            log.push(": its last ");
+            push_int(log.buf, head.min(r.capacity() as u64));
+            log.push(" of ");
+            push_int(log.buf, head);
+            log.push(" calls\n");
+            r.for_each(|_, e| {
+                log.room();
+                line(log.buf, rt, e);
+            });
+        }
+    });
+
+    // The timeline: one JSON document.
+    to_file(&files.json, &files.json_name, err.buf, |js| {
+        js.push("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim recorder\",\"version\":\"");
+        js.push(env!("CARGO_PKG_VERSION"));
+        js.push("\",\"reason\":\"");
+        push_escaped(js.buf, why);
+        js.push("\",\"thread\":");
+        push_int(js.buf, tid);
+        js.push("},\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
+        push_int(js.buf, pid);
+        js.push(",\"tid\":0,\"args\":{\"name\":\"cudart-shim recorder\"}}");
+        for r in super::rings() {
+            let rt = r.tid.load(Acquire);
+            r.for_each(|_, e| {
+                js.room();
+                js.buf.push_str(",\n");
+                event(js.buf, pid, rt, e);
+            });
+        }
+        js.push("\n]}\n");
+    });
+    if in_signal {
+        set_names_in_dump(true);
+    }
+    DUMPING.store(false, Release);
+}
+
+/// Create `path`, write what `body` puts in the buffer, close it; if it
+/// cannot be created, say so on stderr.
+fn to_file(path: &CString, name: &str, buf: &mut String, body: impl FnOnce(&mut Out<'_>)) {
+    buf.clear();
+    let fd = open(path);
+    if fd < 0 {
+        return note_open_failed(buf, name);
+    }
+    let mut out = Out { fd, buf };
+    body(&mut out);
+    out.flush();
+    // SAFETY: our descriptor.
+    unsafe { libc::close(fd) };
+}
+
+fn note_open_failed(buf: &mut String, name: &str) {
+    let mut err = Out { fd: 2, buf };
+    err.buf.clear();
+    err.push("cudart-shim recorder: cannot create ");
+    err.push(name);
+    err.push(" (errno ");
+    push_int(err.buf, std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+    err.push("); that part of the dump is lost\n");
+    err.flush();
+}
+
+/// One call as the call log writes it.
+fn line(out: &mut String, tid: i32, e: &Entry) {
+    crate::trace::write_call_line(out, tid, e.depth as u32, e.site, e.result, e.dt, |o| write_args(e.args(), o));
+}
+
+fn write_args(args: &[Kept], out: &mut String) {
+    for (i, k) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(k.name);
+        out.push('=');
+        k.write_value("", out);
+    }
+}
+
+/// One call as the timeline writes a call event (`cuda_api`, `X`).
+fn event(b: &mut String, pid: u32, tid: i32, e: &Entry) {
+    b.push_str("{\"name\":\"");
+    b.push_str(site_name(e.site));
+    b.push_str("\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":");
+    push_int(b, pid);
+    b.push_str(",\"tid\":");
+    push_int(b, tid);
+    b.push_str(",\"ts\":");
+    crate::trace::timeline::push_us(b, clock::since_start_ns(e.t0) as u64);
+    b.push_str(",\"dur\":");
+    crate::trace::timeline::push_us(b, clock::to_ns(e.dt));
+    b.push_str(",\"args\":{\"result\":\"");
+    status_name(e.site, e.result, b);
+    b.push_str("\",\"depth\":");
+    push_int(b, e.depth);
+    for k in e.args() {
+        b.push_str(",\"");
+        b.push_str(k.name);
+        b.push_str("\":\"");
+        let start = b.len();
+        k.write_value("", b);
+        sanitize(&mut b[start..]);
+        b.push('"');
+    }
+    b.push_str("}}");
+}
+
+/// Make `b` safe inside a JSON string without
+/// allocating: a quote, a backslash or a control byte becomes `?` (the
+/// formatters write numbers, hex and names; this only guards the form).
+fn sanitize(b: &mut str) {
+    // SAFETY: only ASCII bytes are replaced by an ASCII byte, so the
+    // string stays UTF-8.
+    for c in unsafe { b.as_bytes_mut() }.iter_mut() {
+        if *c == b'"' || *c == b'\\' || *c < 0x20 {
+            *c = b'?';
+        }
+    }
+}
+
+fn push_escaped(b: &mut String, s: &str) {
+    let start = b.len();
+    b.push_str(s);
+    sanitize(&mut b[start..]);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timeline_name_beside_the_log() {
+        assert_eq!(super::json_name("cudart-shim-recorder-7.log"), "cudart-shim-recorder-7.json");
+        assert_eq!(super::json_name("/tmp/crash.txt"), "/tmp/crash.txt.json");
+    }
+}
