@@ -241,6 +241,16 @@ def main():
     rs.append('}')
     rs.append('')
 
+    # The driver's result names (the interposer's CUresult enum), for faults.
+    m = re.search(r'pub static E_CUresult: \[Named; \d+\] = \[(.*?)\];', (ROOT / 'interposer/src/generated/api.rs').read_text())
+    results = re.findall(r'Named::new\((-?\d+), "(\w+)"\)', m.group(1))
+    rs.append('/// Every `CUresult` by name (cuda.h), for naming driver errors.')
+    rs.append(f'pub static DRIVER_RESULTS: [(i32, &str); {len(results)}] = [')
+    for v, n in results:
+        rs.append(f'    ({v}, "{n}"),')
+    rs.append('];')
+    rs.append('')
+
     # Sizes, for the layout test (tests/params.rs compares them with C's).
     rs.append('/// `(name, size of its block)` of every C-declared block, for the layout test.')
     rs.append('pub fn layouts() -> Vec<(&\'static str, usize)> {')

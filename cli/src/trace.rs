@@ -57,6 +57,8 @@ pub struct Options {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     sample: Option<u32>,
     #[command(flatten)]
+    faults: launch::Faults,
+    #[command(flatten)]
     target: launch::Target,
 }
 
@@ -94,6 +96,9 @@ pub fn run(o: Options) -> ExitCode {
         if let Some(v) = v {
             cmd.env(k, v);
         }
+    }
+    if let Err(code) = o.faults.apply(launch.libs.primary(), cmd) {
+        return code;
     }
     o.layers.apply(cmd, launch.libs.primary());
     let status = match launch::status(cmd, &o.target.program[0]) {

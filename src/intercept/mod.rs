@@ -101,9 +101,11 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
         control::hooks::before(call);
     }
     let mut refused = None;
+    let mut fault = control::faults::Decision::default();
     if replaceable {
         if on & FAULTS != 0 {
-            refused = control::faults::before(call);
+            fault = control::faults::before(call);
+            refused = fault.fail;
         }
         if refused.is_none() && on & LEDGER != 0 {
             refused = ledger::before(call);
@@ -126,6 +128,9 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
         if replaceable {
             r = after;
         }
+    }
+    if fault.mark != 0 {
+        control::faults::set_mark(fault.mark);
     }
     r
 }
