@@ -187,11 +187,11 @@ pub fn parse_one(text: &str) -> Result<Spec, String> {
             _ => return bad(text, part, "is not a key"),
         }
     }
-    if s.error.is_none() && s.delay_ms.is_none() {
-        return bad(text, text, "says nothing to do: give error=NAME, delay=MS or both");
-    }
     if s.sticky && s.error.is_none() {
         return bad(text, "sticky", "needs error=NAME");
+    }
+    if s.error.is_none() && s.delay_ms.is_none() {
+        return bad(text, text, "says nothing to do: give error=NAME, delay=MS or both");
     }
     if seed_given && s.p.is_none() {
         return bad(text, "seed", "applies to p= only");
@@ -408,7 +408,7 @@ pub fn before(call: &Call) -> Decision {
         let selected = s.nth.is_none_or(|k| n == k)
             && s.every.is_none_or(|k| n % k == 0)
             && s.after.is_none_or(|t| st.start.elapsed().as_secs_f64() >= t)
-            && s.p.is_none_or(|p| unit(s.seed, n) < p);
+            && s.p.is_none_or(|p| draw(s.seed, n) < p);
         if !selected {
             continue;
         }
@@ -436,8 +436,9 @@ pub fn before(call: &Call) -> Decision {
 /// The mark of a call failed by an earlier sticky fault.
 const STICKY_MARK: usize = usize::MAX;
 
-/// splitmix64 of (seed, n), as a number in [0, 1).
-fn unit(seed: u64, n: u64) -> f64 {
+/// splitmix64 of (seed, n), as a number in [0, 1): call n of a `p=` spec
+/// fires when this is below p.
+pub fn draw(seed: u64, n: u64) -> f64 {
     let mut z = seed.wrapping_add(n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -474,10 +475,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unit_is_deterministic_and_spread() {
-        assert_eq!(unit(7, 1), unit(7, 1));
-        assert_ne!(unit(7, 1), unit(8, 1));
-        let below = (1..=10_000).filter(|&n| unit(42, n) < 0.1).count();
+    fn draw_is_deterministic_and_spread() {
+        assert_eq!(draw(7, 1), draw(7, 1));
+        assert_ne!(draw(7, 1), draw(8, 1));
+        let below = (1..=10_000).filter(|&n| draw(42, n) < 0.1).count();
         assert!((800..1200).contains(&below), "{below}");
     }
 }

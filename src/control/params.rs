@@ -14,10 +14,10 @@ pub const RUNTIME_COUNT: u32 = 488;
 /// Driver function `i` of the interposer's list has id `DRIVER_BASE + i`.
 pub const DRIVER_BASE: u32 = 488;
 /// Every id is below this.
-pub const COUNT: u32 = 1120;
+pub const COUNT: u32 = 1122;
 
 /// Name of each function, by id.
-pub static NAMES: [&str; 1120] = [
+pub static NAMES: [&str; 1122] = [
     "__cudaGetKernel",
     "__cudaGetProcAddress",
     "__cudaInitModule",
@@ -925,6 +925,7 @@ pub static NAMES: [&str; 1120] = [
     "cuGraphicsResourceSetMapFlags_v2",
     "cuGraphicsMapResources_ptsz",
     "cuGraphicsUnmapResources_ptsz",
+    "cuGetProcAddress_v2",
     "cuCoredumpGetAttribute",
     "cuCoredumpGetAttributeGlobal",
     "cuCoredumpSetAttribute",
@@ -1132,6 +1133,7 @@ pub static NAMES: [&str; 1120] = [
     "cuStreamUpdateCaptureDependencies_ptsz",
     "cuStreamUpdateCaptureDependencies_v2",
     "cuMemBatchDecompressAsync",
+    "cuGetProcAddress",
     "cuCheckpointProcessGetRestoreThreadId",
     "cuCheckpointProcessGetState",
     "cuCheckpointProcessLock",
@@ -6424,6 +6426,9 @@ pub mod driver {
     pub struct cuGraphicsUnmapResources_ptsz { pub count: c_uint, pub resources: *mut c_void, pub hStream: *mut c_void }
     impl cuGraphicsUnmapResources_ptsz { pub const ID: u32 = 906; }
     #[repr(C)]
+    pub struct cuGetProcAddress_v2 { pub symbol: *const c_char, pub pfn: *mut c_void, pub cudaVersion: c_int, pub flags: u64, pub symbolStatus: *mut c_void }
+    impl cuGetProcAddress_v2 { pub const ID: u32 = 907; }
+    #[repr(C)]
     pub struct cuCoredumpGetAttribute { pub attrib: c_int, pub value: *mut c_void, pub size: *mut c_void }
     impl cuCoredumpGetAttribute { pub const ID: u32 = 908; }
     #[repr(C)]
@@ -7044,6 +7049,9 @@ pub mod driver {
     #[repr(C)]
     pub struct cuMemBatchDecompressAsync { pub paramsArray: *mut c_void, pub count: usize, pub flags: c_uint, pub errorIndex: *mut c_void, pub stream: *mut c_void }
     impl cuMemBatchDecompressAsync { pub const ID: u32 = 1114; }
+    #[repr(C)]
+    pub struct cuGetProcAddress { pub symbol: *const c_char, pub pfn: *mut c_void, pub cudaVersion: c_int, pub flags: u64 }
+    impl cuGetProcAddress { pub const ID: u32 = 1115; }
     #[repr(C)]
     pub struct cuCheckpointProcessGetRestoreThreadId { pub pid: c_int, pub tid: *mut c_void }
     impl cuCheckpointProcessGetRestoreThreadId { pub const ID: u32 = 1116; }
@@ -8037,6 +8045,7 @@ pub fn layouts() -> Vec<(&'static str, usize)> {
         ("cuGraphicsResourceSetMapFlags_v2", size_of::<driver::cuGraphicsResourceSetMapFlags_v2>()),
         ("cuGraphicsMapResources_ptsz", size_of::<driver::cuGraphicsMapResources_ptsz>()),
         ("cuGraphicsUnmapResources_ptsz", size_of::<driver::cuGraphicsUnmapResources_ptsz>()),
+        ("cuGetProcAddress_v2", size_of::<driver::cuGetProcAddress_v2>()),
         ("cuCoredumpGetAttribute", size_of::<driver::cuCoredumpGetAttribute>()),
         ("cuCoredumpGetAttributeGlobal", size_of::<driver::cuCoredumpGetAttributeGlobal>()),
         ("cuCoredumpSetAttribute", size_of::<driver::cuCoredumpSetAttribute>()),
@@ -8244,6 +8253,7 @@ pub fn layouts() -> Vec<(&'static str, usize)> {
         ("cuStreamUpdateCaptureDependencies_ptsz", size_of::<driver::cuStreamUpdateCaptureDependencies_ptsz>()),
         ("cuStreamUpdateCaptureDependencies_v2", size_of::<driver::cuStreamUpdateCaptureDependencies_v2>()),
         ("cuMemBatchDecompressAsync", size_of::<driver::cuMemBatchDecompressAsync>()),
+        ("cuGetProcAddress", size_of::<driver::cuGetProcAddress>()),
         ("cuCheckpointProcessGetRestoreThreadId", size_of::<driver::cuCheckpointProcessGetRestoreThreadId>()),
         ("cuCheckpointProcessGetState", size_of::<driver::cuCheckpointProcessGetState>()),
         ("cuCheckpointProcessLock", size_of::<driver::cuCheckpointProcessLock>()),
