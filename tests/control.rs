@@ -28,6 +28,11 @@ fn name(c: &cudartShimCall) -> String {
 
 static LOG: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
+/// Handlers told apart by their user data: a small number, never dereferenced.
+fn tag(n: usize) -> *mut c_void {
+    n as *mut c_void
+}
+
 unsafe extern "C" fn log_before(user: *mut c_void, c: *mut cudartShimCall) -> c_int {
     let c = unsafe { &*c };
     LOG.lock().unwrap().push(format!("{} before {} depth {}", user as usize, name(c), c.depth));
@@ -89,10 +94,10 @@ fn each_phase_changes_the_call() {
 fn handlers_chain_in_registration_order_and_globs_select() {
     use_fake_driver(&[]);
     unsafe {
-        register(c"cudaGetDevice*,cudaSetDevice", CUDART_SHIM_HOOK_BEFORE, log_before, 1 as *mut c_void);
-        register(c"cudaGet*,-cudaGetLastError", CUDART_SHIM_HOOK_BEFORE, log_before, 2 as *mut c_void);
-        register(c"cudaGetDevice", CUDART_SHIM_HOOK_AFTER, log_after, 3 as *mut c_void);
-        register(c"cudaGetDevice", CUDART_SHIM_HOOK_AFTER, log_after, 4 as *mut c_void);
+        register(c"cudaGetDevice*,cudaSetDevice", CUDART_SHIM_HOOK_BEFORE, log_before, tag(1));
+        register(c"cudaGet*,-cudaGetLastError", CUDART_SHIM_HOOK_BEFORE, log_before, tag(2));
+        register(c"cudaGetDevice", CUDART_SHIM_HOOK_AFTER, log_after, tag(3));
+        register(c"cudaGetDevice", CUDART_SHIM_HOOK_AFTER, log_after, tag(4));
         let mut d = -1;
         assert_eq!(cudaGetDevice(&mut d), cudaSuccess);
         cudaGetLastError();
@@ -394,6 +399,6 @@ fn static_runtime_program_gets_a_driver_fault() {
     let spec = "cuGetProcAddress_v2:nth=2:error=CUDA_ERROR_OUT_OF_MEMORY";
     let o = cli_on_fake().args(["trace", "--calls", "--fault", spec, "--"]).arg(&exe).output().unwrap();
     let (_, err) = output_text(&o);
-    assert!(err.contains(&format!("cuGetProcAddress_v2(symbol=cuInit, ")) && err.contains(&format!("fault={spec}) = CUDA_ERROR_OUT_OF_MEMORY")), "{err}");
+    assert!(err.contains("cuGetProcAddress_v2(symbol=cuInit, ") && err.contains(&format!("fault={spec}) = CUDA_ERROR_OUT_OF_MEMORY")), "{err}");
     assert!(err.contains("CUDA_ERROR_OUT_OF_MEMORY (injected)"), "{err}");
 }
