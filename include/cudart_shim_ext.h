@@ -132,7 +132,8 @@ typedef struct cudartShimCall {
    */
   uint32_t depth;
   /**
-   * The calling thread's kernel thread id.
+   * The calling thread's kernel thread id (filled for hooks; 0 for the
+   * stages before them).
    */
   int thread_id;
   const char *function_name;

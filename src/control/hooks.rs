@@ -115,6 +115,17 @@ fn wanted(phase: usize, id: u32) -> bool {
     MATCH[phase].get(id as usize / 64).is_some_and(|w| w.load(Relaxed) & (1 << (id % 64)) != 0)
 }
 
+/// A bit per function id: some handler of any phase wants it. Never freed.
+static ANY_PHASE: [AtomicU64; WORDS] = [const { AtomicU64::new(0) }; WORDS];
+
+/// Whether some handler of any phase wants function `id`: one relaxed
+/// load. The pipeline asks this first when hooks are the only thing on, so
+/// a call no handler wants does not take the slow path at all.
+#[inline(always)]
+pub fn wanted_any(id: u32) -> bool {
+    ANY_PHASE.get(id as usize / 64).is_some_and(|w| w.load(Relaxed) & (1 << (id % 64)) != 0)
+}
+
 /// Run `f` over the current snapshot's handlers of `phase` that want `id`,
 /// unless this thread is already in a handler (or is being torn down).
 /// `f` returns false to stop the chain.
@@ -126,6 +137,12 @@ fn each(phase: usize, call: &mut Call, mut f: impl FnMut(&Hook, &mut Call) -> bo
         return;
     }
     let Some(slot) = my_slot() else { return };
+    if call.thread_id == 0 {
+        // Filled here, for handlers only: the pipeline does not pay a
+        // system call for calls no handler sees.
+        // SAFETY: gettid has no arguments and cannot fail.
+        call.thread_id = unsafe { libc::syscall(libc::SYS_gettid) } as c_int;
+    }
     // The hazard pointer: announce, then check it is still the current one.
     let mut s = SNAP.load(SeqCst);
     loop {
@@ -285,6 +302,9 @@ fn publish(ed: &mut Edits, hooks: Vec<Hook>) {
         for (w, b) in MATCH[p].iter().zip(phase) {
             w.store(*b, Relaxed);
         }
+    }
+    for (i, w) in ANY_PHASE.iter().enumerate() {
+        w.store(bits.iter().fold(0, |a, phase| a | phase[i]), Relaxed);
     }
     super::switch::mark(super::switch::HOOKS, any);
     if !old.is_null() {

@@ -48,6 +48,19 @@ pub fn any() -> bool {
     }
 }
 
+/// Whether a call of function `id` takes the slow path: [`any`], except
+/// that with hooks the only thing on, a call no handler wants does not (one
+/// more load, on the slow branch only).
+#[inline(always)]
+pub fn wants(id: u32) -> bool {
+    match switch::ON.load(Relaxed) {
+        CONFIGURED => false,
+        v if v & CONFIGURED == 0 => configure(),
+        v if v == CONFIGURED | HOOKS => control::hooks::wanted_any(id),
+        _ => true,
+    }
+}
+
 /// Set or clear a capability's bit, after the one-time setup.
 pub fn set(bit: u32, on: bool) {
     configure();
@@ -86,7 +99,8 @@ pub fn describe(id: u32, layer: u32, params: *mut std::ffi::c_void) -> Call {
         function_id: id,
         layer,
         depth: DEPTH.try_with(Cell::get).unwrap_or(0),
-        thread_id: trace::gettid(),
+        // Filled by the hooks stage when a handler sees the call.
+        thread_id: 0,
         function_name: control::c_name(id),
         params,
         result: 0,
@@ -133,7 +147,8 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
             r = after;
         }
     }
-    if fault.mark != 0 {
+    // For observation, which runs next (only it takes the mark).
+    if fault.mark != 0 && switch::bits() & TRACE != 0 {
         control::faults::set_mark(fault.mark);
     }
     r

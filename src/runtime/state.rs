@@ -36,13 +36,7 @@ pub fn runtime() -> CudaResult<&'static Runtime> {
 
 #[cold]
 fn init_slow() -> CudaResult<&'static Runtime> {
-    let rt = RUNTIME.get_or_init(init).as_ref().map_err(|e| *e);
-    if rt.is_ok() {
-        // Once initialized (asking earlier would wait for the initialization
-        // from inside it): the faults stage's `device=` and sticky rules.
-        crate::control::faults::set_device_query(|| super::context::current_device().ok());
-    }
-    rt
+    RUNTIME.get_or_init(init).as_ref().map_err(|e| *e)
 }
 
 /// The oldest driver that implements the CUDA 13.0 API.

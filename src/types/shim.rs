@@ -110,7 +110,8 @@ pub struct cudartShimCall {
     /// another intercepted call of the same thread is running (our runtime's
     /// driver calls, a stream callback's calls).
     pub depth: u32,
-    /// The calling thread's kernel thread id.
+    /// The calling thread's kernel thread id (filled for hooks; 0 for the
+    /// stages before them).
     pub thread_id: c_int,
     pub function_name: *const c_char,
     /// The call's typed parameter block (`<name>_params` in
