@@ -19,7 +19,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 /// "summary/16": the summary with 1 call in 16 timed (CUDART_SHIM_TRACE_SAMPLE).
-const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16", "recorder"];
+/// "hooks/none": a hook registered on a function these calls are not (the
+/// pipeline runs; no handler wants the call). "faults/none": a fault spec
+/// on another function (CUDART_SHIM_FAULTS).
+const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16", "hooks/none", "faults/none", "recorder"];
 const FUNCS: &[&str] = &["cudaGetDevice", "cudaGetLastError", "cudaDeviceGetAttribute"];
 
 fn target_dir() -> PathBuf {
@@ -61,7 +64,15 @@ fn driver_fn(lib: &libloading::Library, name: &str) -> *mut c_void {
 
 /// In a child: measure every function in the mode the environment set.
 fn child(mode: &str) {
-    let iters: u64 = if mode == "off" || mode.starts_with("summary") || mode == "recorder" { 1_000_000 } else { 200_000 };
+    let iters: u64 = if mode == "off" || mode.starts_with("summary") || mode.ends_with("/none") || mode == "recorder" { 1_000_000 } else { 200_000 };
+    if mode == "hooks/none" {
+        unsafe extern "C" fn never(_: *mut c_void, _: *mut cudart_shim::types::cudartShimCall) -> c_int {
+            0
+        }
+        let mut h = 0;
+        let r = unsafe { cudart_shim::api::shim::cudartShimHookRegister(c"cudaMemcpy3DPeer".as_ptr(), 0, Some(never), std::ptr::null_mut(), &mut h) };
+        assert_eq!(r, cudaSuccess);
+    }
     let mut d = 0;
     let mut v = 0;
     assert_eq!(unsafe { cudaSetDevice(0) }, cudaSuccess);
@@ -134,8 +145,10 @@ fn main() {
             .env_remove("CUDART_SHIM_TRACE_FILTER")
             .env_remove("CUDART_SHIM_TRACE_FILE");
         c.env_remove("CUDART_SHIM_TRACE_SAMPLE");
+        c.env_remove("CUDART_SHIM_FAULTS");
         match *mode {
-            "off" => c.env_remove("CUDART_SHIM_TRACE"),
+            "off" | "hooks/none" => c.env_remove("CUDART_SHIM_TRACE"),
+            "faults/none" => c.env_remove("CUDART_SHIM_TRACE").env("CUDART_SHIM_FAULTS", "cudaMemcpy3DPeer:error=cudaErrorInvalidValue"),
             "summary/16" => c.env("CUDART_SHIM_TRACE", "summary").env("CUDART_SHIM_TRACE_SAMPLE", "16").env("CUDART_SHIM_TRACE_FILE", scratch.join("sampled.out")),
             m => c.env("CUDART_SHIM_TRACE", m).env("CUDART_SHIM_TRACE_FILE", scratch.join(format!("{m}.out"))),
         };
@@ -158,10 +171,11 @@ fn main() {
     let _ = std::fs::remove_dir_all(&scratch);
     let direct = &rows[0].1[3..6];
     println!("ns per call (best of 7 rounds x {repeats} interleaved runs); added = export - direct call of the fake driver's function");
-    println!(
-        "{:<24} {:>10} {:>16} {:>16} {:>16} {:>16} {:>16} {:>16}",
-        "function", "direct", "off (added)", "summary (added)", "calls (added)", "timeline (added)", "summary/16 (added)", "recorder (added)"
-    );
+    print!("{:<24} {:>10}", "function", "direct");
+    for m in MODES {
+        print!(" {:>16}", format!("{m} (added)"));
+    }
+    println!();
     let base = ["cuCtxGetCurrent", "cuDriverGetVersion", "cuDeviceGetAttribute"];
     for (i, f) in FUNCS.iter().enumerate() {
         print!("{:<24} {:>10.1}", f, direct[i]);
@@ -177,7 +191,7 @@ fn main() {
         println!("  {:<22} {:>10.1} ns/call ({:+.1} over off)", f, tl[3 + i], tl[3 + i] - rows[0].1[i]);
     }
     let off = &rows[0].1;
-    println!("tracing cost over off (ns/call):");
+    println!("cost over off (ns/call):");
     for (mode, r) in &rows[1..] {
         let d: Vec<String> = (0..3).map(|i| format!("{}={:+.1}", FUNCS[i], r[i] - off[i])).collect();
         println!("  {mode:<9} {}", d.join("  "));

@@ -24,6 +24,27 @@
 #define CUDART_SHIM_LAYER_DRIVER 1
 
 /**
+ * Before the call (and before injected faults): may change the arguments
+ * through `call->params`.
+ */
+#define CUDART_SHIM_HOOK_BEFORE 0
+
+/**
+ * In place of the call.
+ */
+#define CUDART_SHIM_HOOK_INSTEAD 1
+
+/**
+ * After the call: may change its result.
+ */
+#define CUDART_SHIM_HOOK_AFTER 2
+
+/**
+ * From an `instead` handler: do not stand for this call.
+ */
+#define CUDART_SHIM_HOOK_CONTINUE -1
+
+/**
  * Counters of one function, over every thread, since the last reset.
  */
 typedef struct cudartShimCounter {
@@ -87,6 +108,58 @@ typedef struct cudartShimCallbackData {
  * but not delivered to subscribers (no callback re-enters itself).
  */
 typedef void (*cudartShimCallback)(void *userdata, const struct cudartShimCallbackData *data);
+
+/**
+ * One call as every stage of the interception pipeline sees it (hooks,
+ * faults, the ledger, observation): the same description for runtime and
+ * driver calls. Valid during the call only.
+ */
+typedef struct cudartShimCall {
+  /**
+   * One id space over runtime and driver names (`CUDART_SHIM_ID_<name>`
+   * in `cudart_shim_params.h`; driver ids start at
+   * `CUDART_SHIM_DRIVER_BASE`). The same for every process of one build.
+   */
+  uint32_t function_id;
+  /**
+   * `CUDART_SHIM_LAYER_RUNTIME` or `CUDART_SHIM_LAYER_DRIVER`.
+   */
+  uint32_t layer;
+  /**
+   * 0 for a call from the program; 1 and more for a call made while
+   * another intercepted call of the same thread is running (our runtime's
+   * driver calls, a stream callback's calls).
+   */
+  uint32_t depth;
+  /**
+   * The calling thread's kernel thread id (filled for hooks; 0 for the
+   * stages before them).
+   */
+  int thread_id;
+  const char *function_name;
+  /**
+   * The call's typed parameter block (`<name>_params` in
+   * `cudart_shim_params.h`; NULL for a function without parameters).
+   * A `before` handler may change the arguments through it.
+   */
+  void *params;
+  /**
+   * The result so far: set before the `after` phase (a `cudaError_t` for
+   * a runtime call, a `CUresult` for a driver call); 0 before the call.
+   */
+  int result;
+} cudartShimCall;
+
+/**
+ * A hook handler: `userdata` as registered, and the call. Its return value
+ * depends on the phase: ignored for `CUDART_SHIM_HOOK_BEFORE`; for
+ * `CUDART_SHIM_HOOK_INSTEAD`, the result the caller sees (the call does not
+ * run), or `CUDART_SHIM_HOOK_CONTINUE` to let the next handler or the call
+ * answer; for `CUDART_SHIM_HOOK_AFTER`, the result the caller sees
+ * (`call->result` holds the result so far). Its own CUDA calls are answered
+ * but not delivered to hooks.
+ */
+typedef int (*cudartShimHookFn)(void *userdata, struct cudartShimCall *call);
 
 /**
  * Statistics of the opt-in caching allocator (`CUDART_SHIM_POOL=1`) for one
@@ -172,6 +245,30 @@ cudaError_t cudartShimSubscribe(cudartShimCallback on_enter, cudartShimCallback 
  * End a subscription made by `cudartShimSubscribe`.
  */
 cudaError_t cudartShimUnsubscribe(uint64_t handle);
+
+/**
+ * Call `handler` in `phase` (`CUDART_SHIM_HOOK_BEFORE`, `_INSTEAD` or
+ * `_AFTER`) of every call of the functions `functions` names: a
+ * comma-separated list of globs (`*`, `?`) over runtime (`cuda*`) and
+ * driver (`cu*`) names, `-glob` to leave some out (the last glob that
+ * matches decides). Handlers of one phase run in the order they were
+ * registered. `*handle` receives the registration for
+ * `cudartShimHookUnregister`. cudaErrorInvalidValue: a NULL argument, a
+ * phase out of range, or a list that matches no function (with a log
+ * line saying why). Driver calls reach hooks through the driver
+ * interposer (`cudart-shim run`/`trace`, or its folder first on
+ * LD_LIBRARY_PATH).
+ */
+cudaError_t cudartShimHookRegister(const char *functions, int phase, cudartShimHookFn handler, void *userdata, uint64_t *handle);
+
+/**
+ * Remove a handler registered by `cudartShimHookRegister`; safe from any
+ * thread while calls are in flight. When it returns (called outside a
+ * handler) the handler is not running on any thread and will not run
+ * again, so its user data may be freed. cudaErrorInvalidValue: no such
+ * registration.
+ */
+cudaError_t cudartShimHookUnregister(uint64_t handle);
 
 /**
  * The name of function `function_id`, or NULL.

@@ -20,7 +20,7 @@ typedef struct cudartShimCUipcHandle { char reserved[64]; } cudartShimCUipcHandl
 
 #define CUDART_SHIM_RUNTIME_COUNT 488
 #define CUDART_SHIM_DRIVER_BASE 488
-#define CUDART_SHIM_FUNCTION_COUNT 1120
+#define CUDART_SHIM_FUNCTION_COUNT 1122
 
 #define CUDART_SHIM_ID___cudaGetKernel 0
 #define CUDART_SHIM_ID___cudaGetProcAddress 1
@@ -929,6 +929,7 @@ typedef struct cudartShimCUipcHandle { char reserved[64]; } cudartShimCUipcHandl
 #define CUDART_SHIM_ID_cuGraphicsResourceSetMapFlags_v2 904
 #define CUDART_SHIM_ID_cuGraphicsMapResources_ptsz 905
 #define CUDART_SHIM_ID_cuGraphicsUnmapResources_ptsz 906
+#define CUDART_SHIM_ID_cuGetProcAddress_v2 907
 #define CUDART_SHIM_ID_cuCoredumpGetAttribute 908
 #define CUDART_SHIM_ID_cuCoredumpGetAttributeGlobal 909
 #define CUDART_SHIM_ID_cuCoredumpSetAttribute 910
@@ -1136,6 +1137,7 @@ typedef struct cudartShimCUipcHandle { char reserved[64]; } cudartShimCUipcHandl
 #define CUDART_SHIM_ID_cuStreamUpdateCaptureDependencies_ptsz 1112
 #define CUDART_SHIM_ID_cuStreamUpdateCaptureDependencies_v2 1113
 #define CUDART_SHIM_ID_cuMemBatchDecompressAsync 1114
+#define CUDART_SHIM_ID_cuGetProcAddress 1115
 #define CUDART_SHIM_ID_cuCheckpointProcessGetRestoreThreadId 1116
 #define CUDART_SHIM_ID_cuCheckpointProcessGetState 1117
 #define CUDART_SHIM_ID_cuCheckpointProcessLock 1118
@@ -5640,6 +5642,13 @@ typedef struct cuGraphicsUnmapResources_ptsz_params {
     void *resources;
     void *hStream;
 } cuGraphicsUnmapResources_ptsz_params;
+typedef struct cuGetProcAddress_v2_params {
+    const char *symbol;
+    void *pfn;
+    int cudaVersion;
+    unsigned long long flags;
+    void *symbolStatus;
+} cuGetProcAddress_v2_params;
 typedef struct cuCoredumpGetAttribute_params {
     int attrib;
     void *value;
@@ -6779,6 +6788,12 @@ typedef struct cuMemBatchDecompressAsync_params {
     void *errorIndex;
     void *stream;
 } cuMemBatchDecompressAsync_params;
+typedef struct cuGetProcAddress_params {
+    const char *symbol;
+    void *pfn;
+    int cudaVersion;
+    unsigned long long flags;
+} cuGetProcAddress_params;
 typedef struct cuCheckpointProcessGetRestoreThreadId_params {
     int pid;
     void *tid;

@@ -89,14 +89,33 @@ DRV_C = {
     'CUipcHandle': 'cudartShimCUipcHandle',
 }
 
+# The two functions the interposer writes by hand (interposer/src/proc_address.rs),
+# left out of the generated list's macro; their ids are in its FNS table.
+HAND_WRITTEN = {
+    'cuGetProcAddress_v2': [('symbol', '*const c_char'), ('pfn', '*mut c_void'), ('cudaVersion', 'c_int'), ('flags', 'u64'), ('symbolStatus', '*mut c_void')],
+    'cuGetProcAddress': [('symbol', '*const c_char'), ('pfn', '*mut c_void'), ('cudaVersion', 'c_int'), ('flags', 'u64')],
+}
+
 def driver_list(path):
-    res = []
-    for m in re.finditer(r'^\s+(\d+) (\w+)\((.*)\);$', path.read_text(), re.M):
+    """(id, name, [(arg, type)]) for every function of the interposer's FNS
+    table (id = index), with the types of its macro list."""
+    text = path.read_text()
+    typed = {}
+    for m in re.finditer(r'^\s+(\d+) (\w+)\((.*)\);$', text, re.M):
         args = []
         for a in split_top(m.group(3)):
             n, t = a.split(':', 1)
             args.append((n.strip(), ' '.join(t.split())))
-        res.append((int(m.group(1)), m.group(2), args))
+        typed[m.group(2)] = (int(m.group(1)), args)
+    fns = re.search(r'pub static FNS: \[FnDesc; \d+\] = \[(.*?)\n\];', text, re.S).group(1)
+    res = []
+    for i, m in enumerate(re.finditer(r'FnDesc::new\("(\w+)"', fns)):
+        name = m.group(1)
+        if name in typed:
+            assert typed[name][0] == i, name
+            res.append((i, name, typed[name][1]))
+        else:
+            res.append((i, name, HAND_WRITTEN[name]))
     return res
 
 def c_field(typ, name):
@@ -239,6 +258,16 @@ def main():
             rs.append(f'    pub struct {n} {{}}')
         rs.append(f'    impl {n} {{ pub const ID: u32 = {base + i}; }}')
     rs.append('}')
+    rs.append('')
+
+    # The driver's result names (the interposer's CUresult enum), for faults.
+    m = re.search(r'pub static E_CUresult: \[Named; \d+\] = \[(.*?)\];', (ROOT / 'interposer/src/generated/api.rs').read_text())
+    results = re.findall(r'Named::new\((-?\d+), "(\w+)"\)', m.group(1))
+    rs.append('/// Every `CUresult` by name (cuda.h), for naming driver errors.')
+    rs.append(f'pub static DRIVER_RESULTS: [(i32, &str); {len(results)}] = [')
+    for v, n in results:
+        rs.append(f'    ({v}, "{n}"),')
+    rs.append('];')
     rs.append('')
 
     # Sizes, for the layout test (tests/params.rs compares them with C's).

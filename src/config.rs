@@ -126,6 +126,13 @@ impl TimelineFormat {
     }
 }
 
+/// `CUDART_SHIM_FAULTS`: the fault specs, as text (parsed and judged by
+/// `control::faults`, which warns once about a bad one), read once.
+pub fn faults_var() -> Option<&'static str> {
+    static V: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    V.get_or_init(|| env_var("CUDART_SHIM_FAULTS").filter(|v| !v.trim().is_empty())).as_deref()
+}
+
 /// What `CUDART_SHIM_TRACE*` asks for, parsed once by [`trace_config`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TraceConfig {
@@ -198,14 +205,33 @@ impl TraceConfig {
     /// matches decides; with only exclusions, everything else is included;
     /// with inclusions, only what they match.
     pub fn includes(&self, name: &str) -> bool {
-        let mut decided = !self.filter.iter().any(|(inc, _)| *inc);
-        for (inc, g) in &self.filter {
-            if glob_match(g.as_bytes(), name.as_bytes()) {
-                decided = *inc;
-            }
-        }
-        decided
+        globs_include(&self.filter, name)
     }
+}
+
+/// Whether a list of include (`true`) / exclude (`false`) globs lets
+/// `name` through: the last glob that matches decides; with only
+/// exclusions, everything else is included; with inclusions, only what
+/// they match. (The trace filter, hook registrations.)
+pub fn globs_include(globs: &[(bool, String)], name: &str) -> bool {
+    let mut decided = !globs.iter().any(|(inc, _)| *inc);
+    for (inc, g) in globs {
+        if glob_match(g.as_bytes(), name.as_bytes()) {
+            decided = *inc;
+        }
+    }
+    decided
+}
+
+/// One item of a comma-separated glob list over function names: `glob`
+/// or `+glob` includes, `-glob` excludes. None: not a glob of letters,
+/// digits, `_`, `*` and `?`.
+pub fn glob_item(g: &str) -> Option<(bool, String)> {
+    let (inc, pat) = match g.strip_prefix('-') {
+        Some(p) => (false, p),
+        None => (true, g.strip_prefix('+').unwrap_or(g)),
+    };
+    (!pat.is_empty() && pat.bytes().all(|b| b.is_ascii_alphanumeric() || b"_*?".contains(&b))).then(|| (inc, pat.to_owned()))
 }
 
 /// `*` any run, `?` one character; everything else literal.
@@ -362,17 +388,12 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     }
     if let Some(v) = get("CUDART_SHIM_TRACE_FILTER") {
         for g in v.split(',').map(str::trim).filter(|g| !g.is_empty()) {
-            let (inc, pat) = match g.strip_prefix('-') {
-                Some(p) => (false, p),
-                None => (true, g.strip_prefix('+').unwrap_or(g)),
-            };
-            if pat.is_empty() || !pat.bytes().all(|b| b.is_ascii_alphanumeric() || b"_*?".contains(&b)) {
-                warnings.push(format!(
+            match glob_item(g) {
+                Some(item) => c.filter.push(item),
+                None => warnings.push(format!(
                     "CUDART_SHIM_TRACE_FILTER: ignoring {g:?}; accepted: comma-separated globs of function names (letters, digits, _, *, ?), prefixed - to exclude"
-                ));
-                continue;
+                )),
             }
-            c.filter.push((inc, pat.to_owned()));
         }
     }
     let path = |var: &str, warnings: &mut Vec<String>| -> Option<String> {

@@ -105,7 +105,7 @@ pub type Args<'a, P> = &'a dyn Fn(&mut CallArgs, &P);
 /// block (function `id`); the body reads its arguments from it.
 #[inline(always)]
 pub fn status<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> CudaResult) -> cudaError_t {
-    if !intercept::any() {
+    if !intercept::wants(id) {
         let p: &P = p;
         return finish(guard(site, move || run_status(init, p, body), Err(cudaErrorUnknown)));
     }
@@ -178,7 +178,7 @@ fn through_pipeline<P, T: trace::TraceArg + Copy + 'static>(
 /// Run an export that returns a value other than a status.
 #[inline(always)]
 pub fn value<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> T, on_panic: T) -> T {
-    if !intercept::any() {
+    if !intercept::wants(id) {
         let p: &P = p;
         return guard(site, move || body(p), on_panic);
     }

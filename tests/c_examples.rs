@@ -10,3 +10,10 @@ fn device_query_prints_every_property() {
     let exe = PROGRAM.build(&scratch("device_query"), &[]);
     check(&run_on_fake(&exe, &[], KNOBS));
 }
+
+#[test]
+fn hooks_count_bytes_per_kind_and_fail_large_allocations() {
+    use programs::hooks::*;
+    let exe = PROGRAM.build(&scratch("hooks"), &[]);
+    check(&run_on_fake(&exe, &[], &[]));
+}

@@ -21,6 +21,55 @@ pub struct Target {
     pub program: Vec<String>,
 }
 
+/// `--fault SPEC` (repeatable): faults injected without code, judged by
+/// the library before the program starts.
+#[derive(clap::Args)]
+pub struct Faults {
+    /// Inject a fault: GLOB:KEY=VALUE:... over runtime (cuda*) or driver
+    /// (cu*) function names, e.g. cudaMalloc:nth=3:error=cudaErrorMemoryAllocation.
+    /// Keys: nth, every, after (seconds), p with seed, device, count, error=NAME,
+    /// sticky, delay (ms). Repeat for several. See docs/CONTROL.md.
+    #[arg(long = "fault", value_name = "SPEC")]
+    pub specs: Vec<String>,
+}
+
+impl Faults {
+    /// Judge the specs with the library `lib` (its parser is the one the
+    /// program will use) and pass them in `CUDART_SHIM_FAULTS`. Err: exit 2,
+    /// the message (the bad part and what is allowed) printed.
+    pub fn apply(&self, lib: &std::path::Path, cmd: &mut Command) -> Result<(), ExitCode> {
+        if self.specs.is_empty() {
+            return Ok(());
+        }
+        if let Some(bad) = self.specs.iter().find(|s| s.contains(';')) {
+            eprintln!("cudart-shim: --fault {bad:?}: give one spec per --fault (no ';')");
+            return Err(ExitCode::from(2));
+        }
+        let joined = self.specs.join(";");
+        type Check = unsafe extern "C" fn(*const std::ffi::c_char, *mut std::ffi::c_char, usize) -> std::ffi::c_int;
+        // SAFETY: our own runtime library; loading it runs no CUDA code.
+        let lib = unsafe { libloading::Library::new(lib) }.map_err(|e| {
+            eprintln!("cudart-shim: cannot load {} to check --fault: {e}", lib.display());
+            ExitCode::from(1)
+        })?;
+        // SAFETY: the symbol has this type (src/api/shim.rs).
+        let check = unsafe { lib.get::<Check>(b"cudartShimInternalCheckFaults\0") }.map_err(|e| {
+            eprintln!("cudart-shim: this library cannot inject faults ({e}): rebuild it");
+            ExitCode::from(1)
+        })?;
+        let c = std::ffi::CString::new(joined.clone()).map_err(|_| ExitCode::from(2))?;
+        let mut msg = vec![0u8; 4096];
+        // SAFETY: a C string and a writable buffer of its length.
+        if unsafe { check(c.as_ptr(), msg.as_mut_ptr().cast(), msg.len()) } != 0 {
+            let end = msg.iter().position(|&b| b == 0).unwrap_or(msg.len());
+            eprintln!("cudart-shim: --fault: {}", String::from_utf8_lossy(&msg[..end]));
+            return Err(ExitCode::from(2));
+        }
+        cmd.env("CUDART_SHIM_FAULTS", joined);
+        Ok(())
+    }
+}
+
 /// The program under the shim, ready to be given its environment.
 pub struct Launch {
     pub libs: Libraries,

@@ -9,6 +9,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Options {
     #[command(flatten)]
+    faults: launch::Faults,
+    #[command(flatten)]
     target: launch::Target,
 }
 
@@ -21,6 +23,9 @@ pub fn run(o: Options) -> ExitCode {
     // Tracing off, whatever the environment says.
     for v in ["CUDART_SHIM_TRACE", "CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SESSION"] {
         cmd.env_remove(v);
+    }
+    if let Err(code) = o.faults.apply(launch.libs.primary(), cmd) {
+        return code;
     }
     // The interposer's links live in a private folder for the run.
     let private = match crate::library::private_dir("run") {

@@ -94,6 +94,8 @@ pub struct Options {
     #[arg(long, requires = "recorder")]
     recorder_sigusr1: bool,
     #[command(flatten)]
+    faults: launch::Faults,
+    #[command(flatten)]
     target: launch::Target,
 }
 
@@ -140,6 +142,9 @@ pub fn run(o: Options) -> ExitCode {
         if let Some(v) = v {
             cmd.env(k, v);
         }
+    }
+    if let Err(code) = o.faults.apply(launch.libs.primary(), cmd) {
+        return code;
     }
     o.layers.apply(cmd, launch.libs.primary(), &session.dir);
     let status = match launch::status(cmd, &o.target.program[0]) {

@@ -52,6 +52,7 @@ mod generated {
     pub mod api;
 }
 mod exports;
+mod names;
 mod proc_address;
 mod real;
 mod shim;

@@ -43,25 +43,13 @@ pub fn build_map() {
     });
 }
 
-/// The name without its version and stream suffixes (`cuMemcpyHtoD_v2_ptds`
-/// -> `cuMemcpyHtoD`): what `cuGetProcAddress` is asked for.
-pub fn base_name(name: &str) -> &str {
-    let n = name.strip_suffix("_ptds").or_else(|| name.strip_suffix("_ptsz")).unwrap_or(name);
-    match n.rfind("_v") {
-        Some(i) if n[i + 2..].bytes().all(|b| b.is_ascii_digit()) && i + 2 < n.len() => &n[..i],
-        _ => n,
-    }
-}
-
-/// The version number of function `id`'s name (`_v3` -> 3; none: 1).
+/// The version number of function `id`'s name (0: no such id).
 fn version(id: u32) -> u32 {
     if id as usize >= crate::api::FNS.len() {
         return 0;
     }
     // SAFETY: the generated list's static strings.
-    let name = unsafe { crate::api::FNS[id as usize].name.get() };
-    let n = name.strip_suffix("_ptds").or_else(|| name.strip_suffix("_ptsz")).unwrap_or(name);
-    n.rfind("_v").and_then(|i| n[i + 2..].parse().ok()).unwrap_or(1)
+    crate::names::version(unsafe { crate::api::FNS[id as usize].name.get() })
 }
 
 /// Our entry point for the real `p` the driver handed out for `symbol`.
@@ -155,17 +143,6 @@ pub unsafe extern "C" fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut 
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn base_names() {
-        assert_eq!(super::base_name("cuMemcpyHtoD_v2_ptds"), "cuMemcpyHtoD");
-        assert_eq!(super::base_name("cuMemcpyHtoDAsync_v2_ptsz"), "cuMemcpyHtoDAsync");
-        assert_eq!(super::base_name("cuCtxCreate_v4"), "cuCtxCreate");
-        assert_eq!(super::base_name("cuLaunchKernel_ptsz"), "cuLaunchKernel");
-        assert_eq!(super::base_name("cuInit"), "cuInit");
-        // "_v" not followed by digits only is part of the name.
-        assert_eq!(super::base_name("cuMemAdvise_vX"), "cuMemAdvise_vX");
-    }
-
     #[test]
     fn every_typed_function_has_an_export_and_a_descriptor() {
         let w = crate::exports::wrappers();

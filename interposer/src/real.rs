@@ -267,7 +267,7 @@ fn resolve(h: *mut c_void) {
     let by_query = sym("cuInit").is_null() && !gpa.is_null();
     let query = |name: &str| -> *mut c_void {
         let per_thread = name.ends_with("_ptds") || name.ends_with("_ptsz");
-        let base = crate::proc_address::base_name(name);
+        let base = crate::names::base_name(name);
         let Ok(c) = CString::new(base) else { return std::ptr::null_mut() };
         let mut p = std::ptr::null_mut();
         let mut st = 0;

@@ -5,8 +5,9 @@
 //! `entry!(@own ...)`: the panic boundary every export has, but neither
 //! counted nor traced.
 
+use crate::control::hooks;
 use crate::trace::subscribe;
-use crate::types::{cudaError_t, cudartShimCallback, cudartShimCounter, cudartShimPoolStats};
+use crate::types::{cudaError_t, cudartShimCallback, cudartShimCounter, cudartShimHookFn, cudartShimPoolStats};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 /// Count calls (for the counters API) even without `CUDART_SHIM_TRACE`.
@@ -68,6 +69,70 @@ pub unsafe extern "C" fn cudartShimSubscribe(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimUnsubscribe(handle: u64) -> cudaError_t {
     entry!(@own cudartShimUnsubscribe(handle) => subscribe::unsubscribe(handle))
+}
+
+/// Call `handler` in `phase` (`CUDART_SHIM_HOOK_BEFORE`, `_INSTEAD` or
+/// `_AFTER`) of every call of the functions `functions` names: a
+/// comma-separated list of globs (`*`, `?`) over runtime (`cuda*`) and
+/// driver (`cu*`) names, `-glob` to leave some out (the last glob that
+/// matches decides). Handlers of one phase run in the order they were
+/// registered. `*handle` receives the registration for
+/// `cudartShimHookUnregister`. cudaErrorInvalidValue: a NULL argument, a
+/// phase out of range, or a list that matches no function (with a log
+/// line saying why). Driver calls reach hooks through the driver
+/// interposer (`cudart-shim run`/`trace`, or its folder first on
+/// LD_LIBRARY_PATH).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudartShimHookRegister(
+    functions: *const c_char,
+    phase: c_int,
+    handler: cudartShimHookFn,
+    userdata: *mut c_void,
+    handle: *mut u64,
+) -> cudaError_t {
+    entry!(@own cudartShimHookRegister(functions, phase, handler, userdata, handle) => {
+        // SAFETY: a C string or NULL; a writable handle or NULL.
+        let functions = (!functions.is_null()).then(|| unsafe { CStr::from_ptr(functions) });
+        hooks::register(functions, phase, handler, userdata, unsafe { handle.as_mut() })
+    })
+}
+
+/// Remove a handler registered by `cudartShimHookRegister`; safe from any
+/// thread while calls are in flight. When it returns (called outside a
+/// handler) the handler is not running on any thread and will not run
+/// again, so its user data may be freed. cudaErrorInvalidValue: no such
+/// registration.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudartShimHookUnregister(handle: u64) -> cudaError_t {
+    entry!(@own cudartShimHookUnregister(handle) => hooks::unregister(handle))
+}
+
+/// For `cudart-shim run/trace --fault`: judge the fault specs `specs` (as
+/// `CUDART_SHIM_FAULTS` takes them). 0: good; 1: bad, with the message
+/// (what is wrong and what is allowed) in `message` (NUL-terminated,
+/// truncated to `len`). Internal to the command.
+///
+/// cbindgen:ignore
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudartShimInternalCheckFaults(specs: *const c_char, message: *mut c_char, len: usize) -> c_int {
+    entry!(@own cudartShimInternalCheckFaults(specs, message, len) -> {
+        // SAFETY: a C string or NULL.
+        let text = if specs.is_null() { Some("") } else { unsafe { CStr::from_ptr(specs) }.to_str().ok() };
+        let err = match text.map(crate::control::faults::parse) {
+            Some(Ok(_)) => return 0,
+            Some(Err(e)) => e,
+            None => "the fault specs are not UTF-8".to_owned(),
+        };
+        if !message.is_null() && len > 0 {
+            let n = err.len().min(len - 1);
+            // SAFETY: the caller gives `len` writable bytes.
+            unsafe {
+                std::ptr::copy_nonoverlapping(err.as_ptr(), message.cast(), n);
+                *message.add(n) = 0;
+            }
+        }
+        1
+    }, on_panic = 1)
 }
 
 /// The name of function `function_id`, or NULL.

@@ -44,6 +44,13 @@ pub fn driver() -> Result<&'static Driver, &'static LoadError> {
     DRIVER.get_or_init(open).as_ref()
 }
 
+/// Whether the driver was opened already (never opens it): for code that
+/// may run while it is being opened (the faults stage judging the driver
+/// calls made meanwhile) and must not wait for itself.
+pub fn opened() -> bool {
+    DRIVER.get().is_some_and(Result::is_ok)
+}
+
 fn open() -> Result<Driver, LoadError> {
     let path = interposer()
         .or_else(|| crate::config::env_var("CUDART_SHIM_DRIVER"))

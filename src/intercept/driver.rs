@@ -56,6 +56,10 @@ unsafe extern "C" fn call(id: u32, params: *mut c_void, args: *const u64, run: R
         done.set(Some(r));
         r
     };
+    // Hooks alone, and none wants this call: straight to it.
+    if !super::wants(DRIVER_BASE + id) {
+        return go();
+    }
     let n = crate::control::params::COUNT - DRIVER_BASE;
     let words: &[u64] = if args.is_null() || id >= n {
         &[]

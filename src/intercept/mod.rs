@@ -35,11 +35,28 @@ pub use crate::control::switch::{CONFIGURED, FAULTS, HOOKS, LEDGER, RECORDER, TR
 pub use crate::control::Call;
 
 /// Whether any capability wants calls. Runs the one-time setup on first use.
+///
+/// On the fast path (set up, nothing on) this is one relaxed load, one
+/// compare and a branch. A bit set before the setup ran (a hook registered
+/// before the first CUDA call) still leads to the setup.
 #[inline(always)]
 pub fn any() -> bool {
     match switch::ON.load(Relaxed) {
         CONFIGURED => false,
-        0 => configure(),
+        v if v & CONFIGURED == 0 => configure(),
+        _ => true,
+    }
+}
+
+/// Whether a call of function `id` takes the slow path: [`any`], except
+/// that with hooks the only thing on, a call no handler wants does not (one
+/// more load, on the slow branch only).
+#[inline(always)]
+pub fn wants(id: u32) -> bool {
+    match switch::ON.load(Relaxed) {
+        CONFIGURED => false,
+        v if v & CONFIGURED == 0 => configure(),
+        v if v == CONFIGURED | HOOKS => control::hooks::wanted_any(id),
         _ => true,
     }
 }
@@ -82,7 +99,8 @@ pub fn describe(id: u32, layer: u32, params: *mut std::ffi::c_void) -> Call {
         function_id: id,
         layer,
         depth: DEPTH.try_with(Cell::get).unwrap_or(0),
-        thread_id: trace::gettid(),
+        // Filled by the hooks stage when a handler sees the call.
+        thread_id: 0,
         function_name: control::c_name(id),
         params,
         result: 0,
@@ -101,9 +119,11 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
         control::hooks::before(call);
     }
     let mut refused = None;
+    let mut fault = control::faults::Decision::default();
     if replaceable {
         if on & FAULTS != 0 {
-            refused = control::faults::before(call);
+            fault = control::faults::before(call);
+            refused = fault.fail;
         }
         if refused.is_none() && on & LEDGER != 0 {
             refused = ledger::before(call);
@@ -126,6 +146,10 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
         if replaceable {
             r = after;
         }
+    }
+    // For observation, which runs next (only it takes the mark).
+    if fault.mark != 0 && switch::bits() & TRACE != 0 {
+        control::faults::set_mark(fault.mark);
     }
     r
 }

@@ -95,6 +95,10 @@ fn make_current(rt: &'static Runtime, ordinal: c_int) -> CudaResult<(CUcontext, 
 }
 
 fn bind(rt: &'static Runtime, ordinal: c_int, ctx: CUcontext) -> CudaResult<(CUcontext, c_int)> {
+    // From the first binding on (the runtime is initialized, so asking it
+    // cannot wait for its own initialization): the faults stage's `device=`
+    // and sticky rules ask the runtime for the calling thread's device.
+    crate::control::faults::set_device_query(|| current_device().ok());
     let generation = rt.devices[ordinal as usize].generation.load(Ordering::Acquire);
     let _ = BOUND.try_with(|b| b.set(Binding { ctx, device: ordinal, generation }));
     Ok((ctx, ordinal))

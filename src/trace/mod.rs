@@ -621,12 +621,12 @@ fn traced_as_work<R>(
         s.depth.store(depth + 1, Relaxed);
         let r = if !rec.time_next() {
             let r = run();
-            rec.add_untimed(status_of(&r).0);
+            rec.add_untimed(stat_code(status_of(&r).0, fault_mark()));
             r
         } else {
             let t0 = clock::ticks();
             let r = run();
-            rec.add(clock::elapsed(t0), status_of(&r).0);
+            rec.add(clock::elapsed(t0), stat_code(status_of(&r).0, fault_mark()));
             r
         };
         s.depth.store(depth, Relaxed);
@@ -657,13 +657,14 @@ fn traced_as_work<R>(
     let t0 = clock::ticks();
     let r = run();
     let dt = clock::elapsed(t0);
+    let fault = fault_mark();
     gpu::end_launch(launch);
     let status = status_of(&r);
     if site.included.load(Relaxed) {
         let ev = (t0, dt, launch as i64);
         match st {
-            Some(s) => record(s, id, flags, depth, ev, status, args),
-            None => with_late_state(|s| record(s, id, flags, depth, ev, status, args)),
+            Some(s) => record(s, id, flags, depth, ev, (status, fault), args),
+            None => with_late_state(|s| record(s, id, flags, depth, ev, (status, fault), args)),
         }
     }
     if flags & SUBSCRIBERS != 0 {
@@ -685,13 +686,48 @@ fn traced_as_work<R>(
 /// timeline or subscribers on; statistics alone are kept in [`traced`]).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, ev: (u64, u64, i64), status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
+fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, ev: (u64, u64, i64), (status, fault): (cudaError_t, Option<&'static str>), args: &dyn Fn(&mut CallArgs)) {
     // A driver call inside a runtime call is not the program's own.
     if flags & (SUMMARY | COUNT) != 0 && !(depth > 0 && is_driver(id)) {
-        s.site_stats(id).add(ev.1, status.0);
+        s.site_stats(id).add(ev.1, stat_code(status.0, fault));
     }
     if flags & (CALLS | TIMELINE) != 0 {
-        record_events(s, id, flags, depth, ev, status, args);
+        record_events(s, id, flags, depth, ev, (status, fault), args);
+    }
+}
+
+/// The error codes of calls failed by an injected fault are kept apart in
+/// the statistics (this bit set), and shown as `NAME (injected)`.
+pub const INJECTED: i32 = 1 << 30;
+
+/// The mark the faults stage left on the call just run (faults on only).
+#[inline(always)]
+fn fault_mark() -> Option<&'static str> {
+    if crate::control::switch::bits() & crate::control::switch::FAULTS == 0 {
+        return None;
+    }
+    crate::control::faults::take_mark()
+}
+
+#[inline(always)]
+fn stat_code(code: i32, fault: Option<&str>) -> i32 {
+    if code != 0 && fault.is_some() { code | INJECTED } else { code }
+}
+
+/// A fault mark as an argument of the call (`fault=SPEC` in the call log,
+/// `fault` in the timeline event's arguments).
+struct FaultArg(&'static str);
+
+impl TraceArg for FaultArg {
+    fn trace(&self, out: &mut String) {
+        out.push_str(self.0);
+    }
+    fn raw(&self, _: bool) -> Option<args::Raw> {
+        fn write(a: u64, b: u64, out: &mut String) {
+            // SAFETY: `a`/`b` are a fault spec's text, which lives as long as the process.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(a as *const u8, b as usize)) });
+        }
+        Some(args::Raw { a: self.0.as_ptr() as u64, b: self.0.len() as u64, fmt: write })
     }
 }
 
@@ -699,9 +735,12 @@ fn record(s: &ThreadState, id: u32, flags: u32, depth: u32, ev: (u64, u64, i64),
 /// of its arguments. `ev`: start, duration, and the external correlation
 /// id of the GPU work it launched (0: none).
 #[inline(never)]
-fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, launch): (u64, u64, i64), status: cudaError_t, args: &dyn Fn(&mut CallArgs)) {
+fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, launch): (u64, u64, i64), (status, fault): (cudaError_t, Option<&'static str>), args: &dyn Fn(&mut CallArgs)) {
     let mut captured = CallArgs::new(status.is_success());
     args(&mut captured);
+    if let Some(f) = fault {
+        captured.arg("fault", false, &FaultArg(f));
+    }
     if flags & CALLS != 0 {
         call_line(s, id, depth, dt, status, &captured);
     }
@@ -838,7 +877,10 @@ pub fn summary() -> table::Summary {
             if code == -1 {
                 error.push_str("(other errors)");
             } else {
-                status_name(id, code, &mut error);
+                status_name(id, code & !INJECTED, &mut error);
+                if code & INJECTED != 0 {
+                    error.push_str(" (injected)");
+                }
             }
             sum.errors.push(table::ErrRow { name: name.clone(), error, calls: n });
         }

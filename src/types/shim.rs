@@ -110,7 +110,8 @@ pub struct cudartShimCall {
     /// another intercepted call of the same thread is running (our runtime's
     /// driver calls, a stream callback's calls).
     pub depth: u32,
-    /// The calling thread's kernel thread id.
+    /// The calling thread's kernel thread id (filled for hooks; 0 for the
+    /// stages before them).
     pub thread_id: c_int,
     pub function_name: *const c_char,
     /// The call's typed parameter block (`<name>_params` in
@@ -124,3 +125,22 @@ pub struct cudartShimCall {
 
 pub const CUDART_SHIM_LAYER_RUNTIME: u32 = 0;
 pub const CUDART_SHIM_LAYER_DRIVER: u32 = 1;
+
+/// A hook handler: `userdata` as registered, and the call. Its return value
+/// depends on the phase: ignored for `CUDART_SHIM_HOOK_BEFORE`; for
+/// `CUDART_SHIM_HOOK_INSTEAD`, the result the caller sees (the call does not
+/// run), or `CUDART_SHIM_HOOK_CONTINUE` to let the next handler or the call
+/// answer; for `CUDART_SHIM_HOOK_AFTER`, the result the caller sees
+/// (`call->result` holds the result so far). Its own CUDA calls are answered
+/// but not delivered to hooks.
+pub type cudartShimHookFn = Option<unsafe extern "C" fn(userdata: *mut c_void, call: *mut cudartShimCall) -> c_int>;
+
+/// Before the call (and before injected faults): may change the arguments
+/// through `call->params`.
+pub const CUDART_SHIM_HOOK_BEFORE: c_int = 0;
+/// In place of the call.
+pub const CUDART_SHIM_HOOK_INSTEAD: c_int = 1;
+/// After the call: may change its result.
+pub const CUDART_SHIM_HOOK_AFTER: c_int = 2;
+/// From an `instead` handler: do not stand for this call.
+pub const CUDART_SHIM_HOOK_CONTINUE: c_int = -1;

@@ -46,6 +46,19 @@ pub mod device_query {
     }
 }
 
+/// c_examples/hooks.c: a `before` handler counts bytes per copy kind, an
+/// `instead` handler fails allocations above 1 MiB.
+pub mod hooks {
+    pub const PROGRAM: super::Program = super::Program { src: "c_examples/hooks.c", libs: &[] };
+
+    pub fn check(out: &str) {
+        assert!(out.contains("cudaMalloc(4096 bytes): cudaSuccess\ncudaMalloc(2097152 bytes): cudaErrorMemoryAllocation\n"), "{out}");
+        assert!(out.contains("copied back correctly"), "{out}");
+        assert!(out.contains("HostToDevice    4096 bytes\nDeviceToHost    4096 bytes\nDeviceToDevice  2048 bytes"), "{out}");
+        assert!(out.ends_with("after unregistering, cudaMalloc(2097152 bytes): cudaSuccess\n"), "{out}");
+    }
+}
+
 pub mod memory_copies {
     pub const PROGRAM: super::Program = super::Program { src: "c_examples/memory_copies.c", libs: &[] };
 
