@@ -7,5 +7,6 @@
 //! without linking the runtime.
 
 pub mod gpu_table;
+pub mod memory;
 pub mod process;
 pub mod table;
