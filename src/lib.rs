@@ -20,6 +20,8 @@ pub mod driver;
 /// cbindgen:ignore
 pub mod trace;
 /// cbindgen:ignore
+pub mod ledger;
+/// cbindgen:ignore
 #[macro_use]
 pub mod entry;
 /// cbindgen:ignore

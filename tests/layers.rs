@@ -8,7 +8,7 @@
 //! | 0    | `types`, `fatbin`     | C types and constants; the fatbinary parser      |
 //! | 1    | `config`              | the environment, read once; logging setup        |
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
-//! | 3    | `trace`               | counters, call log, timeline                     |
+//! | 3    | `trace`, `ledger`     | counters, call log, timeline; the memory ledger  |
 //! | 4    | `runtime`             | cudart semantics                                 |
 //! | 5    | `entry`               | the one C boundary (`entry!`)                    |
 //! | 6    | `api`, `internals`    | the exports; the test-only re-exports            |
@@ -37,7 +37,7 @@ fn rank(file: &str) -> Option<u32> {
         "types" | "fatbin" => 0,
         "config" => 1,
         "driver" => 2,
-        "trace" => 3,
+        "trace" | "ledger" => 3,
         "runtime" => 4,
         "entry" => 5,
         "api" | "internals" => 6,
