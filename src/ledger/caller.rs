@@ -24,6 +24,9 @@ pub type LibId = u16;
 
 /// Names of the libraries seen, by id (written at a cache miss only).
 static LIBS: RwLock<Vec<String>> = RwLock::new(Vec::new());
+/// Loaded segments seen so far with their object's file and load bias,
+/// for symbols that are not exported (`.symtab`).
+static OBJECTS: RwLock<Vec<(usize, usize, String, usize)>> = RwLock::new(Vec::new());
 /// Loaded segments seen so far: `(start, end, lib, ours)`.
 static RANGES: RwLock<Vec<(usize, usize, LibId, bool)>> = RwLock::new(Vec::new());
 
@@ -78,6 +81,7 @@ fn find_segment(addr: usize) -> Option<(usize, usize, LibId, bool)> {
     struct Found {
         addr: usize,
         hit: Option<(usize, usize, String)>,
+        bias: usize,
     }
     unsafe extern "C" fn each(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
         // SAFETY: the loader hands a valid info for the duration of the
@@ -99,37 +103,26 @@ fn find_segment(addr: usize) -> Option<(usize, usize, LibId, bool)> {
                     unsafe { CStr::from_ptr(info.dlpi_name) }.to_string_lossy().into_owned()
                 };
                 f.hit = Some((start, end, name));
+                f.bias = info.dlpi_addr as usize;
                 return 1;
             }
         }
         0
     }
-    let mut f = Found { addr, hit: None };
+    let mut f = Found { addr, hit: None, bias: 0 };
     // SAFETY: the callback matches dl_iterate_phdr's contract.
     unsafe { libc::dl_iterate_phdr(Some(each), &mut f as *mut Found as *mut c_void) };
     let (start, end, path) = f.hit?;
     let base = path.rsplit('/').next().unwrap_or("").to_owned();
-    let (name, ours) = if base.is_empty() {
-        // The main program (or the test binary that links this crate).
-        (program_name(), own_object(addr))
-    } else {
-        let ours = is_ours(&base) || own_object(addr);
-        (base, ours)
-    };
+    // Ours by name: this library is `libcudart_shim*.so` or installed as
+    // `libcudart.so.*`; the main program never is (a Rust program linking
+    // the crate statically is its own caller).
+    let (name, ours) = if base.is_empty() { (program_name(), false) } else { let o = is_ours(&base); (base, o) };
     let r = (start, end, intern(&name), ours);
+    let file = if path.is_empty() { "/proc/self/exe".to_owned() } else { path };
+    OBJECTS.write().push((start, end, file, f.bias));
     RANGES.write().push(r);
     Some(r)
-}
-
-/// Whether `addr` is in the object that holds this code.
-fn own_object(addr: usize) -> bool {
-    let base = |a: usize| {
-        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-        // SAFETY: dladdr only reads the loader's tables.
-        (unsafe { libc::dladdr(a as *const c_void, &mut info) } != 0).then_some(info.dli_fbase as usize)
-    };
-    let me = base(own_object as *const () as usize);
-    me.is_some() && me == base(addr)
 }
 
 /// The segment of `addr`, through the thread's cache.
@@ -219,8 +212,84 @@ pub fn symbolize(ret: usize) -> String {
         let sym = cpp_demangle::Symbol::new(sym.as_bytes()).ok().map_or_else(|| sym.clone().into_owned(), |s| s.to_string());
         return format!("{sym}+{:#x} ({lib})", ret - info.dli_saddr as usize);
     }
-    let base = if unsafe { libc::dladdr(at as *const c_void, &mut info) } != 0 { info.dli_fbase as usize } else { 0 };
-    format!("{:#x} ({lib})", ret - base)
+    let obj = OBJECTS.read().iter().find(|o| o.0 <= at && at < o.1).map(|o| (o.2.clone(), o.3));
+    if let Some((file, bias)) = obj {
+        if let Some((sym, start)) = symtab_lookup(&file, (at - bias) as u64) {
+            let sym = cpp_demangle::Symbol::new(sym.as_bytes()).ok().map_or(sym.clone(), |s| s.to_string());
+            return format!("{sym}+{:#x} ({lib})", (ret - bias) as u64 - start);
+        }
+        return format!("{:#x} ({lib})", ret - bias);
+    }
+    format!("{ret:#x} ({lib})")
+}
+
+/// A file mapped read-only (a library may be a gigabyte: only the pages
+/// of its headers and symbol table are read).
+struct Mapped(*mut c_void, usize);
+
+impl Mapped {
+    fn open(path: &str) -> Option<Mapped> {
+        let f = std::fs::File::open(path).ok()?;
+        let len = f.metadata().ok()?.len() as usize;
+        if len == 0 {
+            return None;
+        }
+        use std::os::fd::AsRawFd;
+        // SAFETY: a private read-only mapping of a file we opened; unmapped on drop.
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ, libc::MAP_PRIVATE, f.as_raw_fd(), 0) };
+        (p != libc::MAP_FAILED).then_some(Mapped(p, len))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping is readable for its length while self lives.
+        unsafe { std::slice::from_raw_parts(self.0 as *const u8, self.1) }
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        // SAFETY: our own mapping.
+        unsafe { libc::munmap(self.0, self.1) };
+    }
+}
+
+/// The function of an ELF file's full symbol table (`.symtab`, kept
+/// unless the file was stripped) holding file address `addr`: its name
+/// and start. Report time only: reads the file.
+fn symtab_lookup(file: &str, addr: u64) -> Option<(String, u64)> {
+    let map = Mapped::open(file)?;
+    let data: &[u8] = map.bytes();
+    let u16_at = |o: usize| data.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let u32_at = |o: usize| data.get(o..o + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+    let u64_at = |o: usize| data.get(o..o + 8).map(|b| u64::from_le_bytes(b.try_into().unwrap()));
+    // ELF64, little-endian only (x86_64, aarch64).
+    if data.get(..6)? != b"\x7fELF\x02\x01" {
+        return None;
+    }
+    let shoff = u64_at(0x28)? as usize;
+    let shentsize = u16_at(0x3a)? as usize;
+    let shnum = u16_at(0x3c)? as usize;
+    let sh = |i: usize| shoff + i * shentsize;
+    for i in 0..shnum {
+        if u32_at(sh(i) + 4)? != 2 {
+            continue; // not SHT_SYMTAB
+        }
+        let (off, size, link, entsize) = (u64_at(sh(i) + 0x18)? as usize, u64_at(sh(i) + 0x20)? as usize, u32_at(sh(i) + 0x28)? as usize, u64_at(sh(i) + 0x38)? as usize);
+        let stroff = u64_at(sh(link) + 0x18)? as usize;
+        if entsize < 24 {
+            return None;
+        }
+        for k in 0..size / entsize {
+            let e = off + k * entsize;
+            let (name, info, value, sz) = (u32_at(e)? as usize, *data.get(e + 4)?, u64_at(e + 8)?, u64_at(e + 16)?);
+            if info & 0xf == 2 && value <= addr && addr < value + sz.max(1) {
+                let s = &data.get(stroff + name..)?;
+                let n = s.iter().position(|&b| b == 0)?;
+                return Some((String::from_utf8_lossy(&s[..n]).into_owned(), value));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -232,9 +301,9 @@ mod tests {
         let (libc_id, ours) = segment(libc::malloc as *const () as usize).unwrap();
         assert!(name(libc_id).starts_with("libc.so"), "{}", name(libc_id));
         assert!(!ours);
-        // This code is ours (in the test binary that links it).
-        let (_, ours) = segment(segment as *const () as usize).unwrap();
-        assert!(ours);
+        // The test binary is the program, not one of ours.
+        let (prog, ours) = segment(segment as *const () as usize).unwrap();
+        assert!(!ours && name(prog).starts_with("cudart_shim"), "{}", name(prog));
         // A second look-up comes from the cache and agrees.
         assert_eq!(segment(libc::malloc as *const () as usize + 1).unwrap().0, libc_id);
         assert!(is_ours("libcudart.so.13") && is_ours("libcuda.so.1") && is_ours("libcudart_shim.so"));

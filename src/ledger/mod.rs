@@ -275,6 +275,28 @@ unsafe fn read_at<T: Copy>(p: u64) -> Option<T> {
     Some(unsafe { std::ptr::read_unaligned(p as *const T) })
 }
 
+/// `CUDA_ARRAY_DESCRIPTOR` (cuda.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ArrayDesc {
+    width: usize,
+    height: usize,
+    format: u32,
+    channels: u32,
+}
+
+/// `CUDA_ARRAY3D_DESCRIPTOR` (cuda.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Array3DDesc {
+    width: usize,
+    height: usize,
+    depth: usize,
+    format: u32,
+    channels: u32,
+    flags: u32,
+}
+
 /// The bytes asked for, before the call.
 fn size_before<C: CallView>(call: &C, a: &Alloc) -> u64 {
     match a.size {
@@ -293,15 +315,17 @@ fn size_before<C: CallView>(call: &C, a: &Alloc) -> u64 {
             decode::array_elements(field(call, extent, 0), field(call, extent, 8), field(call, extent, 16), lv).saturating_mul(bpe)
         }
         Size::DrvArray { desc } => {
-            // SAFETY: CUDA_ARRAY_DESCRIPTOR {size_t Width, Height; format; channels}, read by the call too.
-            unsafe { read_at::<(u64, u64, u32, u32)>(word(call, desc)) }
-                .map_or(0, |(w, h, f, c)| decode::array_elements(w, h, 0, 1).saturating_mul(decode::drv_format_bytes(f, c)))
+            // SAFETY: the call reads this descriptor too.
+            unsafe { read_at::<ArrayDesc>(word(call, desc)) }
+                .map_or(0, |a| decode::array_elements(a.width as u64, a.height as u64, 0, 1).saturating_mul(decode::drv_format_bytes(a.format, a.channels)))
         }
         Size::DrvArray3D { desc, levels } => {
-            // SAFETY: CUDA_ARRAY3D_DESCRIPTOR {size_t Width, Height, Depth; format; channels; flags}.
+            // SAFETY: the call reads this descriptor too.
             let lv = levels.map_or(1, |l| word(call, l) as u32);
-            unsafe { read_at::<(u64, u64, u64, u32, u32)>(word(call, desc)) }
-                .map_or(0, |(w, h, d, f, c)| decode::array_elements(w, h, d, lv).saturating_mul(decode::drv_format_bytes(f, c)))
+            unsafe { read_at::<Array3DDesc>(word(call, desc)) }.map_or(0, |a| {
+                let _ = a.flags;
+                decode::array_elements(a.width as u64, a.height as u64, a.depth as u64, lv).saturating_mul(decode::drv_format_bytes(a.format, a.channels))
+            })
         }
         Size::AddressRange => 0,
     }
@@ -355,9 +379,9 @@ pub fn before<C: CallView>(call: &C) -> Option<i32> {
         }
         Op::Free { space, handle } => {
             let h = word(call, handle);
-            match book::take(space, h) {
-                Some(entry) if h != 0 => set_pending(Pending::Free { space, handle: h, entry }),
-                _ => set_pending(Pending::None),
+            match if h == 0 { None } else { book::take(space, h) } {
+                Some(entry) => set_pending(Pending::Free { space, handle: h, entry }),
+                None => set_pending(Pending::None),
             }
         }
         _ => {}
