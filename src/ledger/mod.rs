@@ -515,3 +515,13 @@ fn refused<C: CallView>(call: &C, a: &Alloc, device: i32, requested: u64, used: 
         report::oom(call.name(), device, a.kind, requested, "limit", caller_lib(call));
     }
 }
+
+/// At exit (this library's `.fini_array`, after the program's `atexit`
+/// handlers and destructors): the memory table and the leak report.
+extern "C" fn at_exit() {
+    let _ = std::panic::catch_unwind(|| report::write(true));
+}
+
+#[used]
+#[unsafe(link_section = ".fini_array")]
+static AT_EXIT: extern "C" fn() = at_exit;
