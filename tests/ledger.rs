@@ -334,3 +334,21 @@ fn an_oom_report_at_the_first_failure_of_each_kind() {
     let t = a.to_text();
     assert!(t.contains("refused by the memory limit") && t.contains("limit: 1.00 MiB"), "{t}");
 }
+
+#[test]
+fn each_booked_call_leaves_one_memory_event_for_the_timeline() {
+    start("");
+    assert_eq!(malloc("cudaMalloc", 1000, 0x1000), 0);
+    let e = ledger::take_event().unwrap();
+    assert_eq!((e.alloc, e.device, e.kind, e.size, e.track), (true, 0, ledger::Kind::Device, 1000, 1000));
+    assert_eq!(ledger::take_event(), None, "taken once");
+    assert_eq!(malloc("cuMemAlloc_v2", 24, 0x2000), 0);
+    assert_eq!(ledger::take_event().unwrap().track, 1024);
+    assert_eq!(free("cudaFree", 0x1000), 0);
+    let e = ledger::take_event().unwrap();
+    assert_eq!((e.alloc, e.size, e.track), (false, 1000, 24));
+    // Calls that change nothing leave nothing.
+    assert_eq!(free("cudaFree", 0x9999), 0);
+    assert_eq!(run(&call("cuLaunchKernel", 0, vec![]), |_| 0), 0);
+    assert_eq!(ledger::take_event(), None);
+}

@@ -136,6 +136,15 @@ pub fn unreserve(device: i32, bytes: u64) {
     }
 }
 
+/// Bytes live per (device row, kind) over every library: the value of
+/// the timeline's counter track of that device and kind.
+static TRACK: [AtomicU64; (DEVICES + 1) * Kind::COUNT] = [const { AtomicU64::new(0) }; (DEVICES + 1) * Kind::COUNT];
+
+/// Bytes live on `device` (-1: host) of `kind`, over every library.
+pub fn track(device: i32, kind: Kind) -> u64 {
+    TRACK[row(device) * Kind::COUNT + kind as usize].load(Relaxed)
+}
+
 /// Statistics of one (library, device, kind).
 #[derive(Default)]
 pub struct Stat {
@@ -164,6 +173,7 @@ pub fn insert(space: Space, handle: u64, mut e: Entry) {
     let s = stat(e.lib, e.device, e.kind);
     s.allocs.fetch_add(1, Relaxed);
     s.live_count.fetch_add(1, Relaxed);
+    TRACK[row(e.device) * Kind::COUNT + e.kind as usize].fetch_add(e.size, Relaxed);
     let live = s.live.fetch_add(e.size, Relaxed) + e.size;
     if live > s.peak.fetch_max(live, Relaxed) {
         s.peak_ns.store(e.time_ns, Relaxed);
@@ -181,6 +191,7 @@ fn forget(e: &Entry) {
     s.frees.fetch_add(1, Relaxed);
     s.live_count.fetch_sub(1, Relaxed);
     s.live.fetch_sub(e.size, Relaxed);
+    TRACK[row(e.device) * Kind::COUNT + e.kind as usize].fetch_sub(e.size, Relaxed);
     unreserve(e.device, e.charged);
 }
 
@@ -245,7 +256,7 @@ pub fn reset() {
     for s in &SHARDS {
         s.lock().clear();
     }
-    for u in &USED {
+    for u in USED.iter().chain(TRACK.iter()) {
         u.store(0, Relaxed);
     }
     for l in &LIMIT {

@@ -213,7 +213,35 @@ enum Pending {
     Free { space: Space, handle: u64, entry: book::Entry },
 }
 
+/// What one call changed in the ledger, for the timeline (the pipeline's
+/// observation stage takes it with [`take_event`] after the ledger stage
+/// ran): an allocation or a free as an instant carrying its size and
+/// library, and the new value of the counter track of its device and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemEvent {
+    pub alloc: bool,
+    pub device: i32,
+    pub kind: Kind,
+    pub size: u64,
+    pub lib: caller::LibId,
+    /// Bytes live on the device of this kind after the call.
+    pub track: u64,
+}
+
+/// The memory event of this thread's last call, if it changed the ledger.
+pub fn take_event() -> Option<MemEvent> {
+    EVENT.try_with(|e| e.take()).ok().flatten()
+}
+
+fn set_event(alloc: bool, e: &book::Entry) {
+    if reporting() {
+        let ev = MemEvent { alloc, device: e.device, kind: e.kind, size: e.size, lib: e.lib, track: book::track(e.device, e.kind) };
+        let _ = EVENT.try_with(|c| c.set(Some(ev)));
+    }
+}
+
 thread_local! {
+    static EVENT: std::cell::Cell<Option<MemEvent>> = const { std::cell::Cell::new(None) };
     static PENDING: RefCell<Pending> = const { RefCell::new(Pending::None) };
     static TID: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
 }
@@ -410,6 +438,7 @@ pub fn after<C: CallView>(call: &C, result: i32) -> i32 {
         (Op::Free { .. }, Pending::Free { space, handle, entry }) => {
             if result == 0 {
                 book::settle(&entry);
+                set_event(false, &entry);
             } else {
                 book::restore(space, handle, entry);
             }
@@ -490,12 +519,13 @@ fn allocated<C: CallView>(call: &C, a: &Alloc, device: i32, mut charged: u64, re
     }
     let (lib, ret, backtrace) = caller_of(call);
     let stream = a.stream.map_or(0, |s| word(call, s));
-    let space = a.space;
-    book::insert(
-        space,
-        handle,
-        book::Entry { size, device, kind: a.kind, lib, caller: ret, stream, time_ns: now_ns(), tid: tid(), seq: 0, backtrace, charged },
-    );
+    let e = book::Entry { size, device, kind: a.kind, lib, caller: ret, stream, time_ns: now_ns(), tid: tid(), seq: 0, backtrace, charged };
+    let (kind, lib) = (e.kind, e.lib);
+    book::insert(a.space, handle, e);
+    if reporting() {
+        let ev = MemEvent { alloc: true, device, kind, size, lib, track: book::track(device, kind) };
+        let _ = EVENT.try_with(|c| c.set(Some(ev)));
+    }
 }
 
 #[cold]
