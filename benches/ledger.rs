@@ -44,13 +44,13 @@ fn best_ns(iters: u64, mut f: impl FnMut()) -> f64 {
 /// One cudaMalloc (answered with `addr`) and its cudaFree: returns nothing,
 /// counts two calls.
 fn pair(out: *mut u64, alloc: &Call, free: &mut Call, addr: u64) {
-    assert!(ledger::before(alloc).is_none());
+    assert!(ledger::before_view(alloc).is_none());
     // SAFETY: out is the benchmark's own box.
     unsafe { *out = addr };
-    ledger::after(alloc, 0);
+    ledger::after_view(alloc, 0);
     free.params[0].1 = w(addr);
-    assert!(ledger::before(free).is_none());
-    ledger::after(free, 0);
+    assert!(ledger::before_view(free).is_none());
+    ledger::after_view(free, 0);
 }
 
 #[inline(never)]
@@ -66,8 +66,8 @@ fn main() {
     let mut free = call("cudaFree", 0, vec![("devPtr", w(0u64))]);
     let other = call("cuLaunchKernel", 0, vec![]);
     let run_other = || {
-        black_box(ledger::before(black_box(&other)));
-        black_box(ledger::after(black_box(&other), 0));
+        black_box(ledger::before_view(black_box(&other)));
+        black_box(ledger::after_view(black_box(&other), 0));
     };
 
     ledger::configure(ledger::Config::default());

@@ -19,6 +19,10 @@
 
 #define CUDART_SHIM_PHASE_EXIT 1
 
+#define CUDART_SHIM_LAYER_RUNTIME 0
+
+#define CUDART_SHIM_LAYER_DRIVER 1
+
 /**
  * Counters of one function, over every thread, since the last reset.
  */

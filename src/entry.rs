@@ -13,12 +13,19 @@
 //!   without a driver use `entry!(@no_init ...)`;
 //! - the thread's last error: a failing status is recorded (except
 //!   `cudaErrorNotReady`, which NVIDIA's runtime never records);
-//! - counting, timing and tracing, when the trace layer is on. With tracing
-//!   off the added cost is one relaxed load and a branch.
+//! - the interception pipeline (`crate::intercept`: hooks, faults, the
+//!   ledger, then counting, timing and tracing) when anything is on. With
+//!   everything off the added cost is one relaxed load and a branch.
+//! - the typed parameter block: the export's arguments are put in its
+//!   `#[repr(C)]` struct (`control::params`), which the pipeline's stages
+//!   see and may change, and the body reads them back from it.
 
+use crate::control::RUNTIME;
+use crate::intercept;
 use crate::runtime::error;
 use crate::trace::{self, CallArgs, CallSite};
 use crate::types::{cudaError_t, cudaErrorUnknown, CudaResult};
+use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// `entry!(cudaName(arg, ...) => runtime_expr)` for exports that return
@@ -54,50 +61,144 @@ macro_rules! entry {
     };
     (@status $init:expr, $name:ident ( $($arg:ident),* ) => $body:expr) => {{
         static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
+        // The typed parameter block (`params` is the calling file's import:
+        // `control::params`, or `control::params::abi12` for the 12 forms).
+        let mut __params = params::$name { $($arg),* };
         $crate::entry::status(
             &SITE,
             $init,
-            &|_c: &mut $crate::trace::CallArgs| { $( _c.arg(stringify!($arg), const { $crate::trace::args::is_symbol_arg(stringify!($arg)) }, &$arg); )* },
-            #[inline(always)] move || $body,
+            params::$name::ID,
+            &mut __params,
+            &|_c: &mut $crate::trace::CallArgs, _p: &params::$name| { $( _c.arg(stringify!($arg), const { $crate::trace::args::is_symbol_arg(stringify!($arg)) }, &_p.$arg); )* },
+            #[inline(always)] move |__p: &params::$name| {
+                // The arguments as the pipeline left them (a `before` hook may change them).
+                #[allow(unused_variables)]
+                let params::$name { $($arg),* } = *__p;
+                $body
+            },
         )
     }};
     ($name:ident ( $($arg:ident),* $(,)? ) -> $body:expr, on_panic = $panic:expr) => {{
         static SITE: $crate::trace::CallSite = $crate::trace::CallSite::new(stringify!($name));
+        let mut __params = params::$name { $($arg),* };
         $crate::entry::value(
             &SITE,
-            &|_c: &mut $crate::trace::CallArgs| { $( _c.arg(stringify!($arg), const { $crate::trace::args::is_symbol_arg(stringify!($arg)) }, &$arg); )* },
-            #[inline(always)] move || $body,
+            params::$name::ID,
+            &mut __params,
+            &|_c: &mut $crate::trace::CallArgs, _p: &params::$name| { $( _c.arg(stringify!($arg), const { $crate::trace::args::is_symbol_arg(stringify!($arg)) }, &_p.$arg); )* },
+            #[inline(always)] move |__p: &params::$name| {
+                #[allow(unused_variables)]
+                let params::$name { $($arg),* } = *__p;
+                $body
+            },
             $panic,
         )
     }};
 }
 
-/// Arguments of a call, for the trace layer (called only when tracing).
-pub type Args<'a> = &'a dyn Fn(&mut CallArgs);
+/// Arguments of a call, for the trace layer (called only when tracing),
+/// read from the call's parameter block `P`.
+pub type Args<'a, P> = &'a dyn Fn(&mut CallArgs, &P);
 
 /// Run an export that returns a status; with `init`, the runtime's
-/// initialization outcome comes first.
+/// initialization outcome comes first. `p` is the call's typed parameter
+/// block (function `id`); the body reads its arguments from it.
 #[inline(always)]
-pub fn status(site: &'static CallSite, init: bool, args: Args<'_>, body: impl FnOnce() -> CudaResult) -> cudaError_t {
-    let run = move || {
-        if init {
-            crate::runtime::state::runtime()?;
-        }
-        body()
-    };
-    if trace::active() {
-        return trace::traced(site, args, || finish(guard(site, run, Err(cudaErrorUnknown))), |r: &cudaError_t| *r);
+pub fn status<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> CudaResult) -> cudaError_t {
+    if !intercept::any() {
+        let p: &P = p;
+        return finish(guard(site, move || run_status(init, p, body), Err(cudaErrorUnknown)));
     }
-    finish(guard(site, run, Err(cudaErrorUnknown)))
+    status_slow(site, init, id, p, args, body)
+}
+
+#[inline(always)]
+fn run_status<P>(init: bool, p: &P, body: impl FnOnce(&P) -> CudaResult) -> CudaResult {
+    if init {
+        crate::runtime::state::runtime()?;
+    }
+    body(p)
+}
+
+/// The parameter block as the C ABI shows it (NULL for no parameters).
+fn params_ptr<P>(p: *mut P) -> *mut c_void {
+    if std::mem::size_of::<P>() == 0 { std::ptr::null_mut() } else { p.cast() }
+}
+
+/// A status export through the pipeline (`crate::intercept`).
+#[inline(never)]
+fn status_slow<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> CudaResult) -> cudaError_t {
+    through_pipeline(site, id, p, args, cudaErrorUnknown, |call, pp| {
+        let code = intercept::stages(call, true, || {
+            // SAFETY: see `through_pipeline`.
+            match guard(site, || run_status(init, unsafe { &*pp }, body), Err(cudaErrorUnknown)) {
+                Ok(()) => 0,
+                Err(e) => e.0,
+            }
+        });
+        let e = cudaError_t(code);
+        record_error(e);
+        e
+    })
+}
+
+/// The part both kinds of exports share on the slow path: the panic
+/// boundary around everything, observation around the stages, the call's
+/// description. `stages(call, params)` runs the stages.
+#[inline(always)]
+fn through_pipeline<P, T: trace::TraceArg + Copy + 'static>(
+    site: &'static CallSite,
+    id: u32,
+    p: &mut P,
+    args: Args<'_, P>,
+    on_panic: T,
+    stages: impl FnOnce(&mut intercept::Call, *mut P) -> T,
+) -> T {
+    let pp: *mut P = p;
+    // SAFETY (each `&*pp`): the block lives on the export's stack for the
+    // whole call; the stages write it only between these reads.
+    let shown = |c: &mut CallArgs| args(c, unsafe { &*pp });
+    guard(
+        site,
+        || {
+            intercept::observe(
+                site,
+                &shown,
+                || {
+                    let mut call = intercept::describe(id, RUNTIME, params_ptr(pp));
+                    stages(&mut call, pp)
+                },
+                trace::status_of_value,
+            )
+        },
+        on_panic,
+    )
 }
 
 /// Run an export that returns a value other than a status.
 #[inline(always)]
-pub fn value<T: trace::TraceArg + 'static>(site: &'static CallSite, args: Args<'_>, body: impl FnOnce() -> T, on_panic: T) -> T {
-    if trace::active() {
-        return trace::traced(site, args, || guard(site, body, on_panic), trace::status_of_value);
+pub fn value<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> T, on_panic: T) -> T {
+    if !intercept::any() {
+        let p: &P = p;
+        return guard(site, move || body(p), on_panic);
     }
-    guard(site, body, on_panic)
+    value_slow(site, id, p, args, body, on_panic)
+}
+
+/// A value export through the pipeline: hooks see it before and after;
+/// nothing stands in for it (faults, the ledger and `instead` apply to
+/// status calls), so it always runs.
+#[inline(never)]
+fn value_slow<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> T, on_panic: T) -> T {
+    through_pipeline(site, id, p, args, on_panic, |call, pp| {
+        let mut v = on_panic;
+        intercept::stages(call, false, || {
+            // SAFETY: see `through_pipeline`.
+            v = guard(site, || body(unsafe { &*pp }), on_panic);
+            trace::status_of_value(&v).0
+        });
+        v
+    })
 }
 
 /// The project's own status exports (`entry!(@own ...)`): untraced.

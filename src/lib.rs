@@ -20,7 +20,11 @@ pub mod driver;
 /// cbindgen:ignore
 pub mod trace;
 /// cbindgen:ignore
+pub mod control;
+/// cbindgen:ignore
 pub mod ledger;
+/// cbindgen:ignore
+pub mod intercept;
 /// cbindgen:ignore
 #[macro_use]
 pub mod entry;

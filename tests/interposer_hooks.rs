@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use cudart_shim::trace::driver::cudartShimInternalDriverHooks;
+use cudart_shim::intercept::driver::cudartShimInternalDriverHooks;
 use cudart_shim::trace::driver_abi::{kind, Api, ArgDesc, EnumDesc, FnDesc, Hooks, Named, ABI_VERSION, OFF};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::Ordering::Relaxed;
@@ -65,7 +65,7 @@ fn taking_the_hooks_switches_nothing_on_until_activate() {
     let mut seen = Seen(99);
     let mut v: i32 = 0;
     let args = [&mut v as *mut i32 as u64, 10, 0];
-    assert_eq!(unsafe { (h.call)(0, args.as_ptr(), run, &mut seen as *mut Seen as *mut c_void) }, 0);
+    assert_eq!(unsafe { (h.call)(0, std::ptr::null_mut(), args.as_ptr(), run, &mut seen as *mut Seen as *mut c_void) }, 0);
     assert_eq!(seen.0, 1);
     assert_eq!(unsafe { (h.depth)() }, 0);
 }
@@ -83,7 +83,7 @@ fn call(h: &Hooks, id: u32, args: &[u64], result: c_int) -> c_int {
         c.result
     }
     let mut c = Ctx { result, runs: 0 };
-    let r = unsafe { (h.call)(id, args.as_ptr(), run, &mut c as *mut Ctx as *mut c_void) };
+    let r = unsafe { (h.call)(id, std::ptr::null_mut(), args.as_ptr(), run, &mut c as *mut Ctx as *mut c_void) };
     assert_eq!(c.runs, 1, "the call runs exactly once");
     r
 }
@@ -125,7 +125,7 @@ fn a_driver_call_inside_another_call_is_nested_and_not_counted() {
         call(h, 0, &[&mut v as *mut i32 as u64, 10, 0], 0)
     }
     let o = Outer(h);
-    assert_eq!(unsafe { (h.call)(1, std::ptr::null(), outer, &o as *const Outer as *mut c_void) }, 0);
+    assert_eq!(unsafe { (h.call)(1, std::ptr::null_mut(), std::ptr::null(), outer, &o as *const Outer as *mut c_void) }, 0);
     let s = cudart_shim::trace::summary();
     assert_eq!(s.rows.iter().find(|r| r.name == "cuTestOuter").map(|r| r.calls), Some(1));
     assert!(s.rows.iter().all(|r| r.name != "cuTestGetAttribute"), "the nested call is not the program's own: {:?}", s.rows);

@@ -8,9 +8,9 @@
 //! | 0    | `types`, `fatbin`     | C types and constants; the fatbinary parser      |
 //! | 1    | `config`              | the environment, read once; logging setup        |
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
-//! | 3    | `trace`, `ledger`     | counters, call log, timeline; the memory ledger  |
+//! | 3    | `trace`, `control`, `ledger` | observation; action (hooks, faults, params); accounting |
 //! | 4    | `runtime`             | cudart semantics                                 |
-//! | 5    | `entry`               | the one C boundary (`entry!`)                    |
+//! | 5    | `intercept`, `entry`  | the pipeline; the one C boundary (`entry!`)      |
 //! | 6    | `api`, `internals`    | the exports; the test-only re-exports            |
 //!
 //! `lib.rs` (the crate root, which declares the modules) is not checked.
@@ -37,9 +37,9 @@ fn rank(file: &str) -> Option<u32> {
         "types" | "fatbin" => 0,
         "config" => 1,
         "driver" => 2,
-        "trace" | "ledger" => 3,
+        "trace" | "control" | "ledger" => 3,
         "runtime" => 4,
-        "entry" => 5,
+        "intercept" | "entry" => 5,
         "api" | "internals" => 6,
         "lib" => return None,
         other => panic!("src/{file}: layer {other:?} has no rank: add it to the table in tests/layers.rs"),

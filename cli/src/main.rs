@@ -1,5 +1,5 @@
 //! The `cudart-shim` command: run a program under the shim with tracing on
-//! (`trace`), print the summary of saved traces and compare ranks
+//! (`trace`) or off (`run`), print the summary of saved traces and compare ranks
 //! (`report`), and say what the machine offers (`doctor`).
 //!
 //! One module per subcommand; this file holds the command line and
@@ -8,8 +8,10 @@
 mod api_layers;
 mod doctor;
 mod gpu_report;
+mod launch;
 mod library;
 mod report;
+mod run;
 mod trace;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +33,10 @@ enum Cmd {
     /// (libcudart.so.12) or both, as PROGRAM's load closure asks; both for
     /// interpreters (python, torchrun) and scripts.
     Trace(trace::Options),
+    /// Run PROGRAM under the shim with tracing off: the same libraries as
+    /// `trace` (our runtime preloaded, the driver interposer first on the
+    /// library path), nothing written; PROGRAM's exit status is ours.
+    Run(run::Options),
     /// Print the summary table of saved traces (timelines from `trace
     /// --timeline`, or summary JSON files); with several files, each
     /// rank's summary and a cross-rank table.
@@ -50,6 +56,7 @@ enum Cmd {
 fn main() -> ExitCode {
     match Cli::parse().cmd {
         Cmd::Trace(o) => trace::run(o),
+        Cmd::Run(o) => run::run(o),
         Cmd::Report(o) => report::run(o),
         Cmd::Doctor { library } => doctor::run(library),
     }

@@ -17,10 +17,10 @@
 //! lists each file it wrote in `outputs`, with its pid, rank and runtime
 //! (see the library's `trace::output`).
 
-use crate::library;
+use crate::launch;
 use clap::Args;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use trace_format::table::Summary;
 
 #[derive(Args)]
@@ -69,17 +69,8 @@ pub struct Options {
     /// (every call is still counted; CUDART_SHIM_TRACE_SAMPLE).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     sample: Option<u32>,
-    /// The cudart-shim library to preload (default: next to this command,
-    /// or target/<profile>); must exist. Its SONAME says its ABI
-    /// (libcudart.so.13 or .12); the other ABI's library beside it is
-    /// preloaded too when the program needs it (interpreters: both). A
-    /// library of an ABI the program does not load is an error.
-    #[arg(long, value_name = "PATH")]
-    library: Option<PathBuf>,
-    /// The program and its arguments (`--` before them is optional; needed
-    /// only when PROGRAM starts with `-`).
-    #[arg(required = true, trailing_var_arg = true, value_name = "PROGRAM [ARGS]")]
-    program: Vec<String>,
+    #[command(flatten)]
+    target: launch::Target,
 }
 
 pub fn run(o: Options) -> ExitCode {
@@ -89,21 +80,9 @@ pub fn run(o: Options) -> ExitCode {
         eprintln!("cudart-shim: --memory-limit {spec:?}: {e}");
         return ExitCode::from(2);
     }
-    let libs = match library::find_all(o.library) {
+    let mut launch = match launch::prepare(o.target.library, &o.target.program) {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("cudart-shim: {}", e.message);
-            return e.exit_code;
-        }
-    };
-    // libcudart.so.13, .12 or both, as the program's load closure says
-    // (both for interpreters and scripts): see `library`.
-    let libs_to_preload = match library::to_preload(&libs, &library::resolve_program(&o.program[0])) {
-        Ok(l) => l,
-        Err(m) => {
-            eprintln!("cudart-shim: {m}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let summary = o.summary || !o.no_summary;
     let calls = o.calls || o.calls_file.is_some();
@@ -118,13 +97,8 @@ pub fn run(o: Options) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let ours: Vec<String> = libs_to_preload.iter().map(|l| l.display().to_string()).collect();
-    let preload = match std::env::var("LD_PRELOAD") {
-        Ok(p) if !p.is_empty() => format!("{}:{p}", ours.join(":")),
-        _ => ours.join(":"),
-    };
-    let mut cmd = Command::new(&o.program[0]);
-    cmd.args(&o.program[1..]).env("LD_PRELOAD", preload).env("CUDART_SHIM_TRACE", modes.join(","));
+    let cmd = &mut launch.cmd;
+    cmd.env("CUDART_SHIM_TRACE", modes.join(","));
     cmd.env("CUDART_SHIM_TRACE_SESSION", &session.dir).env_remove("CUDART_SHIM_TRACE_FILE");
     if summary {
         cmd.env("CUDART_SHIM_TRACE_SUMMARY_FILE", session.dir.join("summary-%p.json"));
@@ -142,26 +116,16 @@ pub fn run(o: Options) -> ExitCode {
             cmd.env(k, v);
         }
     }
-    o.layers.apply(&mut cmd, libs.primary());
-    let status = match cmd.status() {
+    o.layers.apply(cmd, launch.libs.primary());
+    let status = match launch::status(cmd, &o.target.program[0]) {
         Ok(s) => s,
-        Err(e) => {
-            // As a shell: 127 not found, 126 found but not executable.
-            let code = if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 };
-            eprintln!("cudart-shim: cannot run {}: {e}", o.program[0]);
-            return ExitCode::from(code);
-        }
+        Err(code) => return code,
     };
     if summary {
         print_summaries(&session.dir);
     }
     name_outputs(&session.outputs());
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(c), _) => ExitCode::from(c as u8),
-        (None, Some(s)) => ExitCode::from(128 + s as u8),
-        _ => ExitCode::from(1),
-    }
+    launch::exit_code(status)
 }
 
 /// The run's private folder; removed when dropped.

@@ -1,16 +1,19 @@
 //! The exports: one typed function per entry of the generated list, one
 //! untyped jump per other export of the real driver.
 
-use crate::{traced, tracing, CUresult, Word, REAL, REAL_UNTYPED};
+use crate::{any_on, intercepted, CUresult, Word, REAL, REAL_UNTYPED};
 #[allow(unused_imports)]
 use crate::{CUipcHandle, CUmemLocation};
 #[allow(unused_imports)]
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Each typed export: with tracing off, a call through the real pointer
-/// (compiled to a tail jump); with tracing on, the same call reported
-/// through [`traced`] with its arguments as words.
+/// Each typed export: with everything off, a call through the real pointer
+/// (compiled to a tail jump); else the same call through the pipeline
+/// ([`intercepted`]) with its typed parameter block (a `#[repr(C)]` struct
+/// of its parameters, laid out as `control::params::driver` declares it),
+/// which a stage may change before the call reads its arguments from it,
+/// and its arguments as words for the call log.
 macro_rules! typed_exports {
     ($( $id:literal $name:ident ( $($a:ident : $t:ty),* ); )*) => {
         $(
@@ -21,10 +24,20 @@ macro_rules! typed_exports {
                 // name (same signature, from the same header) or a stub that
                 // ignores its arguments.
                 let f: F = unsafe { std::mem::transmute::<*mut c_void, F>(REAL[$id].load(Relaxed)) };
-                if !tracing() {
+                if !any_on() {
                     return unsafe { f($($a),*) };
                 }
-                traced($id, &[$(Word::word($a)),*], move || unsafe { f($($a),*) })
+                #[repr(C)]
+                struct Params { $($a: $t),* }
+                let words = [$(Word::word($a)),*];
+                let mut p = Params { $($a),* };
+                let pp: *mut Params = &mut p;
+                // SAFETY: `pp` points at `p`, alive for the whole call; the
+                // pipeline writes it only before the call reads it.
+                unsafe { intercepted($id, pp.cast(), &words, move || {
+                    let Params { $($a),* } = std::ptr::read(pp);
+                    f($($a),*)
+                }) }
             }
         )*
 

@@ -37,9 +37,10 @@
 //!   do not know (a driver newer than the list) goes out untraced and is
 //!   counted once under a name that says so. `cuGetExportTable` passes
 //!   through: its private tables are not wrapped.
-//! - **Cost.** With tracing off an export is one load of the real pointer,
-//!   four loads and two compares for the two switches (one per cudart-shim
-//!   runtime the process can hold), and a tail call.
+//! - **Cost.** With nothing on (no trace, hook, fault or ledger) an export
+//!   is one load of the real pointer, four loads and two compares for the
+//!   two switch words (one per cudart-shim runtime the process can hold),
+//!   and a tail call.
 
 #![allow(non_snake_case)]
 #![allow(clippy::missing_safety_doc)]
@@ -92,9 +93,11 @@ static HOOKS: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
 static SECOND: AtomicPtr<desc::Hooks> = AtomicPtr::new(std::ptr::null_mut());
 static SWITCH2: AtomicPtr<AtomicU32> = AtomicPtr::new(&OFF_WORD as *const AtomicU32 as *mut AtomicU32);
 
-/// Whether calls are traced now: four relaxed loads and two compares.
+/// Whether anything wants calls now (trace, hooks, faults, ledger: the
+/// pipeline's switch word of each runtime): four relaxed loads and two
+/// compares.
 #[inline(always)]
-pub fn tracing() -> bool {
+pub fn any_on() -> bool {
     // SAFETY: SWITCH and SWITCH2 point at a static of ours or of a
     // cudart-shim runtime, which is never unloaded once we hold it (see `shim`).
     unsafe { (*SWITCH.load(Relaxed)).load(Relaxed) > desc::OFF || (*SWITCH2.load(Relaxed)).load(Relaxed) > desc::OFF }
@@ -165,9 +168,14 @@ impl Word for CUipcHandle {
     }
 }
 
-/// Report one call of function `id` to the trace machinery, which runs it.
+/// Hand one call of function `id` to the pipeline, which runs it.
+/// `params`: its typed parameter block; `args`: its arguments as words.
+///
+/// # Safety
+/// `params` points at the call's parameter block (see `exports`), alive
+/// until this returns.
 #[inline(never)]
-pub fn traced<F: FnOnce() -> CUresult>(id: u32, args: &[u64], run: F) -> CUresult {
+pub unsafe fn intercepted<F: FnOnce() -> CUresult>(id: u32, params: *mut c_void, args: &[u64], run: F) -> CUresult {
     let h = machinery();
     if h.is_null() {
         return run();
@@ -182,7 +190,7 @@ pub fn traced<F: FnOnce() -> CUresult>(id: u32, args: &[u64], run: F) -> CUresul
     }
     let f: RunFn = trampoline::<F>;
     // SAFETY: hooks from a matching ABI version (checked in `shim`).
-    let r = unsafe { ((*h).call)(id, args.as_ptr(), f, &mut run as *mut Option<F> as *mut c_void) };
+    let r = unsafe { ((*h).call)(id, params, args.as_ptr(), f, &mut run as *mut Option<F> as *mut c_void) };
     match run.take() {
         // The hook returned without running the call: run it untraced.
         Some(f) => f(),

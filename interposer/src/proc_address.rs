@@ -10,7 +10,7 @@
 //! it once, under a name that says so.
 
 use crate::api::{ID_cuGetProcAddress, ID_cuGetProcAddress_v2};
-use crate::{traced, tracing, CUresult, Word, CUDA_SUCCESS, HOOKS, REAL};
+use crate::{any_on, intercepted, CUresult, Word, CUDA_SUCCESS, HOOKS, REAL};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::Ordering::*;
 use std::sync::OnceLock;
@@ -108,22 +108,49 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
 ) -> CUresult {
     // SAFETY: the real function of this signature, or the stub.
     let f: GetProcAddressV2 = unsafe { std::mem::transmute(REAL[ID_cuGetProcAddress_v2 as usize].load(Relaxed)) };
-    let call = move || unsafe { finish(f(symbol, pfn, cudaVersion, flags, symbolStatus), symbol, pfn) };
-    if !tracing() {
-        return call();
+    if !any_on() {
+        return unsafe { finish(f(symbol, pfn, cudaVersion, flags, symbolStatus), symbol, pfn) };
     }
-    traced(ID_cuGetProcAddress_v2, &[symbol.word(), pfn.word(), cudaVersion.word(), flags.word(), symbolStatus.word()], call)
+    #[repr(C)]
+    struct Params {
+        symbol: *const c_char,
+        pfn: *mut *mut c_void,
+        cudaVersion: c_int,
+        flags: u64,
+        symbolStatus: *mut c_int,
+    }
+    let words = [symbol.word(), pfn.word(), cudaVersion.word(), flags.word(), symbolStatus.word()];
+    let mut p = Params { symbol, pfn, cudaVersion, flags, symbolStatus };
+    let pp: *mut Params = &mut p;
+    // SAFETY: `pp` points at `p` for the whole call (see exports.rs).
+    unsafe { intercepted(ID_cuGetProcAddress_v2, pp.cast(), &words, move || {
+        let Params { symbol, pfn, cudaVersion, flags, symbolStatus } = std::ptr::read(pp);
+        finish(f(symbol, pfn, cudaVersion, flags, symbolStatus), symbol, pfn)
+    }) }
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, cudaVersion: c_int, flags: u64) -> CUresult {
     // SAFETY: as above.
     let f: GetProcAddress = unsafe { std::mem::transmute(REAL[ID_cuGetProcAddress as usize].load(Relaxed)) };
-    let call = move || unsafe { finish(f(symbol, pfn, cudaVersion, flags), symbol, pfn) };
-    if !tracing() {
-        return call();
+    if !any_on() {
+        return unsafe { finish(f(symbol, pfn, cudaVersion, flags), symbol, pfn) };
     }
-    traced(ID_cuGetProcAddress, &[symbol.word(), pfn.word(), cudaVersion.word(), flags.word()], call)
+    #[repr(C)]
+    struct Params {
+        symbol: *const c_char,
+        pfn: *mut *mut c_void,
+        cudaVersion: c_int,
+        flags: u64,
+    }
+    let words = [symbol.word(), pfn.word(), cudaVersion.word(), flags.word()];
+    let mut p = Params { symbol, pfn, cudaVersion, flags };
+    let pp: *mut Params = &mut p;
+    // SAFETY: as above.
+    unsafe { intercepted(ID_cuGetProcAddress, pp.cast(), &words, move || {
+        let Params { symbol, pfn, cudaVersion, flags } = std::ptr::read(pp);
+        finish(f(symbol, pfn, cudaVersion, flags), symbol, pfn)
+    }) }
 }
 
 #[cfg(test)]

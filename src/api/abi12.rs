@@ -29,6 +29,7 @@
 //!
 //! cbindgen skips this module: the C header is the 13 surface.
 
+use crate::control::params::abi12 as params;
 use crate::driver::StreamMode;
 use crate::runtime::{self, abi12, as_in, as_out, capture, external, graph, launch, memory, texture};
 use crate::types::abi12::{

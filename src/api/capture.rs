@@ -2,6 +2,7 @@
 //! `_ptsz` twins call the same runtime function with
 //! `StreamMode::PerThread`.
 
+use crate::control::params;
 use crate::driver::StreamMode::{Legacy, PerThread};
 use crate::runtime::{self, capture};
 use crate::types::*;

@@ -1,5 +1,6 @@
 //! Device management exports.
 
+use crate::control::params;
 use crate::runtime::{self, as_in, as_out, device};
 use crate::types::*;
 use std::ffi::{c_char, c_int, c_uint, c_void};

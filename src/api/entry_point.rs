@@ -1,5 +1,6 @@
 //! Driver entry points and export tables.
 
+use crate::control::params;
 use crate::driver::loader::CUDA_VERSION;
 use crate::runtime::{self, entry_point};
 use crate::types::*;

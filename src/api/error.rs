@@ -1,5 +1,6 @@
 //! Error handling exports.
 
+use crate::control::params;
 use crate::runtime::{error, last_error};
 use crate::types::*;
 use std::ffi::c_char;

@@ -1,6 +1,7 @@
 //! Exports of the event area. `_ptsz` twins call the same runtime
 //! function with `StreamMode::PerThread`.
 
+use crate::control::params;
 use crate::driver::StreamMode::{Legacy, PerThread};
 use crate::runtime::{self, event};
 use crate::types::*;

@@ -1,5 +1,6 @@
 //! External resource interoperability exports.
 
+use crate::control::params;
 use crate::driver::StreamMode::{Legacy, PerThread};
 use crate::runtime::{self, external};
 use crate::types::*;

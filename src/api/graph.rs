@@ -6,6 +6,7 @@
 //! `cudaLaunchAttributeID`/`cudaLaunchAttributeValue`; the signatures use
 //! the latter.
 
+use crate::control::params;
 use crate::driver::StreamMode;
 use crate::runtime::{self, graph as g};
 use crate::types::*;

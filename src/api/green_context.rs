@@ -3,6 +3,7 @@
 //! Raw pointers become references and slices here (NULL: `None`); the
 //! runtime decides which NULLs are errors.
 
+use crate::control::params;
 use crate::driver::StreamMode::{Legacy, PerThread};
 use crate::runtime::green_context::{self as green, Subgrid};
 use crate::types::*;

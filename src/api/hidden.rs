@@ -2,6 +2,7 @@
 //! kernel registration, `<<<>>>` configuration and launch.
 //! Signatures from `crt/host_runtime.h` and `crt/device_functions.h`.
 
+use crate::control::params;
 use crate::driver::StreamMode;
 use crate::runtime::{launch, registry};
 use crate::types::*;

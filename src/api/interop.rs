@@ -1,6 +1,7 @@
 //! Graphics interoperability exports: OpenGL, EGL, VDPAU and the
 //! API-independent `cudaGraphics*` calls.
 
+use crate::control::params;
 use crate::runtime::{self, interop};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};

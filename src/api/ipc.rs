@@ -1,5 +1,6 @@
 //! Inter-process communication exports.
 
+use crate::control::params;
 use crate::runtime::{self, ipc};
 use crate::types::*;
 use std::ffi::{c_uint, c_void};

@@ -1,5 +1,6 @@
 //! Execution control: launches and function attributes.
 
+use crate::control::params;
 use crate::driver::StreamMode;
 use crate::runtime::{self, as_out, launch};
 use crate::types::*;

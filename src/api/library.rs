@@ -1,6 +1,7 @@
 //! Library management: load PTX, cubin or fatbin images and reach their
 //! kernels and globals without nvcc-generated host code.
 
+use crate::control::params;
 use crate::runtime;
 use crate::runtime::library::{self, Source};
 use crate::types::*;

@@ -1,5 +1,6 @@
 //! Error log management exports.
 
+use crate::control::params;
 use crate::runtime::{self, logs};
 use crate::types::*;
 use std::ffi::{c_char, c_uint, c_void};

@@ -2,6 +2,7 @@
 //! and `_ptsz` (stream-ordered) twins call the same runtime function with
 //! `StreamMode::PerThread`.
 
+use crate::control::params;
 use crate::driver::StreamMode;
 use crate::runtime::{as_in, as_out, memory};
 use crate::types::*;

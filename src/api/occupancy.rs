@@ -1,5 +1,6 @@
 //! Occupancy calculators.
 
+use crate::control::params;
 use crate::runtime::{self, occupancy};
 use crate::types::*;
 use std::ffi::{c_int, c_uint, c_void};

@@ -1,5 +1,6 @@
 //! Exports of the peer device memory access area.
 
+use crate::control::params;
 use crate::runtime::{as_out, peer};
 use crate::types::*;
 use std::ffi::{c_int, c_uint};

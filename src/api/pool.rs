@@ -1,5 +1,6 @@
 //! Stream-ordered allocator and memory pool exports.
 
+use crate::control::params;
 use crate::driver::StreamMode::{Legacy, PerThread};
 use crate::runtime::{self, pool};
 use crate::types::*;

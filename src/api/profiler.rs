@@ -1,5 +1,6 @@
 //! Profiler control exports.
 
+use crate::control::params;
 use crate::runtime::device;
 use crate::types::*;
 

@@ -2,6 +2,7 @@
 //! host shadow): cudaGetSymbolAddress, cudaGetSymbolSize,
 //! cudaMemcpyToSymbol/FromSymbol and their async and per-thread twins.
 
+use crate::control::params;
 use crate::driver::StreamMode;
 use crate::runtime::as_out;
 use crate::runtime::symbol::{self, Direction};

@@ -1,5 +1,6 @@
 //! Texture object, surface object and channel descriptor exports.
 
+use crate::control::params;
 use crate::runtime::{self, texture};
 use crate::types::*;
 use std::ffi::c_int;

@@ -1,5 +1,6 @@
 //! Version exports.
 
+use crate::control::params;
 use crate::runtime::{as_out, version};
 use crate::types::*;
 use std::ffi::c_int;

@@ -34,6 +34,7 @@
 pub mod book;
 pub mod caller;
 pub mod decode;
+pub mod fields;
 pub mod report;
 
 use decode::{Alloc, DevFrom as DevSrc, Handle, Op, Size, Space};
@@ -92,6 +93,10 @@ pub trait CallView {
     /// The export's return address (in its caller), when known.
     fn return_address(&self) -> Option<usize> {
         None
+    }
+    /// Whether the parameters of this function are readable at all.
+    fn known(&self) -> bool {
+        true
     }
 }
 
@@ -164,10 +169,34 @@ static BACKTRACE: AtomicU32 = AtomicU32::new(0);
 static CONFIG: OnceLock<parking_lot::Mutex<Config>> = OnceLock::new();
 static START_NS: AtomicU64 = AtomicU64::new(0);
 
-/// Whether the ledger stage has anything to do (a limit, or the reports).
-#[inline(always)]
+/// Whether the ledger stage has anything to do (a limit, or the reports):
+/// read by the pipeline at its one-time setup, which is when the ledger
+/// reads its configuration from the environment.
 pub fn enabled() -> bool {
+    static FROM_ENV: std::sync::Once = std::sync::Once::new();
+    FROM_ENV.call_once(|| {
+        if ON.load(Relaxed) == 0 {
+            configure_from_env();
+        }
+    });
+    active()
+}
+
+#[inline(always)]
+fn active() -> bool {
     ON.load(Relaxed) != 0
+}
+
+/// The pipeline's ledger stage before the call: `Some(code)` refuses it.
+#[inline]
+pub fn before(call: &crate::control::Call) -> Option<i32> {
+    before_view(&fields::View(call))
+}
+
+/// The pipeline's ledger stage after the call: the result the caller sees.
+#[inline]
+pub fn after(call: &crate::control::Call, result: i32) -> i32 {
+    after_view(&fields::View(call), result)
 }
 
 fn reporting() -> bool {
@@ -270,6 +299,9 @@ static OPS: [OnceLock<Option<Op>>; OPS_CACHED] = [const { OnceLock::new() }; OPS
 
 #[inline]
 fn op_for<C: CallView>(call: &C) -> Option<Op> {
+    if !call.known() {
+        return None;
+    }
     match OPS.get(call.id() as usize) {
         Some(slot) => *slot.get_or_init(|| decode::op_of(call.name())),
         None => decode::op_of(call.name()),
@@ -386,9 +418,10 @@ fn device_of<C: CallView>(call: &C, a: &Alloc) -> i32 {
     }
 }
 
-/// The ledger stage before the call: Some(status) refuses it.
-pub fn before<C: CallView>(call: &C) -> Option<i32> {
-    if call.depth() > 0 || !enabled() {
+/// The ledger stage before the call, over any description of it:
+/// Some(status) refuses it.
+pub fn before_view<C: CallView>(call: &C) -> Option<i32> {
+    if call.depth() > 0 || !active() {
         return None;
     }
     match op_for(call)? {
@@ -419,8 +452,8 @@ pub fn before<C: CallView>(call: &C) -> Option<i32> {
 
 /// The ledger stage after the call: books it, may rewrite the memory-size
 /// answers, and returns the status the caller sees.
-pub fn after<C: CallView>(call: &C, result: i32) -> i32 {
-    if call.depth() > 0 || !enabled() {
+pub fn after_view<C: CallView>(call: &C, result: i32) -> i32 {
+    if call.depth() > 0 || !active() {
         return result;
     }
     let Some(op) = op_for(call) else { return result };

@@ -24,12 +24,11 @@
 //! `cudaGetDriverEntryPoint*` are traced: they are the interposer's.
 
 use super::args::{push_hex, push_int, Raw};
-use super::driver_abi::{kind, Api, Hooks, Kind, RunFn, ABI_VERSION};
+use super::driver_abi::{kind, Api, Kind, ABI_VERSION};
 use super::{traced, CallArgs, CallSite, TraceArg};
 use crate::types::cudaError_t;
-use std::cell::Cell;
-use std::ffi::{c_int, c_void, CStr};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ffi::{c_int, CStr};
+use std::panic::catch_unwind;
 use std::sync::OnceLock;
 
 struct Enum {
@@ -112,72 +111,39 @@ unsafe fn register(api: &Api) -> Registry {
     Registry { api, fns, result: enums.get(api.result_enum).copied().unwrap_or(empty) }
 }
 
-static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untraced, activate, depth };
-
-unsafe extern "C" fn activate() {
-    let _ = catch_unwind(super::active);
-}
-
-unsafe extern "C" fn depth() -> u32 {
-    super::current_depth()
-}
-
-/// Called by the driver interposer when it loads: the hooks it reports
-/// through, or NULL when driver-API tracing is off
-/// (`CUDART_SHIM_TRACE_DRIVER=0`), the ABI version differs, or another
-/// copy of the interposer registered first. Does not switch tracing on
-/// (`Hooks::activate` does): a runtime the program does not use stays
-/// inert, with no output, thread or driver.
+/// Take the interposer's description (once; a second interposer's is
+/// refused). Returns false when its calls are not to be reported: another
+/// ABI version, a second interposer, or driver-API tracing switched off
+/// (`CUDART_SHIM_TRACE_DRIVER=0`).
 ///
 /// # Safety
 /// `api` is NULL or follows [`super::driver_abi`].
-///
-/// cbindgen:ignore
-#[unsafe(no_mangle)]
-#[allow(non_snake_case)]
-pub unsafe extern "C" fn cudartShimInternalDriverHooks(api: *const Api) -> *const Hooks {
-    let r = catch_unwind(|| {
-        // SAFETY: NULL or a valid Api, per the contract.
-        let Some(a) = (unsafe { api.as_ref() }) else { return std::ptr::null() };
-        if a.abi != ABI_VERSION {
-            log::warn!("driver interposer of another version (ABI {} here {ABI_VERSION}): driver calls are not traced", a.abi);
-            return std::ptr::null();
-        }
-        if !crate::config::trace_config().driver {
-            return std::ptr::null();
-        }
-        // SAFETY: checked above.
-        let reg = REGISTRY.get_or_init(|| Box::leak(Box::new(unsafe { register(a) })));
-        if reg.api != api {
-            log::warn!("a second driver interposer was loaded; only the first one's calls are traced");
-            return std::ptr::null();
-        }
-        &HOOKS as *const Hooks
-    });
-    r.unwrap_or(std::ptr::null())
+pub unsafe fn register_api(api: *const Api) -> bool {
+    // SAFETY: NULL or a valid Api, per the contract.
+    let Some(a) = (unsafe { api.as_ref() }) else { return false };
+    if a.abi != ABI_VERSION {
+        log::warn!("driver interposer of another version (ABI {} here {ABI_VERSION}): driver calls are not traced", a.abi);
+        return false;
+    }
+    if !crate::config::trace_config().driver {
+        return false;
+    }
+    // SAFETY: checked above.
+    let reg = REGISTRY.get_or_init(|| Box::leak(Box::new(unsafe { register(a) })));
+    if reg.api != api {
+        log::warn!("a second driver interposer was loaded; only the first one's calls are traced");
+        return false;
+    }
+    true
 }
 
-/// One driver call: traced, run exactly once whatever happens here.
-unsafe extern "C" fn call(id: u32, args: *const u64, run: RunFn, ctx: *mut c_void) -> c_int {
-    let done: Cell<Option<c_int>> = Cell::new(None);
-    let go = || {
-        // SAFETY: the interposer's call, run once (`done` records it).
-        let r = unsafe { run(ctx) };
-        done.set(Some(r));
-        r
-    };
+/// Observe one driver call of the interposer's function `id`: `words`
+/// holds one word per parameter; `go` runs the call (with every other
+/// stage of the pipeline) exactly once.
+pub fn observe(id: u32, words: &[u64], go: impl FnOnce() -> c_int) -> c_int {
     let Some(f) = REGISTRY.get().and_then(|r| r.fns.get(id as usize)) else { return go() };
-    // SAFETY: one word per parameter (the interposer's contract); NULL
-    // shows no argument.
-    let words: &[u64] = if args.is_null() { &[] } else { unsafe { std::slice::from_raw_parts(args, f.args.len()) } };
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        traced(&f.site, &|c: &mut CallArgs| capture(f, words, c), go, |r| cudaError_t(*r))
-    }));
-    match (r, done.get()) {
-        (Ok(r), _) => r,
-        (Err(_), Some(r)) => r,
-        (Err(_), None) => go(),
-    }
+    let words = &words[..words.len().min(f.args.len())];
+    traced(&f.site, &|c: &mut CallArgs| capture(f, words, c), go, |r| cudaError_t(*r))
 }
 
 fn capture(f: &'static Func, words: &[u64], c: &mut CallArgs) {
@@ -189,7 +155,7 @@ fn capture(f: &'static Func, words: &[u64], c: &mut CallArgs) {
 /// Entry points handed out untraced (a function newer than the
 /// interposer's list, or one it exports untyped): one row per name, counted
 /// once.
-unsafe extern "C" fn untraced(name: *const u8, len: usize) {
+pub unsafe extern "C" fn untraced(name: *const u8, len: usize) {
     let _ = catch_unwind(|| {
         // SAFETY: per the ABI.
         let name = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(name, len) }).into_owned();
@@ -297,4 +263,9 @@ impl TraceArg for Word {
         };
         Some(Raw { a, b, fmt })
     }
+}
+
+/// How many parameters the interposer's function `id` has (0 when unknown).
+pub fn nargs(id: u32) -> usize {
+    REGISTRY.get().and_then(|r| r.fns.get(id as usize)).map_or(0, |f| f.args.len())
 }

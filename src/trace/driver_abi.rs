@@ -19,7 +19,10 @@ use std::sync::atomic::AtomicU32;
 /// Bumped on any change to a struct or function of this file.
 /// 2: the hooks no longer switch the machinery on; [`Hooks::activate`] and
 /// [`Hooks::depth`] (two runtimes in one process, see `interposer/src/shim.rs`).
-pub const ABI_VERSION: u32 = 2;
+/// 3: [`Hooks::flags`] is the interception pipeline's switch word (trace,
+/// hooks, faults, ledger...), and [`Hooks::call`] takes the call's typed
+/// parameter block, which `run` reads its arguments from.
+pub const ABI_VERSION: u32 = 3;
 
 /// The exported function of `libcudart_shim.so` (and of
 /// `libcudart_shim12.so`, versioned `libcudart.so.12` there) that hands out
@@ -156,12 +159,17 @@ pub type RunFn = unsafe extern "C" fn(ctx: *mut c_void) -> c_int;
 #[repr(C)]
 pub struct Hooks {
     pub abi: u32,
-    /// The trace switch word: calls are traced while it holds more than
-    /// [`OFF`] (read with a relaxed load on every call).
+    /// The interception pipeline's switch word: calls go through
+    /// [`Hooks::call`] while it holds more than [`OFF`] (read with a relaxed
+    /// load on every call).
     pub flags: *const AtomicU32,
-    /// Trace one call of function `id`: `args` holds one word per
-    /// parameter; `run(ctx)` makes the call, exactly once.
-    pub call: unsafe extern "C" fn(id: u32, args: *const u64, run: RunFn, ctx: *mut c_void) -> c_int,
+    /// One call of function `id` through the pipeline: `params` is its
+    /// typed parameter block (a `#[repr(C)]` struct of its parameters in
+    /// order, as `control::params::driver` declares it; a stage may change
+    /// it), `args` one word per parameter as the program passed it (for the
+    /// call log); `run(ctx)` makes the call with the arguments read from
+    /// `params` then, at most once.
+    pub call: unsafe extern "C" fn(id: u32, params: *mut c_void, args: *const u64, run: RunFn, ctx: *mut c_void) -> c_int,
     /// An entry point the interposer hands out untraced (a function newer
     /// than its list): counted once under a name that says so.
     pub untraced: unsafe extern "C" fn(name: *const u8, len: usize),
@@ -175,7 +183,7 @@ pub struct Hooks {
     pub depth: unsafe extern "C" fn() -> u32,
 }
 
-/// The switch word's value (and below) when nothing is traced.
+/// The switch word's value (and below) when nothing wants calls.
 pub const OFF: u32 = 1;
 
 // SAFETY: every pointer in these structs points at immutable statics.

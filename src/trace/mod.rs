@@ -196,6 +196,7 @@ pub(crate) fn set_flag(flag: u32, on: bool) {
     } else {
         FLAGS.fetch_and(!flag, Relaxed);
     }
+    crate::control::switch::mark(crate::control::switch::TRACE, FLAGS.load(Relaxed) > CONFIGURED);
 }
 
 struct Outputs {
@@ -263,7 +264,7 @@ fn configure() -> bool {
         if c.calls {
             flags |= CALLS;
         }
-        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json")) {
+        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), timeline::Kind::Json) {
             flags |= TIMELINE;
         }
         // GPU activity is not a flag: with it alone, calls are not traced.
@@ -275,6 +276,8 @@ fn configure() -> bool {
             unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
         }
         FLAGS.fetch_or(flags, Relaxed);
+        // The pipeline's switch word: observation wants calls.
+        crate::control::switch::mark(crate::control::switch::TRACE, flags > CONFIGURED);
     });
     FLAGS.load(Relaxed) > CONFIGURED
 }

@@ -93,3 +93,34 @@ pub struct cudartShimPoolStats {
     /// Segments given back to the driver.
     pub released_blocks: u64,
 }
+
+/// One call as every stage of the interception pipeline sees it (hooks,
+/// faults, the ledger, observation): the same description for runtime and
+/// driver calls. Valid during the call only.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudartShimCall {
+    /// One id space over runtime and driver names (`CUDART_SHIM_ID_<name>`
+    /// in `cudart_shim_params.h`; driver ids start at
+    /// `CUDART_SHIM_DRIVER_BASE`). The same for every process of one build.
+    pub function_id: u32,
+    /// `CUDART_SHIM_LAYER_RUNTIME` or `CUDART_SHIM_LAYER_DRIVER`.
+    pub layer: u32,
+    /// 0 for a call from the program; 1 and more for a call made while
+    /// another intercepted call of the same thread is running (our runtime's
+    /// driver calls, a stream callback's calls).
+    pub depth: u32,
+    /// The calling thread's kernel thread id.
+    pub thread_id: c_int,
+    pub function_name: *const c_char,
+    /// The call's typed parameter block (`<name>_params` in
+    /// `cudart_shim_params.h`; NULL for a function without parameters).
+    /// A `before` handler may change the arguments through it.
+    pub params: *mut c_void,
+    /// The result so far: set before the `after` phase (a `cudaError_t` for
+    /// a runtime call, a `CUresult` for a driver call); 0 before the call.
+    pub result: c_int,
+}
+
+pub const CUDART_SHIM_LAYER_RUNTIME: u32 = 0;
+pub const CUDART_SHIM_LAYER_DRIVER: u32 = 1;

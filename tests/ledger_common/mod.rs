@@ -74,11 +74,11 @@ pub fn start(limit: &str) {
 /// Run `c` through the ledger stage as the pipeline does, the driver
 /// answering `driver(c)` (a status) when the call is not refused.
 pub fn run(c: &Call, driver: impl FnOnce(&Call) -> i32) -> i32 {
-    if let Some(code) = ledger::before(c) {
+    if let Some(code) = ledger::before_view(c) {
         return code;
     }
     let r = driver(c);
-    ledger::after(c, r)
+    ledger::after_view(c, r)
 }
 
 /// `cudaMalloc(&p, size)` answered with the device pointer `addr`.

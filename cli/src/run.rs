@@ -1,0 +1,30 @@
+//! `cudart-shim run`: the program under the shim with tracing off: our
+//! runtime preloaded (as `trace` chooses it) and the driver interposer
+//! first on the library path, so that faults and hooks reach both layers.
+//! Nothing is written; the program's exit status is passed through.
+
+use crate::launch;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Options {
+    #[command(flatten)]
+    target: launch::Target,
+}
+
+pub fn run(o: Options) -> ExitCode {
+    let mut launch = match launch::prepare(o.target.library, &o.target.program) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let cmd = &mut launch.cmd;
+    // Tracing off, whatever the environment says.
+    for v in ["CUDART_SHIM_TRACE", "CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SESSION"] {
+        cmd.env_remove(v);
+    }
+    crate::api_layers::ApiLayers { no_runtime_api: false, no_driver_api: false }.apply(cmd, launch.libs.primary());
+    match launch::status(cmd, &o.target.program[0]) {
+        Ok(s) => launch::exit_code(s),
+        Err(code) => code,
+    }
+}

@@ -1,0 +1,163 @@
+//! The interception pipeline: one per layer, one order.
+//!
+//! Runtime exports enter through `entry!` (`crate::entry`), driver exports
+//! through the interposer's generated wrapper, which reports here through
+//! [`driver`]. Both test one word on every call ([`any`]: one relaxed load
+//! and a compare); only when it is above `CONFIGURED` does a call take the
+//! slow path, which runs, once per call and in this fixed order:
+//!
+//! ```text
+//! hooks before -> faults -> ledger::before -> the call (or an `instead`
+//! hook) -> ledger::after -> hooks after -> observation (trace)
+//! ```
+//!
+//! Every stage sees the same [`Call`]: function id (one id space over
+//! runtime and driver names, `control::params`), name, layer, depth, thread,
+//! the typed parameter block and, from `after` on, the result.
+//!
+//! A fault or the ledger that refuses a call skips it, and the `instead`
+//! phase and `ledger::after` with it; the `after` hooks and observation
+//! still see the call, with the refusing code as its result.
+//!
+//! Observation wraps the stages ([`observe`]): its clock and nesting span
+//! the whole chain, so calls a hook makes nest under the call, and it
+//! records the result the caller sees, after every other stage.
+
+pub mod driver;
+
+use crate::control::{self, switch};
+use crate::ledger;
+use crate::trace::{self, CallArgs, CallSite};
+use std::cell::Cell;
+use std::sync::atomic::Ordering::Relaxed;
+
+pub use crate::control::switch::{CONFIGURED, FAULTS, HOOKS, LEDGER, RECORDER, TRACE};
+pub use crate::control::Call;
+
+/// Whether any capability wants calls. Runs the one-time setup on first use.
+#[inline(always)]
+pub fn any() -> bool {
+    match switch::ON.load(Relaxed) {
+        CONFIGURED => false,
+        0 => configure(),
+        _ => true,
+    }
+}
+
+/// Set or clear a capability's bit, after the one-time setup.
+pub fn set(bit: u32, on: bool) {
+    configure();
+    switch::mark(bit, on);
+}
+
+/// The one-time setup: the trace first (it has its own rule for calls made
+/// while it sets up, and sets its own bit when done), then the other
+/// capabilities read their configuration.
+#[cold]
+fn configure() -> bool {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    let _ = trace::active();
+    ONCE.call_once(|| {
+        let mut bits = CONFIGURED;
+        if control::faults::enabled() {
+            bits |= FAULTS;
+        }
+        if ledger::enabled() {
+            bits |= LEDGER;
+        }
+        switch::ON.fetch_or(bits, Relaxed);
+    });
+    switch::ON.load(Relaxed) > CONFIGURED
+}
+
+thread_local! {
+    // No destructor: usable during thread teardown.
+    static DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// A call description for function `id` of `layer`, at this thread's depth.
+#[inline]
+pub fn describe(id: u32, layer: u32, params: *mut std::ffi::c_void) -> Call {
+    Call {
+        function_id: id,
+        layer,
+        depth: DEPTH.try_with(Cell::get).unwrap_or(0),
+        thread_id: trace::gettid(),
+        function_name: control::c_name(id),
+        params,
+        result: 0,
+    }
+}
+
+/// Run the stages around `real` (which makes the call and returns its
+/// code). `replaceable`: whether the call's result is a status that a
+/// fault, the ledger or an `instead` hook may stand for (false for the
+/// runtime exports that return a value: they always run).
+#[inline(never)]
+pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) -> i32 {
+    let on = switch::bits();
+    let _nested = Nested::enter();
+    if on & HOOKS != 0 {
+        control::hooks::before(call);
+    }
+    let mut refused = None;
+    if replaceable {
+        if on & FAULTS != 0 {
+            refused = control::faults::before(call);
+        }
+        if refused.is_none() && on & LEDGER != 0 {
+            refused = ledger::before(call);
+        }
+    }
+    let mut r = match refused {
+        Some(code) => code,
+        None => {
+            let instead = if replaceable && on & HOOKS != 0 { control::hooks::instead(call) } else { None };
+            let r = match instead {
+                Some(code) => code,
+                None => real(),
+            };
+            if on & LEDGER != 0 { ledger::after(call, r) } else { r }
+        }
+    };
+    call.result = r;
+    if on & HOOKS != 0 {
+        let after = control::hooks::after(call, r);
+        if replaceable {
+            r = after;
+        }
+    }
+    r
+}
+
+/// Observation around the stages: traced when the trace is on.
+#[inline]
+pub fn observe<R>(site: &'static CallSite, args: &dyn Fn(&mut CallArgs), run: impl FnOnce() -> R, status_of: impl Fn(&R) -> crate::types::cudaError_t) -> R {
+    if switch::bits() & TRACE != 0 {
+        trace::traced(site, args, run, status_of)
+    } else {
+        run()
+    }
+}
+
+/// This thread is inside an intercepted call while the guard lives.
+struct Nested;
+
+impl Nested {
+    fn enter() -> Nested {
+        let _ = DEPTH.try_with(|d| d.set(d.get() + 1));
+        Nested
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        let _ = DEPTH.try_with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
+/// Observation of a driver call (the interposer's function `id`).
+#[inline]
+fn observe_driver(id: u32, words: &[u64], run: impl FnOnce() -> std::ffi::c_int) -> std::ffi::c_int {
+    if switch::bits() & TRACE != 0 { trace::driver::observe(id, words, run) } else { run() }
+}
