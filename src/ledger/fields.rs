@@ -18,15 +18,20 @@ fn field_of<P, F>(block: *const P, get: fn(*const P) -> *const F) -> &'static [u
 }
 
 macro_rules! fields {
-    ($($p:path { $($f:ident),* $(,)? })*) => {
+    ($($m:ident :: $p:ident { $($f:ident),* $(,)? })*) => {
+        /// The functions listed, in order.
+        const LISTED: &[&str] = &[$(stringify!($p)),*];
+
         /// The bytes of parameter `name` of call `id` (its block at `params`).
         pub fn param(id: u32, params: *const std::ffi::c_void, name: &str) -> Option<&'static [u8]> {
             if params.is_null() {
                 return None;
             }
+            let i = index(id)?;
+            let mut k = 0usize;
             $(
-                if id == <$p>::ID {
-                    let b = params as *const $p;
+                if i == k {
+                    let b = params as *const $m::$p;
                     $(
                         if name == stringify!($f) {
                             // SAFETY: a field projection of the block; nothing is read here.
@@ -35,15 +40,28 @@ macro_rules! fields {
                     )*
                     return None;
                 }
+                k += 1;
             )*
+            let _ = k;
             None
         }
-
-        /// Whether the ledger knows the parameters of function `id`.
-        pub fn known(id: u32) -> bool {
-            $( id == <$p>::ID || )* false
-        }
     };
+}
+
+/// The position in [`LISTED`] of function `id`, by name: a name may have
+/// more than one id (the interposer's list repeats a few), all of them
+/// with the same parameters.
+fn index(id: u32) -> Option<usize> {
+    static INDEX: std::sync::OnceLock<Box<[u8]>> = std::sync::OnceLock::new();
+    let t = INDEX.get_or_init(|| {
+        crate::control::params::NAMES.iter().map(|n| LISTED.iter().position(|l| l == n).map_or(0, |i| i as u8 + 1)).collect()
+    });
+    t.get(id as usize).and_then(|&v| v.checked_sub(1)).map(usize::from)
+}
+
+/// Whether the ledger knows the parameters of function `id`.
+pub fn known(id: u32) -> bool {
+    index(id).is_some()
 }
 
 fields! {
