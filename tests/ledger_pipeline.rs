@@ -51,6 +51,18 @@ fn the_limit_refuses_without_reaching_the_driver_and_prints_the_oom_report() {
 }
 
 #[test]
+fn run_takes_the_limit_too() {
+    let exe = leak_three("ledger_run");
+    let o = cli_on_fake().args(["run", "--memory-limit", "1MiB", "--"]).arg(&exe).args(["oom", "2000000"]).output().unwrap();
+    let (out, err) = output_text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out, "oom: cudaErrorMemoryAllocation\nleaked 3\n", "{err}");
+    let o = cli_on_fake().args(["run", "--memory-limit", "1MB", "--"]).arg(&exe).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(output_text(&o).1.contains("unknown unit \"MB\""));
+}
+
+#[test]
 fn a_bad_limit_in_the_variable_is_one_warning_and_no_limit() {
     let exe = leak_three("ledger_badvar");
     let mut c = std::process::Command::new(&exe);
