@@ -228,7 +228,7 @@ cudaError_t cudartShimGetCounter(const char *name, struct cudartShimCounter *cou
 cudaError_t cudartShimResetCounters(void);
 
 /**
- * Write the summary and every pending timeline event now.
+ * Write the summary, the memory report and every pending timeline event now.
  */
 cudaError_t cudartShimFlush(void);
 

@@ -142,6 +142,10 @@ pub struct TraceConfig {
     /// `gpu`: GPU activity from CUPTI (tables with the summary's, slices
     /// on the timeline).
     pub gpu: bool,
+    /// `memory`: the memory reports of the ledger (table, leaks, OOM).
+    pub memory: bool,
+    /// Where they go (`CUDART_SHIM_TRACE_MEMORY_FILE`; None: stderr).
+    pub memory_file: Option<String>,
     /// Driver API calls are traced (`CUDART_SHIM_TRACE_DRIVER`, default
     /// on; `0` turns it off): the driver interposer reports them, and our
     /// runtime loads its driver through the interposer when it finds one.
@@ -341,9 +345,10 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
                     "timeline" => c.timeline = true,
                     "gpu" => c.gpu = true,
                     "recorder" => c.recorder = true,
+                    "memory" => c.memory = true,
                     "all" => (c.summary, c.calls, c.timeline) = (true, true, true),
                     _ => warnings.push(format!(
-                        "CUDART_SHIM_TRACE: ignoring {m:?}; accepted: a comma list of summary, calls, timeline, gpu, recorder (or 1 = summary, 0 = off)"
+                        "CUDART_SHIM_TRACE: ignoring {m:?}; accepted: a comma list of summary, calls, timeline, gpu, recorder, memory (or 1 = summary, 0 = off)"
                     )),
                 }
             }
@@ -425,6 +430,9 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     if let Some(f) = path("CUDART_SHIM_TRACE_CALLS_FILE", &mut warnings) {
         c.calls_file = Some(f);
     }
+    if let Some(f) = path("CUDART_SHIM_TRACE_MEMORY_FILE", &mut warnings) {
+        c.memory_file = Some(f);
+    }
     if let Some(f) = path("CUDART_SHIM_TRACE_TIMELINE_FILE", &mut warnings) {
         c.timeline_file = Some(f);
     }
@@ -478,6 +486,50 @@ pub fn parse_size(v: &str) -> Option<u64> {
         _ => (v, 1),
     };
     num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// What the memory ledger's own variables ask for ([`memory_config`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryConfig {
+    /// `CUDART_SHIM_MEMORY_LIMIT`: `64MiB` (every device) or
+    /// `0=8GiB,1=4GiB`; a spec not understood applies no limit.
+    pub limit: trace_format::memory::LimitSpec,
+    /// `CUDART_SHIM_MEMORY_BACKTRACE=N`: native frames kept per allocation
+    /// (0, the default: the calling library and call site only; at most 64).
+    pub backtrace: u32,
+}
+
+/// Parse the memory variables; warnings name the variable and what was
+/// not understood (that part then does nothing).
+pub fn parse_memory_config(get: impl Fn(&str) -> Option<String>) -> (MemoryConfig, Vec<String>) {
+    let mut c = MemoryConfig::default();
+    let mut warnings = Vec::new();
+    if let Some(v) = get("CUDART_SHIM_MEMORY_LIMIT").filter(|v| !v.trim().is_empty()) {
+        match trace_format::memory::parse_limit_spec(&v) {
+            Ok(l) => c.limit = l,
+            Err(e) => warnings.push(format!("CUDART_SHIM_MEMORY_LIMIT={v:?}: {e}; no memory limit is applied")),
+        }
+    }
+    if let Some(v) = get("CUDART_SHIM_MEMORY_BACKTRACE") {
+        match v.trim().parse::<u32>() {
+            Ok(n) if n <= 64 => c.backtrace = n,
+            _ => warnings.push(format!("CUDART_SHIM_MEMORY_BACKTRACE={v:?} is not understood (accepted: a number of frames from 0 to 64); no backtraces are kept")),
+        }
+    }
+    (c, warnings)
+}
+
+/// The memory configuration of this process: read once, warnings logged.
+pub fn memory_config() -> &'static MemoryConfig {
+    static CONFIG: std::sync::OnceLock<MemoryConfig> = std::sync::OnceLock::new();
+    CONFIG.get_or_init(|| {
+        init_logging();
+        let (c, warnings) = parse_memory_config(env_var);
+        for w in warnings {
+            log::warn!("{w}");
+        }
+        c
+    })
 }
 
 /// The tracing configuration of this process: read once from the

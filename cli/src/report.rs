@@ -59,6 +59,9 @@ impl Input {
 }
 
 pub fn run(o: Options) -> ExitCode {
+    if let Some(code) = memory_reports(&o) {
+        return code;
+    }
     let mut inputs = Vec::new();
     for f in &o.files {
         match read(f, o.merge.is_some()) {
@@ -92,6 +95,31 @@ pub fn run(o: Options) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Memory reports (`trace --memory-file F.json`): each printed as the
+/// program printed it, in the format asked. None when a file is not one.
+fn memory_reports(o: &Options) -> Option<ExitCode> {
+    let mut reports = Vec::new();
+    for f in &o.files {
+        let j: Value = serde_json::from_slice(&std::fs::read(f).ok()?).ok()?;
+        j.get("cuda_memory")?;
+        match trace_format::memory::Report::from_json(&j) {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                eprintln!("cudart-shim: {}: {e}", f.display());
+                return Some(ExitCode::from(1));
+            }
+        }
+    }
+    for r in reports {
+        match o.format.as_str() {
+            "json" => print!("{}", r.to_json()),
+            "csv" => print!("{}", r.to_csv()),
+            _ => print!("{}", r.to_text()),
+        }
+    }
+    Some(ExitCode::SUCCESS)
 }
 
 fn read(file: &Path, keep_events: bool) -> Result<Input, String> {

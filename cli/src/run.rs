@@ -8,6 +8,11 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Options {
+    /// Device-memory limit: SIZE for every device (64MiB) or per device
+    /// (0=8GiB,1=4GiB); units B, KiB, MiB, GiB. Allocations past it fail
+    /// with out-of-memory; cudaMemGetInfo/cuMemGetInfo report it.
+    #[arg(long, value_name = "SPEC")]
+    memory_limit: Option<String>,
     #[command(flatten)]
     faults: launch::Faults,
     #[command(flatten)]
@@ -15,6 +20,12 @@ pub struct Options {
 }
 
 pub fn run(o: Options) -> ExitCode {
+    if let Some(spec) = &o.memory_limit
+        && let Err(e) = trace_format::memory::parse_limit_spec(spec)
+    {
+        eprintln!("cudart-shim: --memory-limit {spec:?}: {e}");
+        return ExitCode::from(2);
+    }
     let mut launch = match launch::prepare(o.target.library, &o.target.program) {
         Ok(l) => l,
         Err(code) => return code,
@@ -23,6 +34,9 @@ pub fn run(o: Options) -> ExitCode {
     // Tracing off, whatever the environment says.
     for v in ["CUDART_SHIM_TRACE", "CUDART_SHIM_TRACE_FILE", "CUDART_SHIM_TRACE_SESSION"] {
         cmd.env_remove(v);
+    }
+    if let Some(spec) = &o.memory_limit {
+        cmd.env("CUDART_SHIM_MEMORY_LIMIT", spec);
     }
     if let Err(code) = o.faults.apply(launch.libs.primary(), cmd) {
         return code;

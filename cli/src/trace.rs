@@ -76,6 +76,19 @@ pub struct Options {
     /// summary, GPU tracks on the timeline.
     #[arg(long)]
     gpu: bool,
+    /// The memory reports: the memory table by device, library and kind
+    /// at exit, the leak report, an OOM report at the first failed
+    /// allocation of each kind (stderr, or --memory-file).
+    #[arg(long)]
+    memory: bool,
+    /// Write the memory reports to FILE (.csv, .json or text; %p, %r).
+    #[arg(long, value_name = "FILE")]
+    memory_file: Option<String>,
+    /// Device-memory limit: SIZE for every device (64MiB) or per device
+    /// (0=8GiB,1=4GiB); units B, KiB, MiB, GiB. Allocations past it fail
+    /// with out-of-memory; cudaMemGetInfo/cuMemGetInfo report it.
+    #[arg(long, value_name = "SPEC")]
+    memory_limit: Option<String>,
     /// Summary only: time 1 call in N (1 to 1000000) of each function
     /// (every call is still counted; CUDART_SHIM_TRACE_SAMPLE).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -100,6 +113,12 @@ pub struct Options {
 }
 
 pub fn run(o: Options) -> ExitCode {
+    if let Some(spec) = &o.memory_limit
+        && let Err(e) = trace_format::memory::parse_limit_spec(spec)
+    {
+        eprintln!("cudart-shim: --memory-limit {spec:?}: {e}");
+        return ExitCode::from(2);
+    }
     let mut launch = match launch::prepare(o.target.library, &o.target.program) {
         Ok(l) => l,
         Err(code) => return code,
@@ -107,7 +126,7 @@ pub fn run(o: Options) -> ExitCode {
     let summary = o.summary || (!o.no_summary && o.recorder.is_none());
     let calls = o.calls || o.calls_file.is_some();
     let modes: Vec<&str> =
-        [(summary, "summary"), (calls, "calls"), (o.timeline.is_some(), "timeline"), (o.gpu, "gpu"), (o.recorder.is_some(), "recorder")]
+        [(summary, "summary"), (calls, "calls"), (o.timeline.is_some(), "timeline"), (o.gpu, "gpu"), (o.recorder.is_some(), "recorder"), (o.memory || o.memory_file.is_some(), "memory")]
         .into_iter()
         .filter_map(|(on, m)| on.then_some(m))
         .collect();
@@ -134,6 +153,8 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_TRACE_TIMELINE_RING", o.ring.then(|| "1".to_owned())),
         ("CUDART_SHIM_RECORDER_SIZE", o.recorder.map(|n| n.to_string())),
         ("CUDART_SHIM_RECORDER_SIGUSR1", o.recorder_sigusr1.then(|| "1".to_owned())),
+        ("CUDART_SHIM_TRACE_MEMORY_FILE", o.memory_file),
+        ("CUDART_SHIM_MEMORY_LIMIT", o.memory_limit),
     ];
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");

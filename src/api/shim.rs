@@ -43,10 +43,13 @@ pub unsafe extern "C" fn cudartShimResetCounters() -> cudaError_t {
     entry!(@own cudartShimResetCounters() => subscribe::reset_counters())
 }
 
-/// Write the summary and every pending timeline event now.
+/// Write the summary, the memory report and every pending timeline event now.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimFlush() -> cudaError_t {
-    entry!(@own cudartShimFlush() => subscribe::flush())
+    entry!(@own cudartShimFlush() => {
+        crate::ledger::report::write(false);
+        subscribe::flush()
+    })
 }
 
 /// Call `on_enter` before and `on_exit` after every runtime call (either

@@ -1,32 +1,590 @@
-//! The ledger stage of the interception pipeline (owner: the ledger work,
-//! issue #25). This file is the placeholder the pipeline compiles against:
-//! the two stage functions with their final signatures, doing nothing.
+//! The ledger of device memory: one per process, fed by both layers (the
+//! runtime's exports and the driver interposer) through the interception
+//! pipeline's ledger stage, [`before`] and [`after`].
 //!
-//! Contract (see `crate::intercept`): [`before`] runs after the hooks'
-//! `before` phase and the faults, once per call; `Some(code)` refuses the
-//! call with that status of the call's layer (the call does not run).
-//! [`after`] runs after the call (not after a refused one) and returns the
-//! result the caller sees; it may rewrite out-parameters through the call's
-//! typed parameter block. Both run only while the ledger's bit
-//! (`intercept::LEDGER`) is set in the pipeline's switch word; the ledger
-//! sets it with `crate::intercept::set(crate::intercept::LEDGER, true)`.
+//! - **One allocation, one entry.** Only the program's own calls (depth 0)
+//!   touch the ledger: a runtime call and the driver call it makes are one
+//!   allocation, counted at the outermost layer. A driver call made by
+//!   another library (cuBLAS, NCCL, NVIDIA's runtime under CuPy) is depth
+//!   0 at the driver layer and counted there.
+//! - **Families and kinds** ([`decode::op_of`]): `cudaMalloc`/`cuMemAlloc`
+//!   with pitch, 3D, arrays and mipmapped arrays (kind `device`);
+//!   stream-ordered allocations (`pool`, by size: what the program asked
+//!   of the pool); VMM (`vmm`, counted at `cuMemCreate`, released at
+//!   `cuMemRelease`, mapping is not an allocation); managed (`managed`,
+//!   counted by size); IPC imports (`imported`: shown, not owned, outside
+//!   the limit); pinned and registered host memory (`host`, device -1,
+//!   outside the limit).
+//! - **Limits** are a policy over the same usage: device, pool, VMM and
+//!   managed bytes of a device are reserved atomically *before* the call
+//!   ([`book::reserve`]) and returned if it fails, so racing threads never
+//!   take a device past its limit; a refused call answers its layer's
+//!   out-of-memory code (2 in both enums) without reaching the driver.
+//!   `cudaMemGetInfo`/`cuMemGetInfo` answer total = the limit and free =
+//!   the limit minus what is used, never more than the driver's free;
+//!   `cuDeviceTotalMem` and `cudaDeviceProp::totalGlobalMem` answer the
+//!   limit too (the smaller of it and the device's memory), so every place
+//!   a program reads the size of the device agrees (docs/MEMORY.md).
+//! - **Reports** ([`report`]) read the same tables.
+//!
+//! Cost: nothing when off (the pipeline reads one bit of its "anything
+//! on?" word); when on, calls that are not allocations, frees or
+//! memory-size queries cost one cached look-up by function id.
 
-use crate::control::Call;
+pub mod book;
+pub mod caller;
+pub mod decode;
+pub mod fields;
+pub mod report;
 
-/// Whether the ledger wants to see calls (read once, at the pipeline's
-/// one-time setup).
-pub fn enabled() -> bool {
-    false
+use decode::{Alloc, DevFrom as DevSrc, Handle, Op, Size, Space};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicU8, Ordering::*};
+use std::sync::OnceLock;
+use trace_format::memory::LimitSpec;
+
+/// What kind of memory an allocation is (a column of the memory table and
+/// a counter track of the timeline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Kind {
+    Device = 0,
+    Pool = 1,
+    Vmm = 2,
+    Managed = 3,
+    Graph = 4,
+    Imported = 5,
+    Host = 6,
 }
 
-/// Before the call: `Some(code)` refuses it.
+impl Kind {
+    pub const COUNT: usize = 7;
+    pub const ALL: [Kind; Kind::COUNT] = [Kind::Device, Kind::Pool, Kind::Vmm, Kind::Managed, Kind::Graph, Kind::Imported, Kind::Host];
+
+    pub fn name(self) -> &'static str {
+        ["device", "pool", "vmm", "managed", "graph", "imported", "host"][self as usize]
+    }
+
+    /// Whether this kind counts against a device's limit: memory the
+    /// process owns on the device.
+    pub fn limited(self) -> bool {
+        !matches!(self, Kind::Imported | Kind::Host)
+    }
+}
+
+/// The layer a call belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    Runtime,
+    Driver,
+}
+
+/// What the ledger reads of a call: the pipeline's `Call` description.
+pub trait CallView {
+    /// The function's id (one id space over runtime and driver names).
+    fn id(&self) -> u32;
+    fn name(&self) -> &str;
+    fn layer(&self) -> Layer;
+    /// 0: the program's own call; more: made inside another traced call.
+    fn depth(&self) -> u32;
+    /// The bytes of parameter `name` in the call's typed parameter block
+    /// (fields named exactly like the C parameters).
+    fn param(&self, name: &str) -> Option<&[u8]>;
+    /// The export's return address (in its caller), when known.
+    fn return_address(&self) -> Option<usize> {
+        None
+    }
+    /// Whether the parameters of this function are readable at all.
+    fn known(&self) -> bool {
+        true
+    }
+}
+
+/// The out-of-memory status of both layers (`cudaErrorMemoryAllocation`,
+/// `CUDA_ERROR_OUT_OF_MEMORY`).
+pub const OUT_OF_MEMORY: i32 = 2;
+
+/// What the ledger asks of the driver, outside the call it is looking at.
+pub struct Probe {
+    /// The device of the calling thread's current context.
+    pub current_device: fn() -> Option<i32>,
+    /// The driver's free and total memory of the current device.
+    pub mem_info: fn() -> Option<(u64, u64)>,
+    /// The size of the allocation holding a device pointer.
+    pub address_range: fn(u64) -> Option<u64>,
+}
+
+fn driver_current_device() -> Option<i32> {
+    let mut ctx = crate::driver::CUcontext::default();
+    crate::driver::cu!(cuCtxGetCurrent(&mut ctx)).ok()?;
+    if ctx.is_null() {
+        return None;
+    }
+    let mut dev = 0;
+    crate::driver::cu!(cuCtxGetDevice(&mut dev, ctx)).ok()?;
+    Some(dev)
+}
+
+fn driver_mem_info() -> Option<(u64, u64)> {
+    let (mut f, mut t) = (0usize, 0usize);
+    crate::driver::cu!(cuMemGetInfo(&mut f, &mut t)).ok()?;
+    Some((f as u64, t as u64))
+}
+
+fn driver_address_range(p: u64) -> Option<u64> {
+    let (mut base, mut size): (crate::driver::CUdeviceptr, usize) = (0, 0);
+    crate::driver::cu!(cuMemGetAddressRange(&mut base, &mut size, p as crate::driver::CUdeviceptr)).ok()?;
+    Some(size as u64)
+}
+
+static DRIVER_PROBE: Probe = Probe { current_device: driver_current_device, mem_info: driver_mem_info, address_range: driver_address_range };
+static PROBE: AtomicPtr<Probe> = AtomicPtr::new(&DRIVER_PROBE as *const Probe as *mut Probe);
+
+/// Replace the driver queries (tests: a scripted driver).
+pub fn set_probe(p: &'static Probe) {
+    PROBE.store(p as *const Probe as *mut Probe, Release);
+}
+
+fn probe() -> &'static Probe {
+    // SAFETY: PROBE only ever holds pointers to statics.
+    unsafe { &*PROBE.load(Acquire) }
+}
+
+/// The ledger's configuration (from the environment: [`configure_from_env`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    pub limit: LimitSpec,
+    /// The memory reports are on (`CUDART_SHIM_TRACE=memory`).
+    pub report: bool,
+    /// Where the reports go (None: stderr; `.csv`/`.json`: that format).
+    pub file: Option<String>,
+    /// `CUDART_SHIM_MEMORY_BACKTRACE=N`: frames kept per allocation.
+    pub backtrace: u32,
+}
+
+const ON_TRACK: u8 = 1;
+const ON_REPORT: u8 = 2;
+static ON: AtomicU8 = AtomicU8::new(0);
+static BACKTRACE: AtomicU32 = AtomicU32::new(0);
+static CONFIG: OnceLock<parking_lot::Mutex<Config>> = OnceLock::new();
+static START_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Whether the ledger stage has anything to do (a limit, or the reports):
+/// read by the pipeline at its one-time setup, which is when the ledger
+/// reads its configuration from the environment.
+pub fn enabled() -> bool {
+    static FROM_ENV: std::sync::Once = std::sync::Once::new();
+    FROM_ENV.call_once(|| {
+        if ON.load(Relaxed) == 0 {
+            configure_from_env();
+        }
+    });
+    active()
+}
+
+#[inline(always)]
+fn active() -> bool {
+    ON.load(Relaxed) != 0
+}
+
+/// The pipeline's ledger stage before the call: `Some(code)` refuses it.
 #[inline]
-pub fn before(_call: &Call) -> Option<i32> {
+pub fn before(call: &crate::control::Call) -> Option<i32> {
+    before_view(&fields::View(call))
+}
+
+/// The pipeline's ledger stage after the call: the result the caller sees.
+#[inline]
+pub fn after(call: &crate::control::Call, result: i32) -> i32 {
+    after_view(&fields::View(call), result)
+}
+
+fn reporting() -> bool {
+    ON.load(Relaxed) & ON_REPORT != 0
+}
+
+/// Switch the ledger on as `c` says (off when it asks for nothing).
+pub fn configure(c: Config) {
+    for d in 0..book::DEVICES {
+        book::set_limit(d, c.limit.of(d as u32));
+    }
+    BACKTRACE.store(c.backtrace, Relaxed);
+    let _ = START_NS.compare_exchange(0, crate::trace::clock::mono_ns(), Relaxed, Relaxed);
+    let on = if c.report { ON_TRACK | ON_REPORT } else if !c.limit.is_empty() { ON_TRACK } else { 0 };
+    *CONFIG.get_or_init(Default::default).lock() = c;
+    ON.store(on, Release);
+}
+
+/// The configuration in force.
+pub fn config() -> Config {
+    CONFIG.get().map(|c| c.lock().clone()).unwrap_or_default()
+}
+
+/// Configure from `CUDART_SHIM_MEMORY_LIMIT`, `CUDART_SHIM_MEMORY_BACKTRACE`
+/// and `memory` in `CUDART_SHIM_TRACE` (read once by `config`).
+pub fn configure_from_env() {
+    let m = crate::config::memory_config();
+    let t = crate::config::trace_config();
+    configure(Config { limit: m.limit.clone(), report: t.memory, file: t.memory_file.clone(), backtrace: m.backtrace });
+}
+
+/// Nanoseconds since the ledger started.
+pub fn now_ns() -> u64 {
+    crate::trace::clock::mono_ns().saturating_sub(START_NS.load(Relaxed))
+}
+
+/// What `before` left for `after` on this thread.
+enum Pending {
+    None,
+    /// The call was refused: `after` has nothing to book.
+    Refused,
+    Alloc { device: i32, charged: u64, requested: u64 },
+    Free { space: Space, handle: u64, entry: book::Entry },
+}
+
+/// What one call changed in the ledger, for the timeline (the pipeline's
+/// observation stage takes it with [`take_event`] after the ledger stage
+/// ran): an allocation or a free as an instant carrying its size and
+/// library, and the new value of the counter track of its device and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemEvent {
+    pub alloc: bool,
+    pub device: i32,
+    pub kind: Kind,
+    pub size: u64,
+    pub lib: caller::LibId,
+    /// Bytes live on the device of this kind after the call.
+    pub track: u64,
+}
+
+/// The memory event of this thread's last call, if it changed the ledger.
+pub fn take_event() -> Option<MemEvent> {
+    EVENT.try_with(|e| e.take()).ok().flatten()
+}
+
+fn set_event(alloc: bool, e: &book::Entry) {
+    if reporting() {
+        let ev = MemEvent { alloc, device: e.device, kind: e.kind, size: e.size, lib: e.lib, track: book::track(e.device, e.kind) };
+        let _ = EVENT.try_with(|c| c.set(Some(ev)));
+    }
+}
+
+thread_local! {
+    static EVENT: std::cell::Cell<Option<MemEvent>> = const { std::cell::Cell::new(None) };
+    static PENDING: RefCell<Pending> = const { RefCell::new(Pending::None) };
+    static TID: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+fn set_pending(p: Pending) {
+    let _ = PENDING.try_with(|c| *c.borrow_mut() = p);
+}
+
+fn take_pending() -> Pending {
+    PENDING.try_with(|c| std::mem::replace(&mut *c.borrow_mut(), Pending::None)).unwrap_or(Pending::None)
+}
+
+fn tid() -> i32 {
+    TID.try_with(|t| {
+        if t.get() == 0 {
+            // SAFETY: gettid has no arguments and cannot fail.
+            t.set(unsafe { libc::syscall(libc::SYS_gettid) } as i32);
+        }
+        t.get()
+    })
+    .unwrap_or(0)
+}
+
+const OPS_CACHED: usize = 4096;
+static OPS: [OnceLock<Option<Op>>; OPS_CACHED] = [const { OnceLock::new() }; OPS_CACHED];
+
+#[inline]
+fn op_for<C: CallView>(call: &C) -> Option<Op> {
+    if !call.known() {
+        return None;
+    }
+    match OPS.get(call.id() as usize) {
+        Some(slot) => *slot.get_or_init(|| decode::op_of(call.name())),
+        None => decode::op_of(call.name()),
+    }
+}
+
+/// A parameter as an unsigned word (zero-extended; 0 when absent).
+fn word<C: CallView>(call: &C, name: &str) -> u64 {
+    let Some(b) = call.param(name) else { return 0 };
+    let mut w = [0u8; 8];
+    let n = b.len().min(8);
+    w[..n].copy_from_slice(&b[..n]);
+    u64::from_ne_bytes(w)
+}
+
+/// A `size_t` at byte `off` of a parameter passed by value (a struct).
+fn field<C: CallView>(call: &C, name: &str, off: usize) -> u64 {
+    call.param(name).and_then(|b| b.get(off..off + 8)).map_or(0, |s| u64::from_ne_bytes(s.try_into().unwrap()))
+}
+
+/// Read a `T` the program's pointer parameter points at.
+///
+/// # Safety
+/// Only after the driver accepted the call (so the pointer is valid) or
+/// for input structs the call itself will read.
+unsafe fn read_at<T: Copy>(p: u64) -> Option<T> {
+    if p == 0 {
+        return None;
+    }
+    // SAFETY: per the contract; unaligned reads are allowed.
+    Some(unsafe { std::ptr::read_unaligned(p as *const T) })
+}
+
+/// `CUDA_ARRAY_DESCRIPTOR` (cuda.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ArrayDesc {
+    width: usize,
+    height: usize,
+    format: u32,
+    channels: u32,
+}
+
+/// `CUDA_ARRAY3D_DESCRIPTOR` (cuda.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Array3DDesc {
+    width: usize,
+    height: usize,
+    depth: usize,
+    format: u32,
+    channels: u32,
+    flags: u32,
+}
+
+/// The bytes asked for, before the call.
+fn size_before<C: CallView>(call: &C, a: &Alloc) -> u64 {
+    match a.size {
+        Size::Param(p) => word(call, p),
+        Size::Pitch { width, height, .. } => word(call, width).saturating_mul(word(call, height).max(1)),
+        Size::Extent3D { extent } => field(call, extent, 0).saturating_mul(field(call, extent, 8).max(1)).saturating_mul(field(call, extent, 16).max(1)),
+        Size::RtArray { desc, width, height } => {
+            // SAFETY: the call reads this descriptor too (NULL is refused there).
+            let bpe = unsafe { read_at::<[i32; 4]>(word(call, desc)) }.map_or(1, |c| c.iter().map(|&b| b.max(0) as u64).sum::<u64>().div_ceil(8).max(1));
+            word(call, width).saturating_mul(word(call, height).max(1)).saturating_mul(bpe)
+        }
+        Size::RtArray3D { desc, extent, levels } => {
+            // SAFETY: as above.
+            let bpe = unsafe { read_at::<[i32; 4]>(word(call, desc)) }.map_or(1, |c| c.iter().map(|&b| b.max(0) as u64).sum::<u64>().div_ceil(8).max(1));
+            let lv = levels.map_or(1, |l| word(call, l) as u32);
+            decode::array_elements(field(call, extent, 0), field(call, extent, 8), field(call, extent, 16), lv).saturating_mul(bpe)
+        }
+        Size::DrvArray { desc } => {
+            // SAFETY: the call reads this descriptor too.
+            unsafe { read_at::<ArrayDesc>(word(call, desc)) }
+                .map_or(0, |a| decode::array_elements(a.width as u64, a.height as u64, 0, 1).saturating_mul(decode::drv_format_bytes(a.format, a.channels)))
+        }
+        Size::DrvArray3D { desc, levels } => {
+            // SAFETY: the call reads this descriptor too.
+            let lv = levels.map_or(1, |l| word(call, l) as u32);
+            unsafe { read_at::<Array3DDesc>(word(call, desc)) }.map_or(0, |a| {
+                let _ = a.flags;
+                decode::array_elements(a.width as u64, a.height as u64, a.depth as u64, lv).saturating_mul(decode::drv_format_bytes(a.format, a.channels))
+            })
+        }
+        Size::AddressRange => 0,
+    }
+}
+
+/// The bytes allocated, after a successful call (the pitch chosen, the
+/// size of an imported range).
+fn size_after<C: CallView>(call: &C, a: &Alloc, before: u64) -> u64 {
+    match a.size {
+        Size::Pitch { height, pitch_out, .. } => {
+            // SAFETY: the call succeeded, so the pitch out-pointer was written.
+            let pitch = unsafe { read_at::<u64>(word(call, pitch_out)) }.unwrap_or(0);
+            if pitch == 0 { before } else { pitch.saturating_mul(word(call, height).max(1)) }
+        }
+        Size::Extent3D { extent } => {
+            // SAFETY: cudaPitchedPtr {void* ptr; size_t pitch; ...}, written by the call.
+            let pitch = unsafe { read_at::<[u64; 2]>(word(call, "pitchedDevPtr")) }.map_or(0, |p| p[1]);
+            if pitch == 0 { before } else { pitch.saturating_mul(field(call, extent, 8).max(1)).saturating_mul(field(call, extent, 16).max(1)) }
+        }
+        _ => before,
+    }
+}
+
+fn device_of<C: CallView>(call: &C, a: &Alloc) -> i32 {
+    match a.device {
+        DevSrc::Host => -1,
+        DevSrc::Current => (probe().current_device)().unwrap_or(0),
+        // SAFETY: CUmemAllocationProp {type, handleTypes, location {type, id}}: id at byte 12; the call reads it too.
+        DevSrc::VmmProp(p) => unsafe { read_at::<[i32; 4]>(word(call, p)) }.map_or(0, |v| v[3]),
+    }
+}
+
+/// The ledger stage before the call, over any description of it:
+/// Some(status) refuses it.
+pub fn before_view<C: CallView>(call: &C) -> Option<i32> {
+    if call.depth() > 0 || !active() {
+        return None;
+    }
+    match op_for(call)? {
+        Op::Alloc(a) => {
+            let requested = size_before(call, &a);
+            let device = device_of(call, &a);
+            let charged = if a.kind.limited() && device >= 0 { requested } else { 0 };
+            if charged > 0
+                && let Err(used) = book::reserve(device, charged)
+            {
+                set_pending(Pending::Refused);
+                refused(call, &a, device, requested, used);
+                return Some(OUT_OF_MEMORY);
+            }
+            set_pending(Pending::Alloc { device, charged, requested });
+        }
+        Op::Free { space, handle } => {
+            let h = word(call, handle);
+            match if h == 0 { None } else { book::take(space, h) } {
+                Some(entry) => set_pending(Pending::Free { space, handle: h, entry }),
+                None => set_pending(Pending::None),
+            }
+        }
+        _ => {}
+    }
     None
 }
 
-/// After the call: the result the caller sees.
-#[inline]
-pub fn after(_call: &Call, result: i32) -> i32 {
+/// The ledger stage after the call: books it, may rewrite the memory-size
+/// answers, and returns the status the caller sees.
+pub fn after_view<C: CallView>(call: &C, result: i32) -> i32 {
+    if call.depth() > 0 || !active() {
+        return result;
+    }
+    let Some(op) = op_for(call) else { return result };
+    match (op, take_pending()) {
+        (Op::Alloc(a), Pending::Alloc { device, charged, requested }) => {
+            if result == 0 {
+                allocated(call, &a, device, charged, requested);
+            } else {
+                book::unreserve(device, charged);
+                if result == OUT_OF_MEMORY && book::first_oom(a.kind) {
+                    report::oom(call.name(), device, a.kind, requested, "driver", caller_lib(call));
+                }
+            }
+        }
+        (Op::Free { .. }, Pending::Free { space, handle, entry }) => {
+            if result == 0 {
+                book::settle(&entry);
+                set_event(false, &entry);
+            } else {
+                book::restore(space, handle, entry);
+            }
+        }
+        (Op::MemInfo { free, total }, _) if result == 0 => {
+            let dev = (probe().current_device)().unwrap_or(0);
+            if let Some(lim) = book::limit(dev) {
+                let (fp, tp) = (word(call, free), word(call, total));
+                // SAFETY: the call succeeded: both pointers were written.
+                if let (Some(df), Some(_)) = unsafe { (read_at::<usize>(fp), read_at::<usize>(tp)) } {
+                    let f = lim.saturating_sub(book::used(dev)).min(df as u64);
+                    unsafe {
+                        std::ptr::write_unaligned(fp as *mut usize, f as usize);
+                        std::ptr::write_unaligned(tp as *mut usize, lim as usize);
+                    }
+                }
+            }
+        }
+        (Op::TotalMem { bytes, dev }, _) if result == 0 => {
+            let d = word(call, dev) as u32 as i32;
+            let p = word(call, bytes);
+            // SAFETY: the call succeeded: *bytes was written.
+            if let (Some(lim), Some(v)) = (book::limit(d), unsafe { read_at::<usize>(p) }) {
+                unsafe { std::ptr::write_unaligned(p as *mut usize, (v as u64).min(lim) as usize) };
+            }
+        }
+        (Op::DeviceProps { prop, dev }, _) if result == 0 => {
+            let d = word(call, dev) as u32 as i32;
+            // Same offset in the CUDA 12 and 13 layouts (tests/ledger.rs checks both).
+            let p = word(call, prop) + std::mem::offset_of!(crate::types::cudaDeviceProp, totalGlobalMem) as u64;
+            // SAFETY: the call succeeded: the struct was written.
+            if let (Some(lim), Some(v)) = (book::limit(d), unsafe { read_at::<usize>(p) }) {
+                unsafe { std::ptr::write_unaligned(p as *mut usize, (v as u64).min(lim) as usize) };
+            }
+        }
+        _ => {}
+    }
     result
 }
+
+/// The calling library and return address of this call (0 when the
+/// reports are off: limits need no attribution).
+fn caller_of<C: CallView>(call: &C) -> (caller::LibId, usize, Option<Box<[usize]>>) {
+    if !reporting() {
+        return (0, 0, None);
+    }
+    let frames = BACKTRACE.load(Relaxed) as usize;
+    if frames == 0
+        && let Some(ret) = call.return_address()
+        && let Some((lib, false)) = caller::segment(ret.wrapping_sub(1))
+    {
+        return (lib, ret, None);
+    }
+    let (ret, bt) = caller::unwind(frames);
+    let lib = caller::segment(ret.wrapping_sub(1)).map_or(0, |(l, _)| l);
+    (lib, ret, (frames > 0).then(|| bt.into_boxed_slice()))
+}
+
+fn caller_lib<C: CallView>(call: &C) -> String {
+    caller::name(caller_of(call).0)
+}
+
+fn allocated<C: CallView>(call: &C, a: &Alloc, device: i32, mut charged: u64, requested: u64) {
+    let handle = match a.handle {
+        // SAFETY: the call succeeded: the out-pointer holds the handle.
+        Handle::Out(p) => unsafe { read_at::<u64>(word(call, p)) }.unwrap_or(0),
+        Handle::In(p) => word(call, p),
+    };
+    let mut size = size_after(call, a, requested);
+    if a.size == Size::AddressRange {
+        size = (probe().address_range)(handle).unwrap_or(0);
+    }
+    // The driver's choice (a pitch) may be larger than what was reserved:
+    // the difference is charged too (it is already allocated).
+    if charged > 0 && size > charged {
+        book::charge(device, size - charged);
+        charged = size;
+    }
+    let (lib, ret, backtrace) = caller_of(call);
+    let stream = a.stream.map_or(0, |s| word(call, s));
+    let e = book::Entry { size, device, kind: a.kind, lib, caller: ret, stream, time_ns: now_ns(), tid: tid(), seq: 0, backtrace, charged };
+    let (kind, lib) = (e.kind, e.lib);
+    book::insert(a.space, handle, e);
+    if reporting() {
+        let ev = MemEvent { alloc: true, device, kind, size, lib, track: book::track(device, kind) };
+        let _ = EVENT.try_with(|c| c.set(Some(ev)));
+    }
+}
+
+#[cold]
+fn refused<C: CallView>(call: &C, a: &Alloc, device: i32, requested: u64, used: u64) {
+    let lim = book::limit(device).unwrap_or(0);
+    if book::first_refusal(device) {
+        crate::config::init_logging();
+        log::warn!(
+            "memory limit: {} of {} bytes on device {device} refused (CUDART_SHIM_MEMORY_LIMIT: limit {} bytes, {} bytes in use); the call returns out-of-memory. Further refusals on this device are not logged.",
+            call.name(),
+            requested,
+            lim,
+            used
+        );
+    }
+    if book::first_oom(a.kind) {
+        report::oom(call.name(), device, a.kind, requested, "limit", caller_lib(call));
+    }
+}
+
+/// At exit (this library's `.fini_array`, after the program's `atexit`
+/// handlers and destructors): the memory table and the leak report.
+extern "C" fn at_exit() {
+    let _ = std::panic::catch_unwind(|| report::write(true));
+}
+
+#[used]
+#[unsafe(link_section = ".fini_array")]
+static AT_EXIT: extern "C" fn() = at_exit;

@@ -8,6 +8,7 @@
 //! it without linking the runtime.
 
 pub mod gpu_table;
+pub mod memory;
 pub mod perfetto;
 pub mod process;
 pub mod table;
