@@ -60,6 +60,15 @@ pub fn eprint_from_summary(file: &std::path::Path) {
     }
 }
 
+/// Print the NVTX table (and capture windows) of a summary file written by
+/// the library, if it has them.
+pub fn eprint_nvtx_from_summary(file: &std::path::Path) {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    if let Some(n) = serde_json::from_str::<Value>(&text).ok().as_ref().and_then(trace_format::nvtx_table::NvtxSummary::from_json) {
+        eprint!("{}", n.to_text());
+    }
+}
+
 /// The report in `format`, the API table's and the GPU tables together.
 pub fn render(api: &trace_format::table::Summary, gpu: Option<&GpuSummary>, format: &str) -> Option<String> {
     let Some(g) = gpu else {

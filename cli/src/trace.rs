@@ -63,6 +63,29 @@ pub struct Options {
     /// library of an ABI the program does not load is an error.
     #[arg(long, value_name = "PATH")]
     library: Option<PathBuf>,
+    /// Record only inside capture windows: cudaProfilerApi (between
+    /// cudaProfilerStart and cudaProfilerStop) or nvtx (inside the NVTX range
+    /// --nvtx-capture names). CUDART_SHIM_CAPTURE_RANGE.
+    #[arg(long, value_name = "cudaProfilerApi|nvtx", value_parser = ["cudaProfilerApi", "nvtx"])]
+    capture_range: Option<String>,
+    /// stop (one window, the default) or repeat:N (N windows; 0: no limit).
+    /// CUDART_SHIM_CAPTURE_RANGE_END.
+    #[arg(long, value_name = "stop|repeat:N", requires = "capture_range")]
+    capture_range_end: Option<String>,
+    /// The NVTX range that is the window with --capture-range=nvtx:
+    /// NAME (default domain) or NAME@DOMAIN. CUDART_SHIM_NVTX_CAPTURE.
+    #[arg(long, value_name = "NAME[@DOMAIN]")]
+    nvtx_capture: Option<String>,
+    /// Record nothing for the first SECONDS. CUDART_SHIM_DELAY.
+    #[arg(long, value_name = "SECONDS")]
+    delay: Option<f64>,
+    /// Stop recording SECONDS after recording started. CUDART_SHIM_DURATION.
+    #[arg(long, value_name = "SECONDS")]
+    duration: Option<f64>,
+    /// Each signal (USR2) sent to the program opens or closes a window;
+    /// recording starts closed. CUDART_SHIM_CAPTURE_SIGNAL.
+    #[arg(long, value_name = "USR2", value_parser = ["USR2"])]
+    capture_signal: Option<String>,
     /// The program and its arguments (`--` before them is optional; needed
     /// only when PROGRAM starts with `-`).
     #[arg(required = true, trailing_var_arg = true, value_name = "PROGRAM [ARGS]")]
@@ -115,6 +138,12 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_TRACE_TIMELINE_FILE", o.timeline),
         ("CUDART_SHIM_TRACE_FILTER", o.filter),
         ("CUDART_SHIM_TRACE_SAMPLE", o.sample.map(|n| n.to_string())),
+        ("CUDART_SHIM_CAPTURE_RANGE", o.capture_range),
+        ("CUDART_SHIM_CAPTURE_RANGE_END", o.capture_range_end),
+        ("CUDART_SHIM_NVTX_CAPTURE", o.nvtx_capture),
+        ("CUDART_SHIM_DELAY", o.delay.map(|s| s.to_string())),
+        ("CUDART_SHIM_DURATION", o.duration.map(|s| s.to_string())),
+        ("CUDART_SHIM_CAPTURE_SIGNAL", o.capture_signal),
     ];
     for (k, v) in vars {
         if let Some(v) = v {
@@ -122,6 +151,7 @@ pub fn run(o: Options) -> ExitCode {
         }
     }
     o.layers.apply(&mut cmd, libs.primary());
+    nvtx_injection(&mut cmd, libs.primary());
     let status = match cmd.status() {
         Ok(s) => s,
         Err(e) => {
@@ -140,6 +170,23 @@ pub fn run(o: Options) -> ExitCode {
         (Some(c), _) => ExitCode::from(c as u8),
         (None, Some(s)) => ExitCode::from(128 + s as u8),
         _ => ExitCode::from(1),
+    }
+}
+
+/// NVTX: every copy of NVTX3 in the program loads the library that
+/// `NVTX_INJECTION64_PATH` names and hands it its callback tables; ours
+/// (the runtime preloaded from that same path, so the same copy) records
+/// the ranges. Another tool's value is left alone, with one line saying so.
+fn nvtx_injection(cmd: &mut Command, lib: &Path) {
+    match std::env::var_os("NVTX_INJECTION64_PATH") {
+        Some(v) if !v.is_empty() => eprintln!(
+            "cudart-shim: NVTX_INJECTION64_PATH is already set ({}): left as it is, so NVTX ranges go to that tool, not into this trace",
+            v.to_string_lossy()
+        ),
+        _ => {
+            let abs = std::fs::canonicalize(lib).unwrap_or_else(|_| lib.to_owned());
+            cmd.env("NVTX_INJECTION64_PATH", abs);
+        }
     }
 }
 
@@ -244,6 +291,7 @@ fn print_summaries(dir: &Path) {
         }
         eprint!("{}", s.to_text());
         crate::gpu_report::eprint_from_summary(&f);
+        crate::gpu_report::eprint_nvtx_from_summary(&f);
     }
 }
 

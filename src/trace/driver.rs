@@ -112,7 +112,12 @@ unsafe fn register(api: &Api) -> Registry {
     Registry { api, fns, result: enums.get(api.result_enum).copied().unwrap_or(empty) }
 }
 
-static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untraced, activate, depth };
+static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untraced, activate, depth, nvtx_init };
+
+unsafe extern "C" fn nvtx_init(get_export_table: *const c_void) -> c_int {
+    // SAFETY: NULL or NVTX's nvtxGetExportTable, per the interposer's caller.
+    unsafe { super::nvtx::InitializeInjectionNvtx2(std::mem::transmute::<*const c_void, Option<unsafe extern "C" fn(u32) -> *const c_void>>(get_export_table)) }
+}
 
 unsafe extern "C" fn activate() {
     let _ = catch_unwind(super::active);

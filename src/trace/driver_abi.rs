@@ -19,7 +19,8 @@ use std::sync::atomic::AtomicU32;
 /// Bumped on any change to a struct or function of this file.
 /// 2: the hooks no longer switch the machinery on; [`Hooks::activate`] and
 /// [`Hooks::depth`] (two runtimes in one process, see `interposer/src/shim.rs`).
-pub const ABI_VERSION: u32 = 2;
+/// 3: [`Hooks::nvtx_init`] (the interposer's `InitializeInjectionNvtx2`).
+pub const ABI_VERSION: u32 = 3;
 
 /// The exported function of `libcudart_shim.so` (and of
 /// `libcudart_shim12.so`, versioned `libcudart.so.12` there) that hands out
@@ -173,6 +174,11 @@ pub struct Hooks {
     /// thread (0 when none, or when the thread never called it). Changes
     /// nothing.
     pub depth: unsafe extern "C" fn() -> u32,
+    /// NVTX3's injection entry point of this machinery
+    /// (`InitializeInjectionNvtx2(getExportTable)`, trace/nvtx): the
+    /// interposer's export of that name forwards here, so NVTX ranges of a
+    /// program that never calls our runtime (CuPy) reach the same trace.
+    pub nvtx_init: unsafe extern "C" fn(get_export_table: *const c_void) -> c_int,
 }
 
 /// The switch word's value (and below) when nothing is traced.

@@ -32,11 +32,13 @@ pub mod driver;
 pub mod driver_abi;
 pub mod gpu;
 mod loaded;
+pub mod nvtx;
 mod output;
 pub mod stats;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
 pub mod timeline;
+pub mod window;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
 pub use output::set_device_lister;
@@ -125,6 +127,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
     site.included.store(c.includes(site.name), Relaxed);
     gpu::classify(id, site.name);
+    window::classify(id, site.name);
     NSITES.store(id + 1, Release);
     site.id.store(id + 1, Release);
     Some(id)
@@ -176,6 +179,8 @@ pub(crate) const TIMELINE: u32 = 8;
 pub(crate) const SUBSCRIBERS: u32 = 16;
 /// Counters on (for the counters API) without printing a summary.
 pub(crate) const COUNT: u32 = 32;
+/// No capture window is open: calls run unrecorded ([`window`]).
+pub(crate) const CLOSED: u32 = 64;
 
 static FLAGS: AtomicU32 = AtomicU32::new(0);
 
@@ -269,6 +274,9 @@ fn configure() -> bool {
         // GPU activity is not a flag: with it alone, calls are not traced.
         if c.gpu {
             gpu::start(flags & TIMELINE != 0);
+        }
+        if (flags != CONFIGURED || gpu::on()) && window::start() {
+            flags |= CLOSED;
         }
         if flags != CONFIGURED || gpu::on() {
             // SAFETY: registering a plain extern "C" function.
@@ -466,7 +474,9 @@ fn with_late_state(f: impl FnOnce(&ThreadState)) {
 // ---- the traced call --------------------------------------------------
 
 /// Run a traced call: `run` performs it (panic boundary included) and
-/// `status_of` says what it returned.
+/// `status_of` says what it returned. Outside a capture window the call
+/// runs unrecorded (one check); a profiler start or stop may open or
+/// close a window after it ([`window`]).
 #[inline(never)]
 pub fn traced<R>(
     site: &'static CallSite,
@@ -475,6 +485,25 @@ pub fn traced<R>(
     status_of: impl Fn(&R) -> cudaError_t,
 ) -> R {
     let Some(id) = site.id() else { return run() };
+    if FLAGS.load(Relaxed) & CLOSED != 0 {
+        let r = run();
+        window::after_call(id);
+        return r;
+    }
+    let r = traced_open(site, id, args, run, status_of);
+    window::after_call(id);
+    r
+}
+
+/// [`traced`] inside a capture window (or without window rules).
+#[inline(always)]
+fn traced_open<R>(
+    site: &'static CallSite,
+    id: u32,
+    args: &dyn Fn(&mut CallArgs),
+    run: impl FnOnce() -> R,
+    status_of: impl Fn(&R) -> cudaError_t,
+) -> R {
     let flags = FLAGS.load(Relaxed);
     let st = state();
     // Statistics only (summary, counters: the modes meant to stay on): one
@@ -573,6 +602,7 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
     let write = |line: &mut String| {
         line.clear();
         let _ = write!(line, "[cudart-shim] tid={} ", s.tid.load(Relaxed));
+        nvtx::innermost(line);
         if depth > 0 {
             let _ = write!(line, "nested={depth} ");
         }
@@ -750,34 +780,53 @@ fn write_summary(api: bool) {
         s.process = Some(output::process_record());
     }
     let g = gpu::on().then(gpu::summary);
+    let nv = nvtx::any().then(nvtx::summary);
     // No empty tables on stderr, and a forked child that made no call
     // (a worker process) leaves its parent's summary file alone.
-    let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty());
+    let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty()) && nv.as_ref().is_none_or(|n| n.is_empty());
     if empty && (FORKED_CHILD.load(Relaxed) || o.summary.path().is_none() || o.summary_in_calls) {
         return;
     }
+    let windows = window::describe().map(|w| format!("\n Capture windows: {w}\n")).unwrap_or_default();
     let render = |path: Option<&str>| -> String {
-        let Some(g) = &g else { return if path.is_some_and(|p| p.ends_with(".csv") || p.ends_with(".json")) { s.render_for(path) } else { summary_text(&s) } };
+        let (csv, json) = (path.is_some_and(|p| p.ends_with(".csv")), path.is_some_and(|p| p.ends_with(".json")));
+        let Some(g) = &g else {
+            let Some(n) = &nv else { return if csv || json { s.render_for(path) } else { summary_text(&s) + &windows } };
+            return match () {
+                _ if json => {
+                    let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
+                    if let Some(m) = j.as_object_mut() {
+                        m.extend(n.json_members());
+                    }
+                    serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
+                }
+                _ if csv => (if s.rows.is_empty() { String::new() } else { s.to_csv() + "\n" }) + &n.to_csv(),
+                _ => (if api { summary_text(&s) } else { String::new() }) + &windows + &n.to_text(),
+            };
+        };
         match path {
             Some(p) if p.ends_with(".json") => {
                 let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
                 if let Some(m) = j.as_object_mut() {
                     m.extend(g.json_members());
+                    if let Some(n) = &nv {
+                        m.extend(n.json_members());
+                    }
                 }
                 serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
             }
             Some(p) if p.ends_with(".csv") => {
                 let api = if s.rows.is_empty() { String::new() } else { s.to_csv() + "\n" };
-                api + &g.to_csv()
+                api + &g.to_csv() + &nv.as_ref().map(|n| "\n".to_owned() + &n.to_csv()).unwrap_or_default()
             }
             _ => {
                 let api = if api { summary_text(&s) } else { String::new() };
-                api + &g.to_text() + &gpu::notes()
+                api + &windows + &g.to_text() + &gpu::notes() + &nv.as_ref().map(|n| n.to_text()).unwrap_or_default()
             }
         }
     };
     if o.summary_in_calls {
-        let text = if g.is_some() { render(o.calls.path()) } else { s.render_for(o.calls.path()) };
+        let text = if g.is_some() || nv.is_some() { render(o.calls.path()) } else { s.render_for(o.calls.path()) };
         output::write_all(o.calls.fd(), text.as_bytes());
         return;
     }

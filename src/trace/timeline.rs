@@ -31,6 +31,20 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize
 
 pub const KIND_CALL: u8 = 0;
 pub const KIND_COUNTER: u8 = 1;
+/// An NVTX push/pop range: `site` is its domain, `depth` its level in
+/// that domain on its thread, `value` its color ([`nvtx_color`]); the
+/// message and the rest are its arguments (trace/nvtx).
+pub const KIND_NVTX_RANGE: u8 = 2;
+/// An NVTX start/end range (may cross threads): as a range, with `result`
+/// its id.
+pub const KIND_NVTX_ASYNC: u8 = 3;
+/// An NVTX mark (an instant): as a range, without duration.
+pub const KIND_NVTX_MARK: u8 = 4;
+
+/// An NVTX event's color from its `value`: bit 32 set = ARGB in the low half.
+pub fn nvtx_color(value: i64) -> Option<u32> {
+    (value >> 32 & 1 == 1).then_some(value as u32)
+}
 
 #[derive(Clone, Copy)]
 pub struct Event {
@@ -446,6 +460,10 @@ impl Writer {
         for e in c.events {
             self.sep();
             let b = &mut self.buf;
+            if e.kind >= KIND_NVTX_RANGE {
+                nvtx_json(b, &mut self.named, pid, tid, thread_name, e, c);
+                continue;
+            }
             if e.kind == KIND_COUNTER {
                 let _ = write!(
                     b,
@@ -525,6 +543,67 @@ pub fn write_objects(objects: &[String]) {
         log::warn!("timeline {}: write failed ({e})", w.path);
     }
     w.close_json();
+}
+
+/// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range
+/// is a slice on the NVTX track of its thread and domain (named on first
+/// use), a start/end range an async slice pair, a mark an instant.
+fn nvtx_json(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_name: &str, e: &Event, c: &View<'_>) {
+    use std::fmt::Write as _;
+    let args = &c.args[e.args.0 as usize..e.args.1 as usize];
+    let domain = super::nvtx::domain_name(e.site);
+    let track = super::nvtx::track_of(tid, e.site);
+    if e.kind != KIND_NVTX_ASYNC && named.insert(track) {
+        let label = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
+        let _ = write!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},\n", escape(&label));
+    }
+    let mut message = String::new();
+    if let Some(k) = args.iter().find(|k| k.name == "message") {
+        k.write_value(c.text, &mut message);
+    }
+    let mut members = String::new();
+    if !domain.is_empty() {
+        members.push_str(",\"domain\":\"");
+        escape_into(domain, &mut members);
+        members.push('"');
+    }
+    if let Some(col) = nvtx_color(e.value) {
+        let _ = write!(members, ",\"color\":\"#{:06x}\"", col & 0xff_ffff);
+    }
+    let rest: Vec<Kept> = args.iter().filter(|k| k.name != "message").copied().collect();
+    write_kept(&rest, c.text, &mut members);
+    let ts = clock::since_start_ns(e.t0) as u64;
+    let head = |b: &mut String, ph: &str| {
+        b.push_str("{\"name\":\"");
+        escape_into(&message, b);
+        let _ = write!(b, "\",\"cat\":\"nvtx\",\"ph\":\"{ph}\",\"pid\":{pid},");
+    };
+    match e.kind {
+        KIND_NVTX_RANGE => {
+            head(b, "X");
+            let _ = write!(b, "\"tid\":{track},\"ts\":");
+            push_us(b, ts);
+            b.push_str(",\"dur\":");
+            push_us(b, clock::to_ns(e.dt));
+            let _ = write!(b, ",\"args\":{{\"level\":{}{members}}}}}", e.depth);
+        }
+        KIND_NVTX_ASYNC => {
+            head(b, "b");
+            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
+            push_us(b, ts);
+            let _ = write!(b, ",\"args\":{{\"style\":\"StartEnd\"{members}}}}},\n");
+            head(b, "e");
+            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
+            push_us(b, ts + clock::to_ns(e.dt));
+            b.push('}');
+        }
+        _ => {
+            head(b, "i");
+            let _ = write!(b, "\"s\":\"t\",\"tid\":{track},\"ts\":");
+            push_us(b, ts);
+            let _ = write!(b, ",\"args\":{{\"mark\":true{members}}}}}");
+        }
+    }
 }
 
 /// Nanoseconds written as microseconds with three decimals.

@@ -7,5 +7,6 @@
 //! without linking the runtime.
 
 pub mod gpu_table;
+pub mod nvtx_table;
 pub mod process;
 pub mod table;
