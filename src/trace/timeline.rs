@@ -444,6 +444,9 @@ impl Writer {
         if c.events.is_empty() {
             return;
         }
+        // A name the program gave the thread through NVTX wins.
+        let nvtx_name = super::nvtx::name_of(super::nvtx::Kind::Thread, tid as u64);
+        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
         if self.named.insert(tid) {
             self.sep();
             let _ = write!(

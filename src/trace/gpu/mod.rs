@@ -48,6 +48,7 @@ pub mod record;
 use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
 use super::table::Row;
 use super::args::escape_into;
+use super::timeline::escape;
 use super::timeline::push_us;
 use record as r;
 use std::cell::Cell;
@@ -418,6 +419,10 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
             continue;
         }
         let dur = a.end - a.start;
+        // Outside every capture window: not recorded (super::window).
+        if !super::window::covers(a.start.saturating_sub(offset)) {
+            continue;
+        }
         match &a.what {
             What::Kernel { name, .. } => st.kernels[*name].1.push(dur),
             What::Copy { op, bytes } => {
@@ -438,8 +443,8 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
         let tid = track(a.device, a.stream);
         if st.tracks.insert((a.device, a.stream)) {
             out.push(format!(
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {} stream {}\"}}}}",
-                a.device, a.stream
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}}",
+                escape(&track_name(a.device, a.stream))
             ));
             out.push(format!("{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}"));
         }
@@ -460,6 +465,31 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
         }
     }
     out
+}
+
+/// CUPTI stream id -> the name the program gave the stream through NVTX.
+static STREAM_NAMES: Mutex<Option<HashMap<u32, String>>> = Mutex::new(None);
+
+/// A stream named through NVTX (`nvtxNameCudaStreamA`, `nvtxNameCuStreamA`):
+/// its GPU track carries the name. Needs CUPTI's `cuptiGetStreamIdEx`
+/// (the records name streams by CUPTI's id, not by handle); a stream whose
+/// track already exists keeps the name it has.
+pub fn name_stream(handle: u64, name: &str) {
+    let Some(f) = CUPTI.get().and_then(|c| c.stream_id) else { return };
+    let mut id = 0u32;
+    // SAFETY: CUPTI's function; the context is ignored for a stream handle.
+    if unsafe { f(std::ptr::null_mut(), handle as *mut std::ffi::c_void, 0, &mut id) } == cupti::SUCCESS {
+        super::lock(&STREAM_NAMES).get_or_insert_with(HashMap::new).insert(id, name.to_owned());
+    }
+}
+
+/// A GPU track's name: `GPU D stream S`, with the names given through NVTX.
+fn track_name(device: u32, stream: u32) -> String {
+    let dev = super::nvtx::name_of(super::nvtx::Kind::Device, device as u64).map_or_else(|| format!("GPU {device}"), |n| format!("GPU {device} ({n})"));
+    match super::lock(&STREAM_NAMES).as_ref().and_then(|m| m.get(&stream)) {
+        Some(n) => format!("{dev} stream {stream} ({n})"),
+        None => format!("{dev} stream {stream}"),
+    }
 }
 
 /// The timeline thread id of a device's stream: above every real thread

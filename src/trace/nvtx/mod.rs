@@ -201,6 +201,9 @@ fn category_name(domain: u32, cat: u32) -> Option<String> {
 }
 
 fn name(kind: Kind, handle: u64, name: Cow<'static, str>) {
+    if kind == Kind::Stream {
+        super::gpu::name_stream(handle, &name);
+    }
     NAMES.lock().get_or_insert_with(HashMap::new).insert((kind, handle), name.into_owned());
 }
 
