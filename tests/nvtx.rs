@@ -224,3 +224,41 @@ fn window_variables_are_checked() {
     // The run goes on, unwindowed.
     assert_eq!(summary_calls(&err, "cudaGetDevice"), Some(1), "{err}");
 }
+
+#[test]
+fn a_driver_only_program_through_the_interposer_alone() {
+    // The environment route, with NVTX_INJECTION64_PATH naming the driver
+    // interposer: its InitializeInjectionNvtx2 forwards to the machinery
+    // its driver calls go to.
+    let dir = scratch("nvtx_driver");
+    let drv = target_dir().join("driver/libcuda.so.1");
+    let exe = dir.join("nvtx_driver");
+    let o = std::process::Command::new("cc")
+        .args(["-Wall", "-Werror", "-g", "-I"])
+        .arg(cuda_include())
+        .arg("-I")
+        .arg(nvtx_include())
+        .arg(repo_root().join("tests/c/nvtx_driver.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", drv.parent().unwrap().display()))
+        .args(["-lcuda", "-ldl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let f = dir.join("summary.txt");
+    let _ = std::fs::remove_file(&f);
+    let o = std::process::Command::new(&exe)
+        .env_remove("LD_PRELOAD")
+        .env("LD_LIBRARY_PATH", drv.parent().unwrap())
+        .env("CUDART_SHIM_DRIVER", fake_driver())
+        .env("CUDART_SHIM_TRACE", "summary")
+        .env("CUDART_SHIM_TRACE_FILE", &f)
+        .env("NVTX_INJECTION64_PATH", &drv)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let s = std::fs::read_to_string(&f).unwrap();
+    assert_eq!(summary_calls(&s, "cuDeviceGetCount"), Some(1), "{s}");
+    assert_eq!(instances(&s, "PushPop", "driver range"), Some(1), "{s}");
+}

@@ -116,7 +116,7 @@ static HOOKS: Hooks = Hooks { abi: ABI_VERSION, flags: &super::FLAGS, call, untr
 
 unsafe extern "C" fn nvtx_init(get_export_table: *const c_void) -> c_int {
     // SAFETY: NULL or NVTX's nvtxGetExportTable, per the interposer's caller.
-    unsafe { super::nvtx::InitializeInjectionNvtx2(std::mem::transmute::<*const c_void, Option<unsafe extern "C" fn(u32) -> *const c_void>>(get_export_table)) }
+    unsafe { super::nvtx::initialize(std::mem::transmute::<*const c_void, Option<unsafe extern "C" fn(u32) -> *const c_void>>(get_export_table)) }
 }
 
 unsafe extern "C" fn activate() {

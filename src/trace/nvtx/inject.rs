@@ -259,3 +259,64 @@ pub unsafe fn initialize_injection(get: Option<GetExportTable>) -> c_int {
     }
     1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicPtr, Ordering::Relaxed};
+
+    // One fake copy of NVTX: its slots, its table of slot pointers (slot 0
+    // unused), its callbacks export table.
+    const N: usize = 16;
+    static SLOTS: [AtomicPtr<c_void>; N] = [const { AtomicPtr::new(std::ptr::null_mut()) }; N];
+    static SIZE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(std::mem::size_of::<Callbacks>());
+
+    unsafe extern "C" fn get_module(module: c_int, out: *mut *mut Slot, size: *mut u32) -> c_int {
+        thread_local! { static TABLE: std::cell::RefCell<Vec<Slot>> = const { std::cell::RefCell::new(Vec::new()) }; }
+        if module != MODULE_CORE {
+            return 0;
+        }
+        TABLE.with(|t| {
+            let mut t = t.borrow_mut();
+            *t = (0..N).map(|i| if i == 0 { std::ptr::null_mut() } else { SLOTS[i].as_ptr() as Slot }).collect();
+            unsafe {
+                *out = t.as_mut_ptr();
+                *size = (N - 1) as u32;
+            }
+        });
+        1
+    }
+
+    unsafe extern "C" fn export_table(id: u32) -> *const c_void {
+        static CB: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let p = *CB.get_or_init(|| {
+            Box::leak(Box::new(Callbacks { struct_size: SIZE.load(Relaxed), get_module_function_table: Some(get_module) })) as *const Callbacks as usize
+        });
+        unsafe { (*(p as *mut Callbacks)).struct_size = SIZE.load(Relaxed) };
+        if id == ETID_CALLBACKS { p as *const c_void } else { std::ptr::null() }
+    }
+
+    #[test]
+    fn init_fills_the_tables_of_every_caller_every_time() {
+        for round in 0..2 {
+            for s in &SLOTS {
+                s.store(std::ptr::null_mut(), Relaxed);
+            }
+            assert_eq!(unsafe { initialize_injection(Some(export_table)) }, 1, "round {round}");
+            // Every core callback id is filled, with our functions.
+            for id in 1..=15 {
+                assert!(!SLOTS[id].load(Relaxed).is_null(), "round {round}: slot {id}");
+            }
+            assert_eq!(SLOTS[9].load(Relaxed) as usize, push_a as unsafe extern "C" fn(_) -> _ as usize);
+        }
+        // A table smaller than the layout we know: refused, nothing written.
+        for s in &SLOTS {
+            s.store(std::ptr::null_mut(), Relaxed);
+        }
+        SIZE.store(8, Relaxed);
+        assert_eq!(unsafe { initialize_injection(Some(export_table)) }, 0);
+        assert!(SLOTS[1].load(Relaxed).is_null());
+        SIZE.store(std::mem::size_of::<Callbacks>(), Relaxed);
+        assert_eq!(unsafe { initialize_injection(None) }, 0);
+    }
+}

@@ -485,6 +485,18 @@ pub fn track_of(tid: i32, domain: u32) -> i32 {
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub unsafe extern "C" fn InitializeInjectionNvtx2(get_export_table: Option<unsafe extern "C" fn(u32) -> *const c_void>) -> c_int {
+    // SAFETY: per the contract.
+    unsafe { initialize(get_export_table) }
+}
+
+/// [`InitializeInjectionNvtx2`] for the driver interposer's hooks. Never
+/// call the exported symbol from inside the library: in a library loaded
+/// `RTLD_LOCAL` under the interposer, that call binds to the interposer's
+/// export of the same name (global scope first), which forwards here again.
+///
+/// # Safety
+/// As [`InitializeInjectionNvtx2`].
+pub(crate) unsafe fn initialize(get_export_table: Option<unsafe extern "C" fn(u32) -> *const c_void>) -> c_int {
     // SAFETY: NVTX's function, per the contract.
     std::panic::catch_unwind(|| unsafe { inject::initialize_injection(get_export_table) }).unwrap_or(0)
 }
