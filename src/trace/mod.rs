@@ -268,7 +268,7 @@ fn configure() -> bool {
         if c.calls {
             flags |= CALLS;
         }
-        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json")) {
+        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), timeline::Kind::Json) {
             flags |= TIMELINE;
         }
         // GPU activity is not a flag: with it alone, calls are not traced.

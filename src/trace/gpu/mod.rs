@@ -47,9 +47,7 @@ pub mod record;
 
 use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
 use super::table::Row;
-use super::args::escape_into;
-use super::timeline::escape;
-use super::timeline::push_us;
+use super::timeline::{GpuEvent, GpuSlice, GpuWhat};
 use record as r;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -370,20 +368,19 @@ fn decode(rec: &[u8], names: &mut dyn FnMut(&[u8]) -> usize) -> Option<Activity>
 fn take(records: &[&[u8]]) {
     let out = take_events(records);
     if !out.is_empty() {
-        super::timeline::write_objects(&out);
+        super::timeline::write_gpu(&out);
     }
 }
 
-/// [`take`]'s work: the timeline events (JSON objects) of the records.
-fn take_events(records: &[&[u8]]) -> Vec<String> {
+/// [`take`]'s work: the timeline events of the records.
+fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
     let mut guard = super::lock(&STORE);
     // The ring only with launch links on (external correlation records
     // come only then, and slices look it up only then).
     let ring = if LINK.load(Relaxed) { LINK_RING } else { 0 };
     let st = guard.get_or_insert_with(|| Store { links: vec![Link::default(); ring], ..Default::default() });
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<GpuEvent> = Vec::new();
     let timeline = TRACKS.load(Relaxed);
-    let pid = std::process::id();
     // External ids first: they may sit behind the slices they link in a buffer.
     for rec in records.iter().filter(|x| r::u32_at(x, 0) == r::KIND_EXTERNAL_CORRELATION) {
         if r::u32_at(rec, r::external::EXTERNAL_KIND) != r::EXTERNAL_KIND {
@@ -398,7 +395,7 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
         slot.external = ext;
         if let (Some((ts, tid)), false) = (slot.slice, slot.drawn) {
             slot.drawn = true;
-            out.push(flow_end(pid, tid, ts, ext));
+            out.push(GpuEvent::FlowEnd { tid, ts, id: ext });
         }
     }
     let Store { names, kernels, .. } = st;
@@ -442,11 +439,7 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
         let ts = a.start.saturating_sub(offset);
         let tid = track(a.device, a.stream);
         if st.tracks.insert((a.device, a.stream)) {
-            out.push(format!(
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}}",
-                escape(&track_name(a.device, a.stream))
-            ));
-            out.push(format!("{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}"));
+            out.push(GpuEvent::Track { device: a.device, stream: a.stream, tid });
         }
         let mut ext = 0;
         if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING) {
@@ -458,10 +451,10 @@ fn take_events(records: &[&[u8]]) -> Vec<String> {
                 slot.slice = Some((ts, tid));
             }
         }
-        out.push(slice(pid, tid, ts, dur, &a, ext, &st.kernels));
+        out.push(GpuEvent::Slice(slice(tid, ts, dur, &a, ext, &st.kernels)));
         if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING).filter(|s| ext != 0 && !s.drawn) {
             slot.drawn = true;
-            out.push(flow_end(pid, tid, ts, ext));
+            out.push(GpuEvent::FlowEnd { tid, ts, id: ext });
         }
     }
     out
@@ -484,7 +477,7 @@ pub fn name_stream(handle: u64, name: &str) {
 }
 
 /// A GPU track's name: `GPU D stream S`, with the names given through NVTX.
-fn track_name(device: u32, stream: u32) -> String {
+pub(in crate::trace) fn track_name(device: u32, stream: u32) -> String {
     let dev = super::nvtx::name_of(super::nvtx::Kind::Device, device as u64).map_or_else(|| format!("GPU {device}"), |n| format!("GPU {device} ({n})"));
     match super::lock(&STREAM_NAMES).as_ref().and_then(|m| m.get(&stream)) {
         Some(n) => format!("{dev} stream {stream} ({n})"),
@@ -498,64 +491,16 @@ fn track(device: u32, stream: u32) -> u32 {
     (1 << 30) + ((device & 0x3f) << 24) + (stream & 0xff_ffff)
 }
 
-fn flow_end(pid: u32, tid: u32, ts: u64, ext: u64) -> String {
-    let mut s = format!("{{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{ext},\"pid\":{pid},\"tid\":{tid},\"ts\":");
-    push_us(&mut s, ts);
-    s.push('}');
-    s
-}
-
-/// The slice of one activity, with its arguments.
-fn slice(pid: u32, tid: u32, ts: u64, dur: u64, a: &Activity, ext: u64, kernels: &[(String, Vec<u64>)]) -> String {
-    let mut s = String::with_capacity(256);
-    s.push_str("{\"name\":\"");
-    let cat = match &a.what {
-        What::Kernel { name, .. } => {
-            escape_into(&kernels[*name].0, &mut s);
-            "gpu_kernel"
+/// The timeline's slice of one activity.
+fn slice(tid: u32, ts: u64, dur: u64, a: &Activity, launch: u64, kernels: &[(String, Vec<u64>)]) -> GpuSlice {
+    let (name, what) = match a.what {
+        What::Kernel { name, grid, block, registers, static_shared, dynamic_shared } => {
+            (kernels[name].0.clone(), GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared })
         }
-        What::Copy { op, .. } => {
-            s.push_str(op.trim_matches(['[', ']']));
-            "gpu_memcpy"
-        }
-        What::Set { .. } => {
-            s.push_str("CUDA memset");
-            "gpu_memset"
-        }
+        What::Copy { op, bytes } => (op.trim_matches(['[', ']']).to_owned(), GpuWhat::Copy { op, bytes }),
+        What::Set { bytes, value } => ("CUDA memset".to_owned(), GpuWhat::Set { bytes, value }),
     };
-    let _ = write!(s, "\",\"cat\":\"{cat}\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
-    push_us(&mut s, ts);
-    s.push_str(",\"dur\":");
-    push_us(&mut s, dur);
-    let _ = write!(s, ",\"args\":{{\"device\":{},\"stream\":{},\"correlation\":{}", a.device, a.stream, a.correlation);
-    if ext != 0 {
-        let _ = write!(s, ",\"launch\":{ext}");
-    }
-    if a.graph != 0 {
-        let _ = write!(s, ",\"graph\":{}", a.graph);
-    }
-    let bandwidth = |s: &mut String, bytes: u64| {
-        let _ = write!(s, ",\"bytes\":{bytes},\"bandwidth (GB/s)\":{:.3}", bytes as f64 / dur.max(1) as f64);
-    };
-    match &a.what {
-        What::Kernel { grid, block, registers, static_shared, dynamic_shared, .. } => {
-            let _ = write!(
-                s,
-                ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
-                grid[0], grid[1], grid[2], block[0], block[1], block[2]
-            );
-        }
-        What::Copy { op, bytes } => {
-            let _ = write!(s, ",\"operation\":\"{op}\"");
-            bandwidth(&mut s, *bytes);
-        }
-        What::Set { bytes, value } => {
-            let _ = write!(s, ",\"operation\":\"{MEMSET}\",\"value\":{value}");
-            bandwidth(&mut s, *bytes);
-        }
-    }
-    s.push_str("}}");
-    s
+    GpuSlice { tid, ts, dur, name, device: a.device, stream: a.stream, correlation: a.correlation, graph: a.graph, launch, what }
 }
 
 /// A kernel's name as PyTorch's profiler shows it: demangled by the C++
@@ -683,8 +628,20 @@ mod tests {
         rec
     }
 
-    fn flows(out: &[String]) -> Vec<(u64, f64)> {
+    /// The events as the JSON timeline writes them, one object each.
+    fn json(out: &[GpuEvent]) -> Vec<String> {
         out.iter()
+            .flat_map(|e| {
+                let mut s = String::new();
+                super::super::timeline::json::gpu_object(1, e, &mut s);
+                s.split(",\n").map(str::to_owned).collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    fn flows(out: &[GpuEvent]) -> Vec<(u64, f64)> {
+        json(out)
+            .iter()
             .map(|o| serde_json::from_str::<serde_json::Value>(o).unwrap())
             .filter(|v| v["ph"] == "f")
             .map(|v| (v["id"].as_u64().unwrap(), v["ts"].as_f64().unwrap()))
@@ -701,7 +658,7 @@ mod tests {
         // External id first, then the kernel: the arrow comes with the slice.
         let out = take_events(&[&external(900, 77), &kernel(900, 5_000, c"_Z1kv")]);
         assert_eq!(flows(&out), [(77, 5.0)]);
-        let k: serde_json::Value = serde_json::from_str(out.iter().find(|o| o.contains("gpu_kernel")).unwrap()).unwrap();
+        let k: serde_json::Value = serde_json::from_str(json(&out).iter().find(|o| o.contains("gpu_kernel")).unwrap()).unwrap();
         assert_eq!((k["name"].as_str(), k["args"]["launch"].as_u64()), (Some("k()"), Some(77)));
         // The kernel first (no arrow yet), its external id in the next buffer.
         let out = take_events(&[&kernel(901, 8_000, c"_Z1kv")]);

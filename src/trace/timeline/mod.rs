@@ -1,4 +1,13 @@
-//! The timeline: Chrome trace event JSON (Perfetto, chrome://tracing).
+//! The timeline: one event stream, written in a format of the user's
+//! choice (Chrome trace event JSON, `json`; Perfetto's native protobuf,
+//! `perfetto`).
+//!
+//! The event model: a traced call is an [`Event`] of kind [`KIND_CALL`]
+//! (function, depth, result, start, duration, flow id of the GPU work it
+//! launched, its kept arguments); a device-memory counter sample is
+//! [`KIND_COUNTER`]; GPU activity arrives as [`GpuEvent`]s (trace/gpu).
+//! Every writer ([`Format`]: `json`, `perfetto`) renders every kind; a new
+//! kind is a new `KIND_*` value here and a case in each writer.
 //!
 //! Each thread appends its events to the current [`Chunk`] of its own
 //! [`Lane`] without taking a lock (a chunk is a single-producer buffer that
@@ -14,22 +23,32 @@
 //! starting thread needs (PyTorch's import: measured on an H100, an
 //! unbounded wait deadlocked, and dropping instead lost thousands of
 //! events). Events are dropped only when the writer lock itself cannot be
-//! had within that time; the count is written into the trace. After every
-//! batch the writer appends the closing `]}` and seeks back over it, so
-//! the file on disk is valid JSON whenever the writer is idle: after a
-//! flush, at exit, even if the process is killed later.
+//! had within that time; the count is written into the trace.
+//!
+//! The file on disk is valid whenever the writer is idle: after a flush,
+//! at exit, even if the process is killed later. JSON: after every batch
+//! the writer appends the closing `]}` and seeks back over it. Protobuf: a
+//! trace is a sequence of length-delimited packets, and only whole packets
+//! are written.
 
-use super::clock;
-use super::args::{escape_into, push_int, write_kept, CallArgs, Kept};
+pub(in crate::trace) mod json;
+
+use super::args::{push_int, CallArgs, Kept};
 use super::output;
 use std::cell::UnsafeCell;
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed, Release}};
 
+/// A traced call: `site` the function, `depth` its nesting (0: the
+/// program's own call), `result` its status, `t0`/`dt` its start and
+/// duration in clock ticks, `value` the flow id of the GPU work it launched
+/// (0: none), and its kept arguments.
 pub const KIND_CALL: u8 = 0;
+/// A sample of the device memory allocated through the runtime: `value`
+/// bytes at `t0`.
 pub const KIND_COUNTER: u8 = 1;
 /// An NVTX push/pop range: `site` is its domain, `depth` its level in
 /// that domain on its thread, `value` its color ([`nvtx_color`]); the
@@ -46,6 +65,7 @@ pub fn nvtx_color(value: i64) -> Option<u32> {
     (value >> 32 & 1 == 1).then_some(value as u32)
 }
 
+/// One host event (see the `KIND_*` constants for what each field holds).
 #[derive(Clone, Copy)]
 pub struct Event {
     pub site: u32,
@@ -72,7 +92,6 @@ const ARGS_PER_CHUNK: usize = 4 * EVENTS_PER_CHUNK;
 const TEXT_PER_CHUNK: usize = 256 * 1024;
 /// Full chunks waiting for the writer; callers wait beyond this.
 const QUEUE_MAX: usize = 16;
-const TRAILER: &[u8] = b"\n]}\n";
 
 type Slot<T> = UnsafeCell<MaybeUninit<T>>;
 
@@ -268,61 +287,130 @@ pub static DROPPED: AtomicU64 = AtomicU64::new(0);
 /// Batches the writer thread has taken from the queue and not yet written.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
 
+/// What the timeline is made of besides host events: GPU activity from
+/// CUPTI (trace/gpu), in the order it was taken.
+pub enum GpuEvent {
+    /// A device stream seen for the first time; `tid` is its track (see
+    /// trace/gpu's `track`), above every host thread id.
+    Track { device: u32, stream: u32, tid: u32 },
+    Slice(GpuSlice),
+    /// The end of the arrow from a launching call (flow id `id`, the
+    /// call's [`Event::value`]) to the first slice of its GPU work.
+    FlowEnd { tid: u32, ts: u64, id: u64 },
+}
+
+/// One kernel, copy or memset on a device stream.
+pub struct GpuSlice {
+    pub tid: u32,
+    /// Start and duration, nanoseconds on the trace's axis.
+    pub ts: u64,
+    pub dur: u64,
+    /// The demangled kernel name, the copy's direction, or "CUDA memset".
+    pub name: String,
+    pub device: u32,
+    pub stream: u32,
+    pub correlation: u32,
+    pub graph: u32,
+    /// The flow id of the launching call (0: not linked).
+    pub launch: u64,
+    pub what: GpuWhat,
+}
+
+pub enum GpuWhat {
+    Kernel { grid: [i32; 3], block: [i32; 3], registers: u16, static_shared: i32, dynamic_shared: i32 },
+    /// `op`: the copy kind as the GPU tables name it ("[CUDA memcpy HtoD]").
+    Copy { op: &'static str, bytes: u64 },
+    Set { bytes: u64, value: u32 },
+}
+
+/// A timeline format: turns the event stream into the bytes of its file.
+/// Each method returns the bytes to append (a buffer the format owns),
+/// and is called under the writer's lock, in stream order.
+trait Format: Send {
+    /// The start of the file.
+    fn head(&mut self) -> &[u8];
+    /// Appended after every batch and stepped back over, so the file is
+    /// complete between batches (JSON's closing brackets); may be empty.
+    fn trailer(&self) -> &'static [u8];
+    /// Host events of thread `tid` (named `thread_name`).
+    fn host(&mut self, tid: i32, thread_name: &str, events: &View<'_>) -> &[u8];
+    fn gpu(&mut self, events: &[GpuEvent]) -> &[u8];
+    /// Say in the trace that `n` events could not be kept, and why.
+    fn dropped(&mut self, n: u64, why: &str) -> &[u8];
+    /// The process record with a clock sample taken now (readers take the
+    /// last one: `cudart-shim report`, `--merge`).
+    fn process(&mut self) -> &[u8];
+}
+
+/// The timeline's formats, by name (`CUDART_SHIM_TIMELINE_FORMAT`,
+/// `cudart-shim trace --format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Json,
+}
+
+impl Kind {
+    /// The format a file name asks for, if it asks for one.
+    pub fn from_path(path: &str) -> Option<Kind> {
+        path.ends_with(".json").then_some(Kind::Json)
+    }
+}
+
 struct Writer {
     file: File,
     path: String,
-    pid: u32,
-    first: bool,
-    named: HashSet<i32>,
+    format: Box<dyn Format>,
     events: u64,
     bytes: u64,
-    buf: String,
 }
 
-/// Open the trace file and start the writer thread.
-pub fn start(path: &str) -> bool {
-    let (mut file, path) = match output::create_claimed(path, false, "timeline") {
+impl Writer {
+    fn append(&mut self, what: impl FnOnce(&mut dyn Format) -> &[u8]) {
+        let bytes = what(&mut *self.format);
+        if bytes.is_empty() {
+            return;
+        }
+        self.bytes += bytes.len() as u64;
+        if let Err(e) = self.file.write_all(bytes) {
+            log::warn!("timeline {}: write failed ({e})", self.path);
+        }
+    }
+
+    /// Make the file complete (see [`Format::trailer`]).
+    fn close(&mut self) {
+        let t = self.format.trailer();
+        if !t.is_empty() {
+            let _ = self.file.write_all(t).and_then(|_| self.file.seek(SeekFrom::Current(-(t.len() as i64))));
+        }
+    }
+}
+
+/// Open the trace file in format `kind` and start the writer thread.
+pub fn start(path: &str, kind: Kind) -> bool {
+    let (file, path) = match output::create_claimed(path, false, "timeline") {
         Ok(f) => f,
         Err(e) => {
             log::warn!("cannot create the timeline file {path:?} ({e}); the timeline is off");
             return false;
         }
     };
-    let path = path.as_str();
-    let pid = std::process::id();
-    let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
-    // Who wrote the trace and when its clock started (`otherData.process`;
-    // each flush adds a later sample, see `Writer::write_process`).
-    let process = output::process_record();
-    let mut head = String::from("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim\",\"version\":\"");
-    head.push_str(env!("CARGO_PKG_VERSION"));
-    head.push_str("\",\"process\":");
-    head.push_str(&process.to_json().to_string());
-    head.push_str("},\"traceEvents\":[\n");
-    head.push_str(&format!(
-        "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
-        escape(comm.trim()),
-        escape(&process.label())
-    ));
-    let ok = file.write_all(head.as_bytes()).and_then(|_| file.write_all(TRAILER)).and_then(|_| file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
+    let format: Box<dyn Format> = match kind {
+        Kind::Json => Box::new(json::Json::new()),
+    };
+    let mut w = Writer { file, path, format, events: 0, bytes: 0 };
+    let head = w.format.head();
+    w.bytes = head.len() as u64;
+    let ok = w.file.write_all(head);
     if let Err(e) = ok {
-        log::warn!("cannot write the timeline file {path:?} ({e}); the timeline is off");
+        log::warn!("cannot write the timeline file {:?} ({e}); the timeline is off", w.path);
         return false;
     }
-    *super::lock(&WRITER) = Some(Writer {
-        file,
-        path: path.to_owned(),
-        pid,
-        first: false,
-        named: HashSet::new(),
-        events: 0,
-        bytes: head.len() as u64,
-        buf: String::new(),
-    });
+    w.close();
+    log::debug!("timeline: writing to {}", w.path);
+    *super::lock(&WRITER) = Some(w);
     if let Err(e) = std::thread::Builder::new().name("cudart-shim-tl".into()).spawn(writer_loop) {
         log::warn!("cannot start the timeline writer thread ({e}); events are written at flush and exit");
     }
-    log::debug!("timeline: writing to {path}");
     true
 }
 
@@ -373,14 +461,14 @@ fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec
     };
     for f in &batch {
         let (view, _) = f.chunk.pending();
-        w.write_events(f.tid, &f.name, &view);
+        w.write_host(f.tid, &f.name, &view);
         progress(w, view.events.len() as u64);
     }
     for lane in lanes {
         let m = super::lock(&lane.meta);
         let _ = lane_chunk_locked(lane, |c| {
             let (view, end) = c.pending();
-            w.write_events(m.tid, &m.name, &view);
+            w.write_host(m.tid, &m.name, &view);
             progress(w, view.events.len() as u64);
             c.consumed.store(end, Relaxed);
         });
@@ -392,17 +480,11 @@ fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec
         // Say in the trace itself what could not be kept.
         let dropped = DROPPED.load(Relaxed);
         if dropped > 0 {
-            w.buf.clear();
-            w.sep();
-            let pid = w.pid;
-            w.buf.push_str(&format!(
-                "{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {dropped} events (the writer could not keep up)\"}}}}"
-            ));
-            let _ = w.file.write_all(w.buf.as_bytes());
+            w.append(|f| f.dropped(dropped, "the writer could not keep up"));
             log::warn!("timeline {}: {dropped} events dropped while the writer could not keep up", w.path);
         }
     }
-    w.close_json();
+    w.close();
     drop(guard);
     recycle(batch);
 }
@@ -432,181 +514,32 @@ fn recycle(batch: Vec<Full>) {
 }
 
 impl Writer {
-    fn sep(&mut self) {
-        self.buf.push_str(if self.first { "\n" } else { ",\n" });
-        self.first = false;
-    }
-
-    fn write_events(&mut self, tid: i32, thread_name: &str, c: &View<'_>) {
-        use std::fmt::Write as _;
-        self.buf.clear();
-        let pid = self.pid;
-        if c.events.is_empty() {
+    fn write_host(&mut self, tid: i32, thread_name: &str, view: &View<'_>) {
+        if view.events.is_empty() {
             return;
         }
-        // A name the program gave the thread through NVTX wins.
-        let nvtx_name = super::nvtx::name_of(super::nvtx::Kind::Thread, tid as u64);
-        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
-        if self.named.insert(tid) {
-            self.sep();
-            let _ = write!(
-                self.buf,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}}",
-                tid,
-                escape(thread_name)
-            );
-        }
-        // Hand-formatted (no `write!`): this loop bounds how fast a program
-        // that makes calls back to back can run with the timeline on. The
-        // members every call event of this thread shares are formatted once.
-        let call_mid = format!("\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
-        for e in c.events {
-            self.sep();
-            let b = &mut self.buf;
-            if e.kind >= KIND_NVTX_RANGE {
-                nvtx_json(b, &mut self.named, pid, tid, thread_name, e, c);
-                continue;
-            }
-            if e.kind == KIND_COUNTER {
-                let _ = write!(
-                    b,
-                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{tid},\"ts\":"
-                );
-                push_us(b, clock::since_start_ns(e.t0) as u64);
-                b.push_str(",\"args\":{\"bytes\":");
-                push_int(b, e.value);
-                b.push_str("}}");
-                continue;
-            }
-            if e.value != 0 {
-                // The start of the arrow to the GPU work this call launched
-                // (its end: the GPU slice, trace/gpu).
-                b.push_str("{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"s\",\"id\":");
-                push_int(b, e.value);
-                b.push_str(&call_mid[call_mid.find(",\"pid").unwrap_or(0)..]);
-                push_us(b, clock::since_start_ns(e.t0) as u64);
-                b.push_str("},\n");
-            }
-            b.push_str("{\"name\":\"");
-            b.push_str(super::site_name(e.site));
-            b.push_str(&call_mid);
-            push_us(b, clock::since_start_ns(e.t0) as u64);
-            b.push_str(",\"dur\":");
-            push_us(b, clock::to_ns(e.dt));
-            b.push_str(",\"args\":{\"result\":\"");
-            super::status_name(e.site, e.result, b);
-            b.push_str("\",\"depth\":");
-            push_int(b, e.depth);
-            write_kept(&c.args[e.args.0 as usize..e.args.1 as usize], c.text, b);
-            b.push_str("}}");
-        }
-        self.events += c.events.len() as u64;
-        self.bytes += self.buf.len() as u64;
-        if let Err(e) = self.file.write_all(self.buf.as_bytes()) {
-            log::warn!("timeline {}: write failed ({e})", self.path);
-        }
+        self.append(|f| f.host(tid, thread_name, view));
+        self.events += view.events.len() as u64;
     }
 
-    /// The process record with a clock sample taken now, as a metadata
-    /// event `cudart_shim_process` (readers take the last one).
     fn write_process(&mut self) {
-        self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let record = output::process_record().to_json();
-        self.buf.push_str(&format!("{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}"));
-        let _ = self.file.write_all(self.buf.as_bytes());
-        self.close_json();
-    }
-
-    /// Append the closing brackets and step back over them: the file is a
-    /// complete JSON document now, and the next batch overwrites them.
-    fn close_json(&mut self) {
-        let _ = self.file.write_all(TRAILER).and_then(|_| self.file.seek(SeekFrom::Current(-(TRAILER.len() as i64))));
+        self.append(|f| f.process());
+        self.close();
     }
 }
 
-/// Write events formatted elsewhere (GPU activity, trace/gpu), each a
-/// complete JSON object. Dropped (and counted) once the trace is closed.
-pub fn write_objects(objects: &[String]) {
+/// Write GPU activity (trace/gpu). Dropped (and counted) once the trace
+/// is closed.
+pub fn write_gpu(events: &[GpuEvent]) {
     let mut guard = super::lock(&WRITER);
     let Some(w) = guard.as_mut() else { return };
     if FINISHED.load(Relaxed) {
-        DROPPED.fetch_add(objects.len() as u64, Relaxed);
+        DROPPED.fetch_add(events.len() as u64, Relaxed);
         return;
     }
-    w.buf.clear();
-    for o in objects {
-        w.sep();
-        w.buf.push_str(o);
-    }
-    w.events += objects.len() as u64;
-    w.bytes += w.buf.len() as u64;
-    if let Err(e) = w.file.write_all(w.buf.as_bytes()) {
-        log::warn!("timeline {}: write failed ({e})", w.path);
-    }
-    w.close_json();
-}
-
-/// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range
-/// is a slice on the NVTX track of its thread and domain (named on first
-/// use), a start/end range an async slice pair, a mark an instant.
-fn nvtx_json(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_name: &str, e: &Event, c: &View<'_>) {
-    use std::fmt::Write as _;
-    let args = &c.args[e.args.0 as usize..e.args.1 as usize];
-    let domain = super::nvtx::domain_name(e.site);
-    let track = super::nvtx::track_of(tid, e.site);
-    if e.kind != KIND_NVTX_ASYNC && named.insert(track) {
-        let label = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
-        let _ = write!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},\n", escape(&label));
-    }
-    let mut message = String::new();
-    if let Some(k) = args.iter().find(|k| k.name == "message") {
-        k.write_value(c.text, &mut message);
-    }
-    let mut members = String::new();
-    if !domain.is_empty() {
-        members.push_str(",\"domain\":\"");
-        escape_into(domain, &mut members);
-        members.push('"');
-    }
-    if let Some(col) = nvtx_color(e.value) {
-        let _ = write!(members, ",\"color\":\"#{:06x}\"", col & 0xff_ffff);
-    }
-    let rest: Vec<Kept> = args.iter().filter(|k| k.name != "message").copied().collect();
-    write_kept(&rest, c.text, &mut members);
-    let ts = clock::since_start_ns(e.t0) as u64;
-    let head = |b: &mut String, ph: &str| {
-        b.push_str("{\"name\":\"");
-        escape_into(&message, b);
-        let _ = write!(b, "\",\"cat\":\"nvtx\",\"ph\":\"{ph}\",\"pid\":{pid},");
-    };
-    match e.kind {
-        KIND_NVTX_RANGE => {
-            head(b, "X");
-            let _ = write!(b, "\"tid\":{track},\"ts\":");
-            push_us(b, ts);
-            b.push_str(",\"dur\":");
-            push_us(b, clock::to_ns(e.dt));
-            let _ = write!(b, ",\"args\":{{\"level\":{}{members}}}}}", e.depth);
-        }
-        KIND_NVTX_ASYNC => {
-            head(b, "b");
-            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
-            push_us(b, ts);
-            let _ = write!(b, ",\"args\":{{\"style\":\"StartEnd\"{members}}}}},\n");
-            head(b, "e");
-            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
-            push_us(b, ts + clock::to_ns(e.dt));
-            b.push('}');
-        }
-        _ => {
-            head(b, "i");
-            let _ = write!(b, "\"s\":\"t\",\"tid\":{track},\"ts\":");
-            push_us(b, ts);
-            let _ = write!(b, ",\"args\":{{\"mark\":true{members}}}}}");
-        }
-    }
+    w.append(|f| f.gpu(events));
+    w.events += events.len() as u64;
+    w.close();
 }
 
 /// Nanoseconds written as microseconds with three decimals.
@@ -617,14 +550,6 @@ pub(crate) fn push_us(out: &mut String, ns: u64) {
     // SAFETY: four ASCII bytes.
     out.push_str(unsafe { std::str::from_utf8_unchecked(&frac) });
 }
-
-/// JSON string escaping for names we did not write ourselves.
-pub fn escape(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    escape_into(s, &mut o);
-    o
-}
-
 
 /// Append an event and its arguments to this thread's lane. Only the
 /// lane's owner calls it: the thread whose state holds the lane.

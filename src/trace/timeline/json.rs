@@ -1,0 +1,281 @@
+//! The timeline as Chrome trace event JSON (`{"traceEvents":[...]}`),
+//! which Perfetto's UI and chrome://tracing load. Each object on a line of
+//! its own; the closing `]}` is the trailer the writer steps back over.
+
+use super::{nvtx_color, push_us, GpuEvent, GpuSlice, GpuWhat, View, KIND_COUNTER, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
+use crate::trace::args::{escape_into, push_int, write_kept};
+use crate::trace::{clock, output};
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+pub(super) struct Json {
+    pid: u32,
+    /// Threads whose `thread_name` record is written.
+    named: HashSet<i32>,
+    buf: String,
+}
+
+impl Json {
+    pub(super) fn new() -> Json {
+        Json { pid: std::process::id(), named: HashSet::new(), buf: String::new() }
+    }
+
+    /// Start the next object (the head's first object has no separator
+    /// before it; every later one does).
+    fn sep(&mut self) {
+        self.buf.push_str(",\n");
+    }
+}
+
+impl super::Format for Json {
+    fn head(&mut self) -> &[u8] {
+        let pid = self.pid;
+        let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
+        // Who wrote the trace and when its clock started (`otherData.process`;
+        // each flush adds a later sample, see `process`).
+        let process = output::process_record();
+        let b = &mut self.buf;
+        b.clear();
+        b.push_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim\",\"version\":\"");
+        b.push_str(env!("CARGO_PKG_VERSION"));
+        b.push_str("\",\"process\":");
+        b.push_str(&process.to_json().to_string());
+        b.push_str("},\"traceEvents\":[\n");
+        let _ = write!(
+            b,
+            "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
+            escape(comm.trim()),
+            escape(&process.label())
+        );
+        self.buf.as_bytes()
+    }
+
+    fn trailer(&self) -> &'static [u8] {
+        b"\n]}\n"
+    }
+
+    fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
+        self.buf.clear();
+        let pid = self.pid;
+        // A name the program gave the thread through NVTX wins.
+        let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
+        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
+        if self.named.insert(tid) {
+            self.sep();
+            let _ = write!(
+                self.buf,
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}}",
+                tid,
+                escape(thread_name)
+            );
+        }
+        // Hand-formatted (no `write!`): this loop bounds how fast a program
+        // that makes calls back to back can run with the timeline on. The
+        // members every call event of this thread shares are formatted once.
+        let call_mid = format!("\",\"cat\":\"cuda_api\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
+        for e in c.events {
+            self.buf.push_str(",\n");
+            let b = &mut self.buf;
+            if e.kind >= KIND_NVTX_RANGE {
+                nvtx(b, &mut self.named, pid, tid, thread_name, e, c);
+                continue;
+            }
+            if e.kind == KIND_COUNTER {
+                let _ = write!(
+                    b,
+                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{tid},\"ts\":"
+                );
+                push_us(b, clock::since_start_ns(e.t0) as u64);
+                b.push_str(",\"args\":{\"bytes\":");
+                push_int(b, e.value);
+                b.push_str("}}");
+                continue;
+            }
+            if e.value != 0 {
+                // The start of the arrow to the GPU work this call launched
+                // (its end: the GPU slice, trace/gpu).
+                b.push_str("{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"s\",\"id\":");
+                push_int(b, e.value);
+                b.push_str(&call_mid[call_mid.find(",\"pid").unwrap_or(0)..]);
+                push_us(b, clock::since_start_ns(e.t0) as u64);
+                b.push_str("},\n");
+            }
+            b.push_str("{\"name\":\"");
+            b.push_str(crate::trace::site_name(e.site));
+            b.push_str(&call_mid);
+            push_us(b, clock::since_start_ns(e.t0) as u64);
+            b.push_str(",\"dur\":");
+            push_us(b, clock::to_ns(e.dt));
+            b.push_str(",\"args\":{\"result\":\"");
+            crate::trace::status_name(e.site, e.result, b);
+            b.push_str("\",\"depth\":");
+            push_int(b, e.depth);
+            write_kept(&c.args[e.args.0 as usize..e.args.1 as usize], c.text, b);
+            b.push_str("}}");
+        }
+        self.buf.as_bytes()
+    }
+
+    fn gpu(&mut self, events: &[GpuEvent]) -> &[u8] {
+        self.buf.clear();
+        let pid = self.pid;
+        for e in events {
+            self.buf.push_str(",\n");
+            gpu_object(pid, e, &mut self.buf);
+        }
+        self.buf.as_bytes()
+    }
+
+    fn dropped(&mut self, n: u64, why: &str) -> &[u8] {
+        self.buf.clear();
+        self.sep();
+        let pid = self.pid;
+        let _ = write!(
+            self.buf,
+            "{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {n} events ({})\"}}}}",
+            escape(why)
+        );
+        self.buf.as_bytes()
+    }
+
+    fn process(&mut self) -> &[u8] {
+        self.buf.clear();
+        self.sep();
+        let pid = self.pid;
+        let record = output::process_record().to_json();
+        let _ = write!(self.buf, "{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}");
+        self.buf.as_bytes()
+    }
+}
+
+/// One GPU event as a JSON object (a track is two metadata objects).
+pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
+    match e {
+        GpuEvent::Track { device, stream, tid } => {
+            let _ = write!(
+                s,
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},\n",
+                escape(&crate::trace::gpu::track_name(*device, *stream))
+            );
+            let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
+        }
+        GpuEvent::FlowEnd { tid, ts, id } => {
+            let _ = write!(s, "{{\"name\":\"launch\",\"cat\":\"gpu_launch\",\"ph\":\"f\",\"bp\":\"e\",\"id\":{id},\"pid\":{pid},\"tid\":{tid},\"ts\":");
+            push_us(s, *ts);
+            s.push('}');
+        }
+        GpuEvent::Slice(a) => slice(pid, a, s),
+    }
+}
+
+/// The slice of one activity, with its arguments.
+fn slice(pid: u32, a: &GpuSlice, s: &mut String) {
+    s.push_str("{\"name\":\"");
+    escape_into(&a.name, s);
+    let cat = match &a.what {
+        GpuWhat::Kernel { .. } => "gpu_kernel",
+        GpuWhat::Copy { .. } => "gpu_memcpy",
+        GpuWhat::Set { .. } => "gpu_memset",
+    };
+    let (tid, dur) = (a.tid, a.dur);
+    let _ = write!(s, "\",\"cat\":\"{cat}\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
+    push_us(s, a.ts);
+    s.push_str(",\"dur\":");
+    push_us(s, dur);
+    let _ = write!(s, ",\"args\":{{\"device\":{},\"stream\":{},\"correlation\":{}", a.device, a.stream, a.correlation);
+    if a.launch != 0 {
+        let _ = write!(s, ",\"launch\":{}", a.launch);
+    }
+    if a.graph != 0 {
+        let _ = write!(s, ",\"graph\":{}", a.graph);
+    }
+    let bandwidth = |s: &mut String, bytes: u64| {
+        let _ = write!(s, ",\"bytes\":{bytes},\"bandwidth (GB/s)\":{:.3}", bytes as f64 / dur.max(1) as f64);
+    };
+    match &a.what {
+        GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } => {
+            let _ = write!(
+                s,
+                ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
+                grid[0], grid[1], grid[2], block[0], block[1], block[2]
+            );
+        }
+        GpuWhat::Copy { op, bytes } => {
+            let _ = write!(s, ",\"operation\":\"{op}\"");
+            bandwidth(s, *bytes);
+        }
+        GpuWhat::Set { bytes, value } => {
+            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", crate::trace::gpu_table::MEMSET);
+            bandwidth(s, *bytes);
+        }
+    }
+    s.push_str("}}");
+}
+
+/// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range
+/// is a slice on the NVTX track of its thread and domain (named on first
+/// use), a start/end range an async slice pair, a mark an instant.
+fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_name: &str, e: &super::Event, c: &View<'_>) {
+    use std::fmt::Write as _;
+    let args = &c.args[e.args.0 as usize..e.args.1 as usize];
+    let domain = crate::trace::nvtx::domain_name(e.site);
+    let track = crate::trace::nvtx::track_of(tid, e.site);
+    if e.kind != KIND_NVTX_ASYNC && named.insert(track) {
+        let label = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
+        let _ = write!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},\n", escape(&label));
+    }
+    let mut message = String::new();
+    if let Some(k) = args.iter().find(|k| k.name == "message") {
+        k.write_value(c.text, &mut message);
+    }
+    let mut members = String::new();
+    if !domain.is_empty() {
+        members.push_str(",\"domain\":\"");
+        escape_into(domain, &mut members);
+        members.push('"');
+    }
+    if let Some(col) = nvtx_color(e.value) {
+        let _ = write!(members, ",\"color\":\"#{:06x}\"", col & 0xff_ffff);
+    }
+    let rest: Vec<crate::trace::args::Kept> = args.iter().filter(|k| k.name != "message").copied().collect();
+    write_kept(&rest, c.text, &mut members);
+    let ts = clock::since_start_ns(e.t0) as u64;
+    let head = |b: &mut String, ph: &str| {
+        b.push_str("{\"name\":\"");
+        escape_into(&message, b);
+        let _ = write!(b, "\",\"cat\":\"nvtx\",\"ph\":\"{ph}\",\"pid\":{pid},");
+    };
+    match e.kind {
+        KIND_NVTX_RANGE => {
+            head(b, "X");
+            let _ = write!(b, "\"tid\":{track},\"ts\":");
+            push_us(b, ts);
+            b.push_str(",\"dur\":");
+            push_us(b, clock::to_ns(e.dt));
+            let _ = write!(b, ",\"args\":{{\"level\":{}{members}}}}}", e.depth);
+        }
+        KIND_NVTX_ASYNC => {
+            head(b, "b");
+            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
+            push_us(b, ts);
+            let _ = write!(b, ",\"args\":{{\"style\":\"StartEnd\"{members}}}}},\n");
+            head(b, "e");
+            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
+            push_us(b, ts + clock::to_ns(e.dt));
+            b.push('}');
+        }
+        _ => {
+            head(b, "i");
+            let _ = write!(b, "\"s\":\"t\",\"tid\":{track},\"ts\":");
+            push_us(b, ts);
+            let _ = write!(b, ",\"args\":{{\"mark\":true{members}}}}}");
+        }
+    }
+}
+
+/// JSON string escaping for names we did not write ourselves.
+pub fn escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    escape_into(s, &mut o);
+    o
+}
