@@ -64,8 +64,12 @@ pub fn eprint_from_summary(file: &std::path::Path) {
 /// the library, if it has them.
 pub fn eprint_nvtx_from_summary(file: &std::path::Path) {
     let text = std::fs::read_to_string(file).unwrap_or_default();
-    if let Some(n) = serde_json::from_str::<Value>(&text).ok().as_ref().and_then(trace_format::nvtx_table::NvtxSummary::from_json) {
+    let Ok(j) = serde_json::from_str::<Value>(&text) else { return };
+    if let Some(n) = trace_format::nvtx_table::NvtxSummary::from_json(&j) {
         eprint!("{}", n.to_text());
+    }
+    if let Some(p) = trace_format::nvtx_table::NvtxGpuProj::from_json(&j) {
+        eprint!("{}", p.to_text());
     }
 }
 

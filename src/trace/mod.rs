@@ -781,6 +781,8 @@ fn write_summary(api: bool) {
     }
     let g = gpu::on().then(gpu::summary);
     let nv = nvtx::any().then(nvtx::summary);
+    // The projection needs launch links (GPU activity with the timeline).
+    let proj = (nvtx::any() && gpu::on()).then(nvtx::gpu_projection).filter(|p| !p.is_empty());
     // No empty tables on stderr, and a forked child that made no call
     // (a worker process) leaves its parent's summary file alone.
     let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty()) && nv.as_ref().is_none_or(|n| n.is_empty());
@@ -812,16 +814,25 @@ fn write_summary(api: bool) {
                     if let Some(n) = &nv {
                         m.extend(n.json_members());
                     }
+                    if let Some(p) = &proj {
+                        m.extend(p.json_members());
+                    }
                 }
                 serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
             }
             Some(p) if p.ends_with(".csv") => {
                 let api = if s.rows.is_empty() { String::new() } else { s.to_csv() + "\n" };
-                api + &g.to_csv() + &nv.as_ref().map(|n| "\n".to_owned() + &n.to_csv()).unwrap_or_default()
+                api + &g.to_csv()
+                    + &nv.as_ref().map(|n| "\n".to_owned() + &n.to_csv()).unwrap_or_default()
+                    + &proj.as_ref().map(|p| "\n".to_owned() + &p.to_csv()).unwrap_or_default()
             }
             _ => {
                 let api = if api { summary_text(&s) } else { String::new() };
-                api + &windows + &g.to_text() + &gpu::notes() + &nv.as_ref().map(|n| n.to_text()).unwrap_or_default()
+                api + &windows
+                    + &g.to_text()
+                    + &gpu::notes()
+                    + &nv.as_ref().map(|n| n.to_text()).unwrap_or_default()
+                    + &proj.as_ref().map(|p| p.to_text()).unwrap_or_default()
             }
         }
     };

@@ -239,12 +239,14 @@ struct Open {
     windows: u32,
     /// This range opened a capture window (`--capture-range=nvtx`).
     captures: bool,
+    /// This thread's last launch id when it began (trace/gpu's `launch_mark`).
+    launch0: u64,
 }
 
 impl Open {
     fn begin(domain: u32, info: Info) -> Open {
         let captures = window::nvtx_begins(domain_name(domain), &info.message);
-        Open { domain, info, t0: clock::ticks(), seen: window::is_open(), windows: window::opened(), captures }
+        Open { domain, info, t0: clock::ticks(), seen: window::is_open(), windows: window::opened(), captures, launch0: super::gpu::launch_mark() }
     }
 
     /// Whether any capture window overlapped it (a window opened since it
@@ -337,7 +339,15 @@ fn finish(open: &Open, t1: u64, level: u32, async_id: Option<u64>) {
     if open.recorded() {
         let dt = t1.saturating_sub(open.t0);
         let style = if async_id.is_some() { STYLE_START_END } else { STYLE_PUSH_POP };
-        add_sample(open.domain, &open.info.message, style, clock::to_ns(dt));
+        // Push/pop ranges are projected onto the GPU work their thread's
+        // calls launched inside them (launch ids grow per thread).
+        // Each thread takes its ids from a block of its own: a range that
+        // began before its thread's first launch starts at its block.
+        let span = match (async_id, super::gpu::launch_mark()) {
+            (None, m) if m > open.launch0 => Some((if open.launch0 == 0 { m >> 31 << 31 } else { open.launch0 }, m)),
+            _ => None,
+        };
+        add_sample(open.domain, &open.info.message, style, clock::to_ns(dt), span);
         let ev = match async_id {
             None => timeline::Event::new(open.domain, level, timeline::KIND_NVTX_RANGE, 0, open.t0, dt, color_word(open.info.color)),
             Some(id) => timeline::Event::new(open.domain, 0, timeline::KIND_NVTX_ASYNC, (id & 0x7fff_ffff) as i32, open.t0, dt, color_word(open.info.color)),
@@ -405,7 +415,9 @@ pub fn innermost(out: &mut String) {
 pub const STYLE_PUSH_POP: u8 = 0;
 pub const STYLE_START_END: u8 = 1;
 
-type Samples = HashMap<(u32, String, u8), Vec<u64>>;
+/// Per (domain, message, style): each instance's duration (ns) and, for a
+/// range whose thread launched GPU work inside it, its span of launch ids.
+type Samples = HashMap<(u32, String, u8), Vec<(u64, Option<(u64, u64)>)>>;
 
 thread_local! {
     static MINE: RefCell<Option<Arc<Mutex<Samples>>>> = const { RefCell::new(None) };
@@ -415,7 +427,7 @@ static TABLES: Mutex<Vec<Arc<Mutex<Samples>>>> = Mutex::new(Vec::new());
 /// Samples of threads whose thread-locals are gone.
 static LATE: Mutex<Option<Samples>> = Mutex::new(None);
 
-fn add_sample(domain: u32, message: &str, style: u8, ns: u64) {
+fn add_sample(domain: u32, message: &str, style: u8, ns: u64, span: Option<(u64, u64)>) {
     if super::FLAGS.load(Relaxed) & (super::SUMMARY | super::TIMELINE) == 0 && !super::gpu::on() {
         return;
     }
@@ -427,15 +439,14 @@ fn add_sample(domain: u32, message: &str, style: u8, ns: u64) {
             TABLES.lock().push(t.clone());
             t
         });
-        t.lock().entry(key.clone()).or_default().push(ns);
+        t.lock().entry(key.clone()).or_default().push((ns, span));
     });
     if r.is_err() {
-        LATE.lock().get_or_insert_with(HashMap::new).entry(key).or_default().push(ns);
+        LATE.lock().get_or_insert_with(HashMap::new).entry(key).or_default().push((ns, span));
     }
 }
 
-/// The `nvtx_sum` table of the ranges ended so far.
-pub fn summary() -> trace_format::nvtx_table::NvtxSummary {
+fn all_samples() -> Vec<(String, &'static str, Vec<(u64, Option<(u64, u64)>)>)> {
     let mut all: Samples = HashMap::new();
     let tables = TABLES.lock().clone();
     for t in tables.iter().map(|t| t.lock().clone()).chain(LATE.lock().clone()) {
@@ -443,15 +454,54 @@ pub fn summary() -> trace_format::nvtx_table::NvtxSummary {
             all.entry(k).or_default().extend(v);
         }
     }
+    all.into_iter()
+        .map(|((domain, message, style), v)| {
+            let dn = domain_name(domain);
+            let name = if dn.is_empty() { message } else { format!("{dn}:{message}") };
+            (name, if style == STYLE_START_END { "StartEnd" } else { "PushPop" }, v)
+        })
+        .collect()
+}
+
+/// The `nvtx_sum` table of the ranges ended so far.
+pub fn summary() -> trace_format::nvtx_table::NvtxSummary {
     let mut s = trace_format::nvtx_table::NvtxSummary { windows: window::describe(), ..Default::default() };
-    for ((domain, message, style), mut d) in all {
-        let dn = domain_name(domain);
-        let name = if dn.is_empty() { message } else { format!("{dn}:{message}") };
+    for (name, style, v) in all_samples() {
+        let mut d: Vec<u64> = v.iter().map(|x| x.0).collect();
         s.rows.push(trace_format::table::Row::from_samples(&name, &mut d));
-        s.styles.push(if style == STYLE_START_END { "StartEnd" } else { "PushPop" }.to_owned());
+        s.styles.push(style.to_owned());
     }
     s.sort();
     s
+}
+
+/// The `nvtx_gpu_proj_sum` table (GPU activity with launch links on: `gpu`
+/// and `timeline`): each push/pop range whose calls launched GPU work,
+/// projected onto that work (trace/gpu's `projections`).
+pub fn gpu_projection() -> trace_format::nvtx_table::NvtxGpuProj {
+    use trace_format::nvtx_table::{NvtxGpuProj, ProjRow};
+    let mut t = NvtxGpuProj::default();
+    for (name, style, v) in all_samples() {
+        let with: Vec<(u64, (u64, u64))> = v.iter().filter_map(|&(ns, span)| Some((ns, span?))).collect();
+        if with.is_empty() {
+            continue;
+        }
+        let spans: Vec<(u64, u64)> = with.iter().map(|x| x.1).collect();
+        let proj = super::gpu::projections(&spans);
+        let (mut d, mut range_total, mut ops) = (Vec::new(), 0u64, 0u64);
+        for ((ns, _), p) in with.iter().zip(proj) {
+            if let Some((p, n)) = p {
+                d.push(p);
+                range_total += ns;
+                ops += n;
+            }
+        }
+        if !d.is_empty() {
+            t.rows.push(ProjRow { proj: trace_format::table::Row::from_samples(&name, &mut d), style: style.to_owned(), range_total_ns: range_total, gpu_ops: ops });
+        }
+    }
+    t.sort();
+    t
 }
 
 /// Whether the NVTX table has anything to say (a copy injected).
