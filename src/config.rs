@@ -173,7 +173,7 @@ pub fn parse_capture(get: &impl Fn(&str) -> Option<String>, warnings: &mut Vec<S
     for (var, out) in [("CUDART_SHIM_DELAY", &mut c.delay_s), ("CUDART_SHIM_DURATION", &mut c.duration_s)] {
         if let Some(v) = get(var) {
             match v.trim().parse::<f64>() {
-                Ok(s) if s.is_finite() && s >= 0.0 && s < 1e9 => *out = Some(s),
+                Ok(s) if (0.0..1e9).contains(&s) => *out = Some(s),
                 _ => warnings.push(format!("{var}: ignoring {v:?}; accepted: a number of seconds (0 or more)")),
             }
         }

@@ -304,8 +304,8 @@ mod tests {
             }
             assert_eq!(unsafe { initialize_injection(Some(export_table)) }, 1, "round {round}");
             // Every core callback id is filled, with our functions.
-            for id in 1..=15 {
-                assert!(!SLOTS[id].load(Relaxed).is_null(), "round {round}: slot {id}");
+            for (id, slot) in SLOTS.iter().enumerate().skip(1) {
+                assert!(!slot.load(Relaxed).is_null(), "round {round}: slot {id}");
             }
             assert_eq!(SLOTS[9].load(Relaxed) as usize, push_a as unsafe extern "C" fn(_) -> _ as usize);
         }

@@ -446,7 +446,10 @@ fn add_sample(domain: u32, message: &str, style: u8, ns: u64, span: Option<(u64,
     }
 }
 
-fn all_samples() -> Vec<(String, &'static str, Vec<(u64, Option<(u64, u64)>)>)> {
+/// One row's instances: (range name with its domain, style, instances).
+type RowSamples = (String, &'static str, Vec<(u64, Option<(u64, u64)>)>);
+
+fn all_samples() -> Vec<RowSamples> {
     let mut all: Samples = HashMap::new();
     let tables = TABLES.lock().clone();
     for t in tables.iter().map(|t| t.lock().clone()).chain(LATE.lock().clone()) {

@@ -152,9 +152,9 @@ impl super::Format for Json {
 pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
     match e {
         GpuEvent::Track { device, stream, tid } => {
-            let _ = write!(
+            let _ = writeln!(
                 s,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},\n",
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},",
                 escape(&crate::trace::gpu::track_name(*device, *stream))
             );
             let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
@@ -222,7 +222,7 @@ fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_nam
     let track = crate::trace::nvtx::track_of(tid, e.site);
     if e.kind != KIND_NVTX_ASYNC && named.insert(track) {
         let label = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
-        let _ = write!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},\n", escape(&label));
+        let _ = writeln!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},", escape(&label));
     }
     let mut message = String::new();
     if let Some(k) = args.iter().find(|k| k.name == "message") {
@@ -258,7 +258,7 @@ fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_nam
             head(b, "b");
             let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
             push_us(b, ts);
-            let _ = write!(b, ",\"args\":{{\"style\":\"StartEnd\"{members}}}}},\n");
+            let _ = writeln!(b, ",\"args\":{{\"style\":\"StartEnd\"{members}}}}},");
             head(b, "e");
             let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
             push_us(b, ts + clock::to_ns(e.dt));
