@@ -536,6 +536,34 @@ mod tests {
     }
 
     #[test]
+    fn capture_windows() {
+        let c = parse(&[]).0.capture;
+        assert!(!c.any() && c.windows == 1);
+        let c = parse(&[("CUDART_SHIM_CAPTURE_RANGE", "cudaProfilerApi"), ("CUDART_SHIM_CAPTURE_RANGE_END", "repeat:3")]).0.capture;
+        assert!(c.profiler_api && c.starts_closed() && c.windows == 3);
+        let c = parse(&[("CUDART_SHIM_CAPTURE_RANGE", "nvtx"), ("CUDART_SHIM_NVTX_CAPTURE", "step@my lib")]).0.capture;
+        assert_eq!(c.nvtx, Some(("step".into(), Some("my lib".into()))));
+        let c = parse(&[("CUDART_SHIM_CAPTURE_RANGE", "nvtx"), ("CUDART_SHIM_NVTX_CAPTURE", "a@b@")]).0.capture;
+        assert_eq!(c.nvtx, Some(("a@b@".into(), None)));
+        let c = parse(&[("CUDART_SHIM_DURATION", "2.5"), ("CUDART_SHIM_CAPTURE_SIGNAL", "USR2")]).0.capture;
+        assert!(c.duration_s == Some(2.5) && c.signal && c.starts_closed());
+        let c = parse(&[("CUDART_SHIM_DURATION", "2")]).0.capture;
+        assert!(c.any() && !c.starts_closed());
+        // Bad values: one warning each, naming the variable; that rule is off.
+        let (c, w) = parse(&[
+            ("CUDART_SHIM_CAPTURE_RANGE", "nvtx"),
+            ("CUDART_SHIM_CAPTURE_RANGE_END", "repeat:x"),
+            ("CUDART_SHIM_DELAY", "NaN"),
+            ("CUDART_SHIM_CAPTURE_SIGNAL", "HUP"),
+        ]);
+        assert!(!c.capture.any() && c.capture.windows == 1, "{:?}", c.capture);
+        assert_eq!(w.len(), 4, "{w:?}");
+        for v in ["CUDART_SHIM_NVTX_CAPTURE", "CUDART_SHIM_CAPTURE_RANGE_END", "CUDART_SHIM_DELAY", "CUDART_SHIM_CAPTURE_SIGNAL"] {
+            assert!(w.iter().any(|x| x.contains(v)), "{v}: {w:?}");
+        }
+    }
+
+    #[test]
     fn modes() {
         assert!(!parse(&[]).0.any());
         assert!(!parse(&[("CUDART_SHIM_TRACE", "0")]).0.any());
