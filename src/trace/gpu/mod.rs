@@ -482,29 +482,13 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
     out
 }
 
-/// CUPTI stream id -> the name the program gave the stream through NVTX.
-static STREAM_NAMES: Mutex<Option<HashMap<u32, String>>> = Mutex::new(None);
-
-/// A stream named through NVTX (`nvtxNameCudaStreamA`, `nvtxNameCuStreamA`):
-/// its GPU track carries the name. Needs CUPTI's `cuptiGetStreamIdEx`
-/// (the records name streams by CUPTI's id, not by handle); a stream whose
-/// track already exists keeps the name it has.
-pub fn name_stream(handle: u64, name: &str) {
-    let Some(f) = CUPTI.get().and_then(|c| c.stream_id) else { return };
+/// The id CUPTI's records give stream `handle` (None: CUPTI off, or
+/// without `cuptiGetStreamIdEx`). For names given through NVTX (trace/nvtx).
+pub fn stream_id(handle: u64) -> Option<u32> {
+    let f = CUPTI.get()?.stream_id?;
     let mut id = 0u32;
     // SAFETY: CUPTI's function; the context is ignored for a stream handle.
-    if unsafe { f(std::ptr::null_mut(), handle as *mut std::ffi::c_void, 0, &mut id) } == cupti::SUCCESS {
-        super::lock(&STREAM_NAMES).get_or_insert_with(HashMap::new).insert(id, name.to_owned());
-    }
-}
-
-/// A GPU track's name: `GPU D stream S`, with the names given through NVTX.
-pub(in crate::trace) fn track_name(device: u32, stream: u32) -> String {
-    let dev = super::nvtx::name_of(super::nvtx::Kind::Device, device as u64).map_or_else(|| format!("GPU {device}"), |n| format!("GPU {device} ({n})"));
-    match super::lock(&STREAM_NAMES).as_ref().and_then(|m| m.get(&stream)) {
-        Some(n) => format!("{dev} stream {stream} ({n})"),
-        None => format!("{dev} stream {stream}"),
-    }
+    (unsafe { f(std::ptr::null_mut(), handle as *mut std::ffi::c_void, 0, &mut id) } == cupti::SUCCESS).then_some(id)
 }
 
 /// The timeline thread id of a device's stream: above every real thread

@@ -200,9 +200,15 @@ fn category_name(domain: u32, cat: u32) -> Option<String> {
     CATEGORIES.lock().as_ref().and_then(|m| m.get(&(domain, cat)).cloned())
 }
 
+/// CUPTI stream id -> the name given to the stream (GPU tracks are named
+/// by CUPTI's ids, not by handle).
+static STREAM_IDS: Mutex<Option<HashMap<u32, String>>> = Mutex::new(None);
+
 fn name(kind: Kind, handle: u64, name: Cow<'static, str>) {
-    if kind == Kind::Stream {
-        super::gpu::name_stream(handle, &name);
+    if kind == Kind::Stream
+        && let Some(id) = super::gpu::stream_id(handle)
+    {
+        STREAM_IDS.lock().get_or_insert_with(HashMap::new).insert(id, name.to_string());
     }
     NAMES.lock().get_or_insert_with(HashMap::new).insert((kind, handle), name.into_owned());
 }
@@ -211,6 +217,16 @@ fn name(kind: Kind, handle: u64, name: Cow<'static, str>) {
 /// stream or event through NVTX.
 pub fn name_of(kind: Kind, handle: u64) -> Option<String> {
     NAMES.lock().as_ref().and_then(|m| m.get(&(kind, handle)).cloned())
+}
+
+/// A GPU track's name: `GPU D stream S`, with the names given through
+/// NVTX (a stream named before its first GPU work shows; a device).
+pub fn gpu_track_name(device: u32, stream: u32) -> String {
+    let dev = name_of(Kind::Device, device as u64).map_or_else(|| format!("GPU {device}"), |n| format!("GPU {device} ({n})"));
+    match STREAM_IDS.lock().as_ref().and_then(|m| m.get(&stream)) {
+        Some(n) => format!("{dev} stream {stream} ({n})"),
+        None => format!("{dev} stream {stream}"),
+    }
 }
 
 /// Set once some NVTX copy has been given our callbacks.

@@ -155,7 +155,7 @@ pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
             let _ = writeln!(
                 s,
                 "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}},",
-                escape(&crate::trace::gpu::track_name(*device, *stream))
+                escape(&crate::trace::nvtx::gpu_track_name(*device, *stream))
             );
             let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
         }
