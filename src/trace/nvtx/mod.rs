@@ -31,7 +31,7 @@ mod inject;
 use super::{clock, timeline, window};
 use parking_lot::Mutex;
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::*};
@@ -275,6 +275,11 @@ impl Open {
 thread_local! {
     /// This thread's open push/pop ranges, every domain, innermost last.
     static STACK: RefCell<Vec<Open>> = const { RefCell::new(Vec::new()) };
+    /// Set once this thread touched STACK. No destructor: the call log asks
+    /// it first, so a call made in thread teardown never registers STACK's
+    /// destructor that late (glibc would lose 32 bytes per thread,
+    /// tests/sanitizers.rs; see trace/mod.rs at `FREE`).
+    static HAS_STACK: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Start/end ranges by id (they may end on another thread).
@@ -292,6 +297,7 @@ fn push(d: Option<&Domain>, info: Info) -> c_int {
         return 0;
     }
     let domain = d.map_or(0, |d| d.id);
+    let _ = HAS_STACK.try_with(|h| h.set(true));
     STACK
         .try_with(|s| {
             let mut s = s.borrow_mut();
@@ -304,6 +310,9 @@ fn push(d: Option<&Domain>, info: Info) -> c_int {
 
 fn pop(d: Option<&Domain>) -> c_int {
     if !on() {
+        return -1;
+    }
+    if !HAS_STACK.try_with(Cell::get).unwrap_or(false) {
         return -1;
     }
     let domain = d.map_or(0, |d| d.id);
@@ -410,6 +419,9 @@ impl super::TraceArg for Text<'_> {
 /// The innermost open push/pop range of this thread, for the call log:
 /// ` range="NAME"` (nothing when none).
 pub fn innermost(out: &mut String) {
+    if !HAS_STACK.try_with(Cell::get).unwrap_or(false) {
+        return;
+    }
     let _ = STACK.try_with(|s| {
         if let Ok(s) = s.try_borrow()
             && let Some(o) = s.last()
