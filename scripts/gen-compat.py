@@ -94,6 +94,12 @@ out = ["# Compatibility", "",
        "A 12 status comes from the 12 library's own tests and GPU runs where its export is a 12 form "
        "(`src/api/abi12.rs`) or was verified by the CUDA 12 GPU suite; every other 12.9 export is the very "
        "function the 13 library exports, so its 12 status is the 13 one, at most `fake-tested`.", "",
+       "Exports beyond NVIDIA's: both libraries also export the project's own API (`cudartShim*`, "
+       "`include/cudart_shim.h`) and `InitializeInjectionNvtx2`, NVTX3's injection entry point "
+       "(docs/NVTX.md): `cudart-shim trace` points `NVTX_INJECTION64_PATH` at the runtime it preloads, and "
+       "every copy of NVTX in the program (libtorch's, CuPy's, the program's own) then hands it its "
+       "ranges. The driver interposer (`libcuda.so.1`) exports it too, for programs that never call the runtime. "
+       "Nsight Systems' own injection library exports the same name; NVIDIA's runtime does not.", "",
        "| status | 13 | 12 |", "| --- | --- | --- |"]
 for st in reversed(STATUSES):
     out.append(f"| {st} | {sum(1 for r in allrows if r[1] == st)} | {sum(1 for r in rows12 if r[0] == st)} |")

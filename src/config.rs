@@ -198,6 +198,94 @@ pub struct TraceConfig {
     /// the summary only, and a process that made no other call writes no
     /// file (see `trace`'s module note).
     pub registration: bool,
+    /// Capture windows (`CUDART_SHIM_CAPTURE_*`, `CUDART_SHIM_DELAY`,
+    /// `CUDART_SHIM_DURATION`): see `trace::window`.
+    pub capture: Capture,
+}
+
+/// What opens and closes capture windows. The default (every field unset)
+/// records from the first call to exit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Capture {
+    /// `CUDART_SHIM_CAPTURE_RANGE=cudaProfilerApi`: cudaProfilerStart/Stop
+    /// and cuProfilerStart/Stop open and close windows.
+    pub profiler_api: bool,
+    /// `CUDART_SHIM_CAPTURE_RANGE=nvtx` with `CUDART_SHIM_NVTX_CAPTURE=NAME[@DOMAIN]`:
+    /// a range of that message (in that domain; none: the default domain) is a window.
+    pub nvtx: Option<(String, Option<String>)>,
+    /// `CUDART_SHIM_CAPTURE_RANGE_END=stop|repeat:N`: how many windows the
+    /// range opens (stop: 1, the default); 0: no limit (`repeat:0`).
+    pub windows: u32,
+    /// `CUDART_SHIM_DELAY=SECONDS`: nothing is recorded until then.
+    pub delay_s: Option<f64>,
+    /// `CUDART_SHIM_DURATION=SECONDS`: recording stops this long after it started.
+    pub duration_s: Option<f64>,
+    /// `CUDART_SHIM_CAPTURE_SIGNAL=USR2`: each SIGUSR2 opens or closes a window.
+    pub signal: bool,
+}
+
+// The seconds are finite (parse_capture rejects the rest), so equality is total.
+impl Eq for Capture {}
+
+impl Capture {
+    /// Whether recording waits for something (starts closed).
+    pub fn starts_closed(&self) -> bool {
+        self.profiler_api || self.nvtx.is_some() || self.delay_s.is_some() || self.signal
+    }
+
+    /// Whether any window rule is set.
+    pub fn any(&self) -> bool {
+        self.starts_closed() || self.duration_s.is_some()
+    }
+}
+
+/// The capture-window variables (see [`Capture`]); a value that is not
+/// understood is one warning and that rule stays off.
+pub fn parse_capture(get: &impl Fn(&str) -> Option<String>, warnings: &mut Vec<String>) -> Capture {
+    let mut c = Capture { windows: 1, ..Capture::default() };
+    let nvtx_name = get("CUDART_SHIM_NVTX_CAPTURE").map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    match get("CUDART_SHIM_CAPTURE_RANGE").as_deref().map(str::trim) {
+        None | Some("" | "none") => {}
+        Some(v) if v.eq_ignore_ascii_case("cudaProfilerApi") => c.profiler_api = true,
+        Some(v) if v.eq_ignore_ascii_case("nvtx") => match &nvtx_name {
+            Some(n) => {
+                c.nvtx = Some(match n.rsplit_once('@') {
+                    Some((name, dom)) if !dom.is_empty() => (name.to_owned(), Some(dom.to_owned())),
+                    _ => (n.clone(), None),
+                })
+            }
+            None => warnings.push(
+                "CUDART_SHIM_CAPTURE_RANGE=nvtx needs CUDART_SHIM_NVTX_CAPTURE=NAME[@DOMAIN] (the range that opens the window); recording is not windowed".into(),
+            ),
+        },
+        Some(o) => warnings.push(format!("CUDART_SHIM_CAPTURE_RANGE: ignoring {o:?}; accepted: cudaProfilerApi, nvtx")),
+    }
+    if nvtx_name.is_some() && c.nvtx.is_none() && !warnings.iter().any(|w| w.contains("NVTX_CAPTURE")) {
+        warnings.push("CUDART_SHIM_NVTX_CAPTURE applies with CUDART_SHIM_CAPTURE_RANGE=nvtx; ignored".into());
+    }
+    match get("CUDART_SHIM_CAPTURE_RANGE_END").as_deref().map(str::trim) {
+        None | Some("" | "stop") => {}
+        Some(v) => match v.strip_prefix("repeat:").and_then(|n| n.parse::<u32>().ok()) {
+            Some(n) => c.windows = n,
+            None => warnings.push(format!(
+                "CUDART_SHIM_CAPTURE_RANGE_END: ignoring {v:?}; accepted: stop (one window, the default) or repeat:N (N windows, 0 = no limit)"
+            )),
+        },
+    }
+    for (var, out) in [("CUDART_SHIM_DELAY", &mut c.delay_s), ("CUDART_SHIM_DURATION", &mut c.duration_s)] {
+        if let Some(v) = get(var) {
+            match v.trim().parse::<f64>() {
+                Ok(s) if (0.0..1e9).contains(&s) => *out = Some(s),
+                _ => warnings.push(format!("{var}: ignoring {v:?}; accepted: a number of seconds (0 or more)")),
+            }
+        }
+    }
+    match get("CUDART_SHIM_CAPTURE_SIGNAL").as_deref().map(str::trim) {
+        None | Some("") => {}
+        Some("USR2" | "SIGUSR2" | "usr2") => c.signal = true,
+        Some(o) => warnings.push(format!("CUDART_SHIM_CAPTURE_SIGNAL: ignoring {o:?}; accepted: USR2")),
+    }
+    c
 }
 
 impl TraceConfig {
@@ -474,6 +562,7 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         c.recorder_file = Some(expand_path("cudart-shim-recorder-%p.log", pid, rank));
     }
     c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
+    c.capture = parse_capture(&get, &mut warnings);
     (c, warnings)
 }
 
@@ -723,6 +812,34 @@ mod tests {
         assert_eq!((c.recorder_size, c.recorder_sigusr1), (1024, false));
         assert_eq!(w.len(), 2, "{w:?}");
         assert!(w[0].starts_with("CUDART_SHIM_RECORDER_SIZE") && w[1].starts_with("CUDART_SHIM_RECORDER_SIGUSR1"), "{w:?}");
+    }
+
+    #[test]
+    fn capture_windows() {
+        let c = parse(&[]).0.capture;
+        assert!(!c.any() && c.windows == 1);
+        let c = parse(&[("CUDART_SHIM_CAPTURE_RANGE", "cudaProfilerApi"), ("CUDART_SHIM_CAPTURE_RANGE_END", "repeat:3")]).0.capture;
+        assert!(c.profiler_api && c.starts_closed() && c.windows == 3);
+        let c = parse(&[("CUDART_SHIM_CAPTURE_RANGE", "nvtx"), ("CUDART_SHIM_NVTX_CAPTURE", "step@my lib")]).0.capture;
+        assert_eq!(c.nvtx, Some(("step".into(), Some("my lib".into()))));
+        let c = parse(&[("CUDART_SHIM_CAPTURE_RANGE", "nvtx"), ("CUDART_SHIM_NVTX_CAPTURE", "a@b@")]).0.capture;
+        assert_eq!(c.nvtx, Some(("a@b@".into(), None)));
+        let c = parse(&[("CUDART_SHIM_DURATION", "2.5"), ("CUDART_SHIM_CAPTURE_SIGNAL", "USR2")]).0.capture;
+        assert!(c.duration_s == Some(2.5) && c.signal && c.starts_closed());
+        let c = parse(&[("CUDART_SHIM_DURATION", "2")]).0.capture;
+        assert!(c.any() && !c.starts_closed());
+        // Bad values: one warning each, naming the variable; that rule is off.
+        let (c, w) = parse(&[
+            ("CUDART_SHIM_CAPTURE_RANGE", "nvtx"),
+            ("CUDART_SHIM_CAPTURE_RANGE_END", "repeat:x"),
+            ("CUDART_SHIM_DELAY", "NaN"),
+            ("CUDART_SHIM_CAPTURE_SIGNAL", "HUP"),
+        ]);
+        assert!(!c.capture.any() && c.capture.windows == 1, "{:?}", c.capture);
+        assert_eq!(w.len(), 4, "{w:?}");
+        for v in ["CUDART_SHIM_NVTX_CAPTURE", "CUDART_SHIM_CAPTURE_RANGE_END", "CUDART_SHIM_DELAY", "CUDART_SHIM_CAPTURE_SIGNAL"] {
+            assert!(w.iter().any(|x| x.contains(v)), "{v}: {w:?}");
+        }
     }
 
     #[test]

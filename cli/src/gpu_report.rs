@@ -60,6 +60,19 @@ pub fn eprint_from_summary(file: &std::path::Path) {
     }
 }
 
+/// Print the NVTX table (and capture windows) of a summary file written by
+/// the library, if it has them.
+pub fn eprint_nvtx_from_summary(file: &std::path::Path) {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let Ok(j) = serde_json::from_str::<Value>(&text) else { return };
+    if let Some(n) = trace_format::nvtx_table::NvtxSummary::from_json(&j) {
+        eprint!("{}", n.to_text());
+    }
+    if let Some(p) = trace_format::nvtx_table::NvtxGpuProj::from_json(&j) {
+        eprint!("{}", p.to_text());
+    }
+}
+
 /// The report in `format`, the API table's and the GPU tables together.
 pub fn render(api: &trace_format::table::Summary, gpu: Option<&GpuSummary>, format: &str) -> Option<String> {
     let Some(g) = gpu else {

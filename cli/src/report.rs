@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use trace_format::nvtx_table::NvtxSummary;
 use trace_format::process::Process;
 use trace_format::table::{ErrRow, Row, Summary, grouped};
 
@@ -42,6 +43,8 @@ struct Input {
     events: Option<Vec<Value>>,
     /// The GPU activity tables (`gpu` traces only).
     gpu: Option<trace_format::gpu_table::GpuSummary>,
+    /// The NVTX table (`nvtx_sum`), when the trace has NVTX ranges.
+    nvtx: Option<NvtxSummary>,
 }
 
 impl Input {
@@ -77,7 +80,7 @@ pub fn run(o: Options) -> ExitCode {
     inputs.sort_by_key(|i| i.process.as_ref().map_or((u32::MAX, u32::MAX), |p| (p.rank.unwrap_or(u32::MAX), p.pid)));
     let text = match (inputs.as_slice(), o.format.as_str()) {
         ([one], format) => match crate::gpu_report::render(&one.summary, one.gpu.as_ref(), format) {
-            Some(text) => text,
+            Some(text) => with_nvtx(text, one.nvtx.as_ref(), format),
             None => {
                 eprintln!("cudart-shim: unknown format {format:?}; accepted: text, csv, json");
                 return ExitCode::from(2);
@@ -133,7 +136,8 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
     if j.get("cuda_api_sum").is_some() {
         let summary = Summary::from_json(&j)?;
         let gpu = trace_format::gpu_table::GpuSummary::from_json(&j);
-        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None, gpu });
+        let nvtx = NvtxSummary::from_json(&j);
+        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None, gpu, nvtx });
     }
     let mut process = Process::from_json(&j["otherData"]["process"]);
     let events = match j.get_mut("traceEvents") {
@@ -148,7 +152,63 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
     let mut summary = summary_of(&events);
     summary.process = process.clone();
     let gpu = crate::gpu_report::from_events(&events);
-    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events), gpu })
+    let nvtx = nvtx_of(&events);
+    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events), gpu, nvtx })
+}
+
+/// The `nvtx_sum` table of a Chrome trace written by the library: its
+/// `nvtx` events (push/pop slices, start/end async pairs); None without any.
+fn nvtx_of(events: &[Value]) -> Option<NvtxSummary> {
+    let mut durs: BTreeMap<(String, &'static str), Vec<u64>> = BTreeMap::new();
+    let mut begins: BTreeMap<(i64, u64), f64> = BTreeMap::new();
+    let name = |e: &Value| {
+        let m = e["name"].as_str().unwrap_or("?");
+        match e["args"]["domain"].as_str() {
+            Some(d) => format!("{d}:{m}"),
+            None => m.to_owned(),
+        }
+    };
+    for e in events.iter().filter(|e| e["cat"] == "nvtx") {
+        let us = |k: &str| e[k].as_f64().unwrap_or(0.0);
+        match e["ph"].as_str() {
+            Some("X") => durs.entry((name(e), "PushPop")).or_default().push((us("dur") * 1000.0).round() as u64),
+            Some("b") => {
+                begins.insert((e["pid"].as_i64().unwrap_or(0), e["id"].as_u64().unwrap_or(0)), us("ts"));
+            }
+            Some("e") => {
+                if let Some(t0) = begins.remove(&(e["pid"].as_i64().unwrap_or(0), e["id"].as_u64().unwrap_or(0))) {
+                    durs.entry((name(e), "StartEnd")).or_default().push(((us("ts") - t0) * 1000.0).round().max(0.0) as u64);
+                }
+            }
+            _ => {}
+        }
+    }
+    if durs.is_empty() {
+        return None;
+    }
+    let mut n = NvtxSummary::default();
+    for ((range, style), mut d) in durs {
+        n.rows.push(Row::from_samples(&range, &mut d));
+        n.styles.push(style.to_owned());
+    }
+    n.sort();
+    Some(n)
+}
+
+/// The report with the NVTX table added in the same format.
+fn with_nvtx(text: String, nvtx: Option<&NvtxSummary>, format: &str) -> String {
+    let Some(n) = nvtx else { return text };
+    match format {
+        "csv" => text + "\n" + &n.to_csv(),
+        "json" => {
+            let mut j: Value = serde_json::from_str(&text).unwrap_or_default();
+            if let Some(m) = j.as_object_mut() {
+                m.extend(n.json_members());
+            }
+            serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
+        }
+        _ => text + &n.to_text(),
+    }
 }
 
 /// The summary of a Chrome trace: every complete event of category

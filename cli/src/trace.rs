@@ -106,6 +106,29 @@ pub struct Options {
     /// goes on).
     #[arg(long, requires = "recorder")]
     recorder_sigusr1: bool,
+    /// Record only inside capture windows: cudaProfilerApi (between
+    /// cudaProfilerStart and cudaProfilerStop) or nvtx (inside the NVTX range
+    /// --nvtx-capture names). CUDART_SHIM_CAPTURE_RANGE.
+    #[arg(long, value_name = "cudaProfilerApi|nvtx", value_parser = ["cudaProfilerApi", "nvtx"])]
+    capture_range: Option<String>,
+    /// stop (one window, the default) or repeat:N (N windows; 0: no limit).
+    /// CUDART_SHIM_CAPTURE_RANGE_END.
+    #[arg(long, value_name = "stop|repeat:N", requires = "capture_range")]
+    capture_range_end: Option<String>,
+    /// The NVTX range that is the window with --capture-range=nvtx:
+    /// NAME (default domain) or NAME@DOMAIN. CUDART_SHIM_NVTX_CAPTURE.
+    #[arg(long, value_name = "NAME[@DOMAIN]")]
+    nvtx_capture: Option<String>,
+    /// Record nothing for the first SECONDS. CUDART_SHIM_DELAY.
+    #[arg(long, value_name = "SECONDS")]
+    delay: Option<f64>,
+    /// Stop recording SECONDS after recording started. CUDART_SHIM_DURATION.
+    #[arg(long, value_name = "SECONDS")]
+    duration: Option<f64>,
+    /// Each signal (USR2) sent to the program opens or closes a window;
+    /// recording starts closed. CUDART_SHIM_CAPTURE_SIGNAL.
+    #[arg(long, value_name = "USR2", value_parser = ["USR2"])]
+    capture_signal: Option<String>,
     #[command(flatten)]
     faults: launch::Faults,
     #[command(flatten)]
@@ -155,6 +178,12 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_RECORDER_SIGUSR1", o.recorder_sigusr1.then(|| "1".to_owned())),
         ("CUDART_SHIM_TRACE_MEMORY_FILE", o.memory_file),
         ("CUDART_SHIM_MEMORY_LIMIT", o.memory_limit),
+        ("CUDART_SHIM_CAPTURE_RANGE", o.capture_range),
+        ("CUDART_SHIM_CAPTURE_RANGE_END", o.capture_range_end),
+        ("CUDART_SHIM_NVTX_CAPTURE", o.nvtx_capture),
+        ("CUDART_SHIM_DELAY", o.delay.map(|s| s.to_string())),
+        ("CUDART_SHIM_DURATION", o.duration.map(|s| s.to_string())),
+        ("CUDART_SHIM_CAPTURE_SIGNAL", o.capture_signal),
     ];
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
@@ -168,6 +197,7 @@ pub fn run(o: Options) -> ExitCode {
         return code;
     }
     o.layers.apply(cmd, launch.libs.primary(), &session.dir);
+    nvtx_injection(cmd, launch.libs.primary());
     let status = match launch::status(cmd, &o.target.program[0]) {
         Ok(s) => s,
         Err(code) => return code,
@@ -177,6 +207,23 @@ pub fn run(o: Options) -> ExitCode {
     }
     name_outputs(&session.outputs());
     launch::exit_code(status)
+}
+
+/// NVTX: every copy of NVTX3 in the program loads the library that
+/// `NVTX_INJECTION64_PATH` names and hands it its callback tables; ours
+/// (the runtime preloaded from that same path, so the same copy) records
+/// the ranges. Another tool's value is left alone, with one line saying so.
+fn nvtx_injection(cmd: &mut std::process::Command, lib: &Path) {
+    match std::env::var_os("NVTX_INJECTION64_PATH") {
+        Some(v) if !v.is_empty() => eprintln!(
+            "cudart-shim: NVTX_INJECTION64_PATH is already set ({}): left as it is, so NVTX ranges go to that tool, not into this trace",
+            v.to_string_lossy()
+        ),
+        _ => {
+            let abs = std::fs::canonicalize(lib).unwrap_or_else(|_| lib.to_owned());
+            cmd.env("NVTX_INJECTION64_PATH", abs);
+        }
+    }
 }
 
 /// The run's private folder; removed when dropped.
@@ -274,6 +321,7 @@ fn print_summaries(dir: &Path) {
         }
         eprint!("{}", s.to_text());
         crate::gpu_report::eprint_from_summary(&f);
+        crate::gpu_report::eprint_nvtx_from_summary(&f);
     }
 }
 

@@ -199,6 +199,21 @@ pub unsafe fn intercepted<F: FnOnce() -> CUresult>(id: u32, params: *mut c_void,
     }
 }
 
+/// NVTX3's injection entry point (`NVTX_INJECTION64_PATH` may name this
+/// library): forwarded to the trace machinery the driver calls go to, so a
+/// program that never calls our runtime (CuPy) still has its NVTX ranges
+/// traced. 0 (NVTX then makes its calls no-ops) when no machinery is
+/// connected.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn InitializeInjectionNvtx2(get_export_table: *const c_void) -> c_int {
+    let h = HOOKS.load(Acquire);
+    if h.is_null() {
+        return 0;
+    }
+    // SAFETY: hooks of a matching ABI version (checked in `shim`), pinned.
+    unsafe { ((*h).nvtx_init)(get_export_table) }
+}
+
 /// Initialization, when the library is loaded: find the real driver, fill
 /// the tables, find the trace machinery.
 extern "C" fn init() {

@@ -17,7 +17,14 @@ static HOOKS: Hooks = Hooks {
     untraced: crate::trace::driver::untraced,
     activate,
     depth,
+    nvtx_init,
 };
+
+/// The interposer's `InitializeInjectionNvtx2` forwards here (trace/nvtx).
+unsafe extern "C" fn nvtx_init(get_export_table: *const c_void) -> c_int {
+    // SAFETY: NULL or NVTX's nvtxGetExportTable, per the interposer's caller.
+    unsafe { crate::trace::nvtx::initialize(std::mem::transmute::<*const c_void, Option<unsafe extern "C" fn(u32) -> *const c_void>>(get_export_table)) }
+}
 
 unsafe extern "C" fn activate() {
     let _ = catch_unwind(super::any);

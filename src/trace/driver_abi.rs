@@ -21,7 +21,8 @@ use std::sync::atomic::AtomicU32;
 /// [`Hooks::depth`] (two runtimes in one process, see `interposer/src/shim.rs`).
 /// 3: [`Hooks::flags`] is the interception pipeline's switch word (trace,
 /// hooks, faults, ledger...), and [`Hooks::call`] takes the call's typed
-/// parameter block, which `run` reads its arguments from.
+/// parameter block, which `run` reads its arguments from. [`Hooks::nvtx_init`] is the interposer's
+/// `InitializeInjectionNvtx2`.
 pub const ABI_VERSION: u32 = 3;
 
 /// The exported function of `libcudart_shim.so` (and of
@@ -181,6 +182,11 @@ pub struct Hooks {
     /// thread (0 when none, or when the thread never called it). Changes
     /// nothing.
     pub depth: unsafe extern "C" fn() -> u32,
+    /// NVTX3's injection entry point of this machinery
+    /// (`InitializeInjectionNvtx2(getExportTable)`, trace/nvtx): the
+    /// interposer's export of that name forwards here, so NVTX ranges of a
+    /// program that never calls our runtime (CuPy) reach the same trace.
+    pub nvtx_init: unsafe extern "C" fn(get_export_table: *const c_void) -> c_int,
 }
 
 /// The switch word's value (and below) when nothing wants calls.

@@ -49,10 +49,12 @@ pub mod gpu;
 mod loaded;
 pub(crate) mod output;
 pub mod recorder;
+pub mod nvtx;
 pub mod stats;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
 pub mod timeline;
+pub mod window;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
 pub use output::set_device_lister;
@@ -145,6 +147,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     site.included.store(c.includes(site.name), Relaxed);
     site.registration.store(!site.driver && is_registration(site.name), Relaxed);
     gpu::classify(id, site.name);
+    window::classify(id, site.name);
     NSITES.store(id + 1, Release);
     site.id.store(id + 1, Release);
     Some(id)
@@ -204,6 +207,8 @@ pub(crate) const SUBSCRIBERS: u32 = 16;
 pub(crate) const COUNT: u32 = 32;
 /// The flight recorder's rings ([`recorder`]).
 pub(crate) const RECORDER: u32 = 64;
+/// No capture window is open: calls run unrecorded ([`window`]).
+pub(crate) const CLOSED: u32 = 128;
 
 static FLAGS: AtomicU32 = AtomicU32::new(0);
 
@@ -351,6 +356,9 @@ fn configure() -> bool {
         // GPU activity is not a flag: with it alone, calls are not traced.
         if c.gpu {
             gpu::start(flags & TIMELINE != 0);
+        }
+        if (flags != CONFIGURED || gpu::on()) && window::start() {
+            flags |= CLOSED;
         }
         if flags != CONFIGURED || gpu::on() {
             // SAFETY: registering a plain extern "C" function.
@@ -563,7 +571,9 @@ fn with_late_state(f: impl FnOnce(&ThreadState)) {
 // ---- the traced call --------------------------------------------------
 
 /// Run a traced call: `run` performs it (panic boundary included) and
-/// `status_of` says what it returned.
+/// `status_of` says what it returned. Outside a capture window the call
+/// runs unrecorded (one check); a profiler start or stop may open or
+/// close a window after it ([`window`]).
 #[inline(never)]
 pub fn traced<R>(
     site: &'static CallSite,
@@ -572,6 +582,25 @@ pub fn traced<R>(
     status_of: impl Fn(&R) -> cudaError_t,
 ) -> R {
     let Some(id) = site.id() else { return run() };
+    if FLAGS.load(Relaxed) & CLOSED != 0 {
+        let r = run();
+        window::after_call(id);
+        return r;
+    }
+    let r = traced_open(site, id, args, run, status_of);
+    window::after_call(id);
+    r
+}
+
+/// [`traced`] inside a capture window (or without window rules).
+#[inline(always)]
+fn traced_open<R>(
+    site: &'static CallSite,
+    id: u32,
+    args: &dyn Fn(&mut CallArgs),
+    run: impl FnOnce() -> R,
+    status_of: impl Fn(&R) -> cudaError_t,
+) -> R {
     let mut flags = FLAGS.load(Relaxed);
     let st = state();
     // Registration (the module note): this call opens a registration, or
@@ -755,7 +784,7 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
     let fd = OUTPUTS.calls().fd();
     let write = |line: &mut String| {
         line.clear();
-        write_call_line(line, s.tid.load(Relaxed), depth, id, status.0, dt, |l| args.write_line(l));
+        write_call_line(line, s.tid.load(Relaxed), depth, id, status.0, dt, nvtx::innermost, |l| args.write_line(l));
         output::write_all(fd, line.as_bytes());
     };
     match s.line.try_lock() {
@@ -764,14 +793,16 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
     }
 }
 
-/// One call log line: `[cudart-shim] tid=T [nested=D ]name(args) = result
-/// (N ns)`. Shared by the call log and the recorder's dump; writes
+/// One call log line: `[cudart-shim] tid=T [range="R" ][nested=D ]name(args) = result
+/// (N ns)` (`range`: the thread's innermost NVTX range, for the call log).
+/// Shared by the call log and the recorder's dump; writes
 /// through `core::fmt` into `line` only (no allocation when it has room).
-pub(crate) fn write_call_line(line: &mut String, tid: i32, depth: u32, id: u32, status: i32, dt: u64, args: impl FnOnce(&mut String)) {
+pub(crate) fn write_call_line(line: &mut String, tid: i32, depth: u32, id: u32, status: i32, dt: u64, range: impl FnOnce(&mut String), args: impl FnOnce(&mut String)) {
     use std::fmt::Write;
     line.push_str("[cudart-shim] tid=");
     args::push_int(line, tid);
     line.push(' ');
+    range(line);
     if depth > 0 {
         let _ = write!(line, "nested={depth} ");
     }
@@ -953,35 +984,65 @@ fn write_summary(api: bool) {
     if in_calls || o.summary().path().is_some() {
         s.process = Some(output::process_record());
     }
+    let nv = nvtx::any().then(nvtx::summary);
+    // The projection needs launch links (GPU activity with the timeline).
+    let proj = (nvtx::any() && gpu::on()).then(nvtx::gpu_projection).filter(|p| !p.is_empty());
     // No empty tables on stderr, and a forked child that made no call
     // (a worker process) leaves its parent's summary file alone.
-    let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty());
+    let empty = s.rows.is_empty() && g.as_ref().is_none_or(|g| g.is_empty()) && nv.as_ref().is_none_or(|n| n.is_empty());
     if empty && (FORKED_CHILD.load(Relaxed) || in_calls || o.summary().path().is_none()) {
         return;
     }
+    let windows = window::describe().map(|w| format!("\n Capture windows: {w}\n")).unwrap_or_default();
     let render = |path: Option<&str>| -> String {
-        let Some(g) = &g else { return if path.is_some_and(|p| p.ends_with(".csv") || p.ends_with(".json")) { s.render_for(path) } else { summary_text(&s) } };
+        let (csv, json) = (path.is_some_and(|p| p.ends_with(".csv")), path.is_some_and(|p| p.ends_with(".json")));
+        let Some(g) = &g else {
+            let Some(n) = &nv else { return if csv || json { s.render_for(path) } else { summary_text(&s) + &windows } };
+            return match () {
+                _ if json => {
+                    let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
+                    if let Some(m) = j.as_object_mut() {
+                        m.extend(n.json_members());
+                    }
+                    serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
+                }
+                _ if csv => (if s.rows.is_empty() { String::new() } else { s.to_csv() + "\n" }) + &n.to_csv(),
+                _ => (if api { summary_text(&s) } else { String::new() }) + &windows + &n.to_text(),
+            };
+        };
         match path {
             Some(p) if p.ends_with(".json") => {
                 let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
                 if let Some(m) = j.as_object_mut() {
                     m.extend(g.json_members());
+                    if let Some(n) = &nv {
+                        m.extend(n.json_members());
+                    }
+                    if let Some(p) = &proj {
+                        m.extend(p.json_members());
+                    }
                 }
                 serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
             }
             Some(p) if p.ends_with(".csv") => {
                 let api = if s.rows.is_empty() { String::new() } else { s.to_csv() + "\n" };
                 api + &g.to_csv()
+                    + &nv.as_ref().map(|n| "\n".to_owned() + &n.to_csv()).unwrap_or_default()
+                    + &proj.as_ref().map(|p| "\n".to_owned() + &p.to_csv()).unwrap_or_default()
             }
             _ => {
                 let api = if api { summary_text(&s) } else { String::new() };
-                api + &g.to_text() + &gpu::notes()
+                api + &windows
+                    + &g.to_text()
+                    + &gpu::notes()
+                    + &nv.as_ref().map(|n| n.to_text()).unwrap_or_default()
+                    + &proj.as_ref().map(|p| p.to_text()).unwrap_or_default()
             }
         }
     };
     if in_calls {
         let calls = o.calls();
-        let text = if g.is_some() { render(calls.path()) } else { s.render_for(calls.path()) };
+        let text = if g.is_some() || nv.is_some() { render(calls.path()) } else { s.render_for(calls.path()) };
         output::write_all(calls.fd(), text.as_bytes());
         return;
     }

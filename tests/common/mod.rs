@@ -104,6 +104,16 @@ pub fn require_cuda() -> PathBuf {
     cuda_cache().expect("the pinned CUDA 13.0 wheels are not installed: run scripts/setup-cuda (scripts/test does)")
 }
 
+/// NVIDIA's NVTX3 headers (`nvidia-nvtx`, installed by scripts/setup-cuda
+/// into .cache/cuda/nvtx, or `CUDART_SHIM_NVTX_CACHE`): the folder holding
+/// `nvtx3/`. A test that needs them fails, never skips, without them.
+#[allow(dead_code)] // not every test binary uses it
+pub fn nvtx_include() -> PathBuf {
+    let p = std::env::var_os("CUDART_SHIM_NVTX_CACHE").map(PathBuf::from).unwrap_or_else(|| require_cuda().join("nvtx"));
+    assert!(p.join(".installed").exists(), "NVIDIA's NVTX3 headers are not installed in {}: run scripts/setup-cuda (scripts/test does)", p.display());
+    p.join("nvidia/cu13/include")
+}
+
 pub fn cuda_include() -> PathBuf {
     require_cuda().join("nvidia/cu13/include")
 }

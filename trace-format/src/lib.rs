@@ -10,5 +10,6 @@
 pub mod gpu_table;
 pub mod memory;
 pub mod perfetto;
+pub mod nvtx_table;
 pub mod process;
 pub mod table;

@@ -45,6 +45,9 @@ pub struct Cupti {
     pub dropped: unsafe extern "C" fn(*mut c_void, u32, *mut usize) -> CuptiResult,
     pub push_external: unsafe extern "C" fn(u32, u64) -> CuptiResult,
     pub pop_external: unsafe extern "C" fn(u32, *mut u64) -> CuptiResult,
+    /// `cuptiGetStreamIdEx(context, stream, perThreadStream, *id)`: the id
+    /// CUPTI's records give a stream (names given through NVTX, trace/nvtx).
+    pub stream_id: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, u8, *mut u32) -> CuptiResult>,
     subscribe: unsafe extern "C" fn(*mut *mut c_void, Callback, *mut c_void) -> CuptiResult,
     unsubscribe: unsafe extern "C" fn(*mut c_void) -> CuptiResult,
     result_string: unsafe extern "C" fn(CuptiResult, *mut *const c_char) -> CuptiResult,
@@ -145,6 +148,8 @@ fn bind(lib: libloading::Library, path: String) -> Result<Cupti, String> {
     let register_timestamp = unsafe { lib.get(b"cuptiActivityRegisterTimestampCallback") }.ok().map(|s| *s);
     // SAFETY: as above.
     let enable_driver_api = unsafe { lib.get(b"cuptiActivityEnableDriverApi") }.ok().map(|s| *s);
+    // SAFETY: as above.
+    let stream_id = unsafe { lib.get(b"cuptiGetStreamIdEx") }.ok().map(|s| *s);
     Ok(Cupti {
         register_callbacks: sym!("cuptiActivityRegisterCallbacks"),
         register_timestamp,
@@ -156,6 +161,7 @@ fn bind(lib: libloading::Library, path: String) -> Result<Cupti, String> {
         dropped: sym!("cuptiActivityGetNumDroppedRecords"),
         push_external: sym!("cuptiActivityPushExternalCorrelationId"),
         pop_external: sym!("cuptiActivityPopExternalCorrelationId"),
+        stream_id,
         subscribe: sym!("cuptiSubscribe"),
         unsubscribe: sym!("cuptiUnsubscribe"),
         result_string: sym!("cuptiGetResultString"),

@@ -299,7 +299,15 @@ struct Store {
     mem: BTreeMap<&'static str, (Vec<u64>, Vec<u64>)>,
     links: Vec<Link>,
     tracks: HashSet<(u32, u32)>,
+    /// (launching call's flow id, start, end) of every linked GPU activity
+    /// (on the trace's axis), for NVTX's GPU projection (`projections`);
+    /// at most [`LAUNCHED_MAX`].
+    launched: Vec<(u64, u64, u64)>,
+    launched_sorted: bool,
 }
+
+/// 24 bytes each: 768 MiB at most.
+const LAUNCHED_MAX: usize = 32 << 20;
 
 /// A ring slot: by CUPTI correlation id, the external id and the first
 /// GPU slice of that launch, whichever arrives first; the arrow is drawn
@@ -310,6 +318,8 @@ struct Link {
     correlation: u32,
     external: u64,
     slice: Option<(u64, u32)>,
+    /// The first slice's start and end, until its external id is known.
+    span: Option<(u64, u64)>,
     drawn: bool,
 }
 
@@ -392,6 +402,13 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         if slot.correlation != corr {
             *slot = Link { correlation: corr, ..Default::default() };
         }
+        if slot.external == 0
+            && let Some((t0, t1)) = slot.span
+            && st.launched.len() < LAUNCHED_MAX
+        {
+            st.launched.push((ext, t0, t1));
+            st.launched_sorted = false;
+        }
         slot.external = ext;
         if let (Some((ts, tid)), false) = (slot.slice, slot.drawn) {
             slot.drawn = true;
@@ -416,6 +433,10 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
             continue;
         }
         let dur = a.end - a.start;
+        // Outside every capture window: not recorded (super::window).
+        if !super::window::covers(a.start.saturating_sub(offset)) {
+            continue;
+        }
         match &a.what {
             What::Kernel { name, .. } => st.kernels[*name].1.push(dur),
             What::Copy { op, bytes } => {
@@ -445,7 +466,12 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
             ext = slot.external;
             if slot.slice.is_none() {
                 slot.slice = Some((ts, tid));
+                slot.span = Some((ts, ts + dur));
             }
+        }
+        if ext != 0 && st.launched.len() < LAUNCHED_MAX {
+            st.launched.push((ext, ts, ts + dur));
+            st.launched_sorted = false;
         }
         out.push(GpuEvent::Slice(slice(tid, ts, dur, &a, ext, &st.kernels)));
         if let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING).filter(|s| ext != 0 && !s.drawn) {
@@ -454,6 +480,15 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         }
     }
     out
+}
+
+/// The id CUPTI's records give stream `handle` (None: CUPTI off, or
+/// without `cuptiGetStreamIdEx`). For names given through NVTX (trace/nvtx).
+pub fn stream_id(handle: u64) -> Option<u32> {
+    let f = CUPTI.get()?.stream_id?;
+    let mut id = 0u32;
+    // SAFETY: CUPTI's function; the context is ignored for a stream handle.
+    (unsafe { f(std::ptr::null_mut(), handle as *mut std::ffi::c_void, 0, &mut id) } == cupti::SUCCESS).then_some(id)
 }
 
 /// The timeline thread id of a device's stream: above every real thread
@@ -534,6 +569,41 @@ pub fn disable_in_child() {
     ON.store(false, Relaxed);
     TRACKS.store(false, Relaxed);
     LINK.store(false, Relaxed);
+}
+
+/// The flow id of the last call of this thread that started GPU work (0:
+/// none yet). Ids grow on each thread, so the GPU work launched by the
+/// calls between two marks is the ids in `(first, second]`.
+pub fn launch_mark() -> u64 {
+    if !LINK.load(Relaxed) {
+        return 0;
+    }
+    NEXT_ID.try_with(Cell::get).unwrap_or(0)
+}
+
+/// For each `(after, upto]` span of launch ids ([`launch_mark`]): the GPU
+/// work those launches started, projected as Nsight does for
+/// `nvtx_gpu_proj_sum`: from the start of its first operation to the end of
+/// its last, and how many operations (None: none).
+pub fn projections(spans: &[(u64, u64)]) -> Vec<Option<(u64, u64)>> {
+    let mut guard = super::lock(&STORE);
+    let Some(st) = guard.as_mut() else { return vec![None; spans.len()] };
+    if !st.launched_sorted {
+        st.launched.sort_unstable();
+        st.launched_sorted = true;
+    }
+    let l = &st.launched;
+    spans
+        .iter()
+        .map(|&(after, upto)| {
+            let i = l.partition_point(|x| x.0 <= after);
+            let j = l.partition_point(|x| x.0 <= upto);
+            let ops = l.get(i..j).filter(|o| !o.is_empty())?;
+            let first = ops.iter().map(|o| o.1).min()?;
+            let last = ops.iter().map(|o| o.2).max()?;
+            Some((last - first, ops.len() as u64))
+        })
+        .collect()
 }
 
 /// The GPU tables over every record taken so far.

@@ -2,7 +2,7 @@
 //! which Perfetto's UI and chrome://tracing load. Each object on a line of
 //! its own; the closing `]}` is the trailer the writer steps back over.
 
-use super::{push_us, GpuEvent, GpuSlice, GpuWhat, View, KIND_COUNTER};
+use super::{nvtx_color, push_us, GpuEvent, GpuSlice, GpuWhat, View, KIND_COUNTER, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
 use crate::trace::args::{escape_into, push_int, write_kept};
 use crate::trace::{clock, output};
 use std::collections::HashSet;
@@ -60,6 +60,9 @@ impl super::Format for Json {
     fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
         self.buf.clear();
         let pid = self.pid;
+        // A name the program gave the thread through NVTX wins.
+        let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
+        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
         if self.named.insert(tid) {
             self.sep();
             let _ = write!(
@@ -76,6 +79,10 @@ impl super::Format for Json {
         for e in c.events {
             self.buf.push_str(",\n");
             let b = &mut self.buf;
+            if e.kind >= KIND_NVTX_RANGE {
+                nvtx(b, &mut self.named, pid, tid, thread_name, e, c);
+                continue;
+            }
             if e.kind == KIND_COUNTER {
                 let _ = write!(
                     b,
@@ -174,7 +181,8 @@ pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
         GpuEvent::Track { device, stream, tid } => {
             let _ = write!(
                 s,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"GPU {device} stream {stream}\"}}}}"
+                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}}",
+                escape(&crate::trace::nvtx::gpu_track_name(*device, *stream))
             );
             s.push_str(",\n");
             let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
@@ -230,6 +238,67 @@ fn slice(pid: u32, a: &GpuSlice, s: &mut String) {
         }
     }
     s.push_str("}}");
+}
+
+/// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range
+/// is a slice on the NVTX track of its thread and domain (named on first
+/// use), a start/end range an async slice pair, a mark an instant.
+fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_name: &str, e: &super::Event, c: &View<'_>) {
+    use std::fmt::Write as _;
+    let args = &c.args[e.args.0 as usize..e.args.1 as usize];
+    let domain = crate::trace::nvtx::domain_name(e.site);
+    let track = crate::trace::nvtx::track_of(tid, e.site);
+    if e.kind != KIND_NVTX_ASYNC && named.insert(track) {
+        let label = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
+        let _ = writeln!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},", escape(&label));
+    }
+    let mut message = String::new();
+    if let Some(k) = args.iter().find(|k| k.name == "message") {
+        k.write_value(c.text, &mut message);
+    }
+    let mut members = String::new();
+    if !domain.is_empty() {
+        members.push_str(",\"domain\":\"");
+        escape_into(domain, &mut members);
+        members.push('"');
+    }
+    if let Some(col) = nvtx_color(e.value) {
+        let _ = write!(members, ",\"color\":\"#{:06x}\"", col & 0xff_ffff);
+    }
+    let rest: Vec<crate::trace::args::Kept> = args.iter().filter(|k| k.name != "message").copied().collect();
+    write_kept(&rest, c.text, &mut members);
+    let ts = clock::since_start_ns(e.t0) as u64;
+    let head = |b: &mut String, ph: &str| {
+        b.push_str("{\"name\":\"");
+        escape_into(&message, b);
+        let _ = write!(b, "\",\"cat\":\"nvtx\",\"ph\":\"{ph}\",\"pid\":{pid},");
+    };
+    match e.kind {
+        KIND_NVTX_RANGE => {
+            head(b, "X");
+            let _ = write!(b, "\"tid\":{track},\"ts\":");
+            push_us(b, ts);
+            b.push_str(",\"dur\":");
+            push_us(b, clock::to_ns(e.dt));
+            let _ = write!(b, ",\"args\":{{\"level\":{}{members}}}}}", e.depth);
+        }
+        KIND_NVTX_ASYNC => {
+            head(b, "b");
+            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
+            push_us(b, ts);
+            let _ = writeln!(b, ",\"args\":{{\"style\":\"StartEnd\"{members}}}}},");
+            head(b, "e");
+            let _ = write!(b, "\"tid\":{tid},\"id\":{},\"ts\":", e.result);
+            push_us(b, ts + clock::to_ns(e.dt));
+            b.push('}');
+        }
+        _ => {
+            head(b, "i");
+            let _ = write!(b, "\"s\":\"t\",\"tid\":{track},\"ts\":");
+            push_us(b, ts);
+            let _ = write!(b, ",\"args\":{{\"mark\":true{members}}}}}");
+        }
+    }
 }
 
 /// JSON string escaping for names we did not write ourselves.

@@ -52,6 +52,20 @@ pub const KIND_CALL: u8 = 0;
 /// A sample of the device memory allocated through the runtime: `value`
 /// bytes at `t0`.
 pub const KIND_COUNTER: u8 = 1;
+/// An NVTX push/pop range: `site` is its domain, `depth` its level in
+/// that domain on its thread, `value` its color ([`nvtx_color`]); the
+/// message and the rest are its arguments (trace/nvtx).
+pub const KIND_NVTX_RANGE: u8 = 2;
+/// An NVTX start/end range (may cross threads): as a range, with `result`
+/// its id.
+pub const KIND_NVTX_ASYNC: u8 = 3;
+/// An NVTX mark (an instant): as a range, without duration.
+pub const KIND_NVTX_MARK: u8 = 4;
+
+/// An NVTX event's color from its `value`: bit 32 set = ARGB in the low half.
+pub fn nvtx_color(value: i64) -> Option<u32> {
+    (value >> 32 & 1 == 1).then_some(value as u32)
+}
 
 /// One host event (see the `KIND_*` constants for what each field holds).
 #[derive(Clone, Copy)]

@@ -394,6 +394,23 @@ pub unsafe extern "C" fn cuptiActivityFlushAll(flag: u32) -> c_int {
     }
 }
 
+/// `cuptiGetStreamIdEx`: the id this fake gives the stream's records (the
+/// same table the records use).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuptiGetStreamIdEx(_ctx: *mut c_void, stream: *mut c_void, _per_thread: u8, id: *mut u32) -> c_int {
+    if id.is_null() {
+        return 1;
+    }
+    let mut g = state();
+    let st = g.as_mut().expect("state");
+    let n = st.streams.len() as u32;
+    let s = stream as usize;
+    let v = *st.streams.entry(s).or_insert(if s == 0 { 7 } else { 13 + n });
+    // SAFETY: checked non-NULL; the caller's out-parameter.
+    unsafe { *id = v };
+    0
+}
+
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuptiActivityGetNumDroppedRecords(_ctx: *mut c_void, _stream: u32, n: *mut usize) -> c_int {
     if n.is_null() {
