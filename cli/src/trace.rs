@@ -69,6 +69,9 @@ pub struct Options {
     program: Vec<String>,
 }
 
+/// The CUPTI front (cupti-front/), preloaded with `--gpu`.
+const CUPTI_FRONT: &str = "libcudart_shim_cupti.so";
+
 pub fn run(o: Options) -> ExitCode {
     let libs = match library::find_all(o.library) {
         Ok(l) => l,
@@ -99,7 +102,18 @@ pub fn run(o: Options) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let ours: Vec<String> = libs_to_preload.iter().map(|l| l.display().to_string()).collect();
+    let mut ours: Vec<String> = libs_to_preload.iter().map(|l| l.display().to_string()).collect();
+    // With --gpu, CUPTI is shared with the program's own profiler through
+    // libcudart_shim_cupti.so beside the library (docs/GPU-ACTIVITY.md).
+    if o.gpu {
+        match libs.primary().parent().map(|d| d.join(CUPTI_FRONT)).filter(|p| p.exists()) {
+            Some(p) => ours.push(p.display().to_string()),
+            None => eprintln!(
+                "cudart-shim: {CUPTI_FRONT} is not beside {}: a profiler the program starts itself would not share CUPTI with --gpu",
+                libs.primary().display()
+            ),
+        }
+    }
     let preload = match std::env::var("LD_PRELOAD") {
         Ok(p) if !p.is_empty() => format!("{}:{p}", ours.join(":")),
         _ => ours.join(":"),

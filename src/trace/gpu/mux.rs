@@ -22,8 +22,9 @@
 //! - CUPTI's enabled set is the union of both owners'; an owner's disable
 //!   reaches CUPTI only when the other does not want the kind.
 //! - A record goes to an owner iff the owner had its kind enabled when the
-//!   record was taken from CUPTI; an app disable first flushes CUPTI, so
-//!   records made while the app had the kind reach it.
+//!   record was taken from CUPTI; so an app's enable or disable of a kind
+//!   the tool also collects first flushes CUPTI (forced): the records made
+//!   before the change are routed as the sets were when they were made.
 //! - Records for the app are staged, then copied into its buffers outside
 //!   any lock of ours, and never from inside one of the app's own calls
 //!   except its flush (as CUPTI, which calls the buffer callbacks from its
@@ -564,8 +565,16 @@ unsafe extern "C" fn app_enable(kind: u32) -> c_int {
             Ok(c) => c,
             Err(e) => return e,
         };
-        if !has(&TOOL_KINDS, kind) && !has(&APP_KINDS, kind) {
+        if has(&APP_KINDS, kind) {
+            return cupti::SUCCESS;
+        }
+        if has(&TOOL_KINDS, kind) {
+            // Records of the kind made before the app enabled it are ours
+            // alone: taken from CUPTI before the app's bit is set.
             // SAFETY: CUPTI's function; no pointer argument.
+            unsafe { (c.flush_all)(cupti::FLUSH_FORCED) };
+        } else {
+            // SAFETY: as above.
             let r = unsafe { (c.enable)(kind) };
             if r != cupti::SUCCESS {
                 return r;
@@ -585,9 +594,12 @@ unsafe extern "C" fn app_disable(kind: u32) -> c_int {
         if !has(&APP_KINDS, kind) {
             return if has(&TOOL_KINDS, kind) { cupti::SUCCESS } else { unsafe { (c.disable)(kind) } };
         }
-        // The records made while the app had the kind are its.
+        // The records made while the app had the kind are its: every
+        // buffer, the partly filled ones too (as the app's own forced flush
+        // after its disable would take them; PyTorch's profiler
+        // synchronizes the device before it stops, so none is incomplete).
         // SAFETY: CUPTI's function; no pointer argument.
-        unsafe { (c.flush_all)(0) };
+        unsafe { (c.flush_all)(cupti::FLUSH_FORCED) };
         set(&APP_KINDS, kind, false);
         if has(&TOOL_KINDS, kind) {
             return cupti::SUCCESS;
