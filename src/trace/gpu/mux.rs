@@ -547,7 +547,9 @@ unsafe extern "C" fn app_register_timestamp(ts: Option<Timestamp>) -> c_int {
         };
         let Some(f) = c.register_timestamp else { return cupti::NOT_INITIALIZED };
         let Some(ts) = ts else { return INVALID_PARAMETER };
-        // SAFETY: CUPTI's function with the app's callback.
+        // Records stamped on the old clock are taken with the old offset.
+        // SAFETY: CUPTI's functions; `ts` is the app's callback.
+        unsafe { (c.flush_all)(cupti::FLUSH_FORCED) };
         let r = unsafe { f(ts) };
         if r == cupti::SUCCESS {
             if let Some(a) = lock(&APP).as_mut() {
@@ -759,7 +761,10 @@ unsafe extern "C" fn app_finalize() -> c_int {
                     unsafe { f(cbid, 0) };
                 }
             }
-            *a = App { timestamp: a.timestamp, ..App::default() };
+            // Buffers already handed back stay readable: the app may walk
+            // them after its finalize (PyTorch's profiler processes its
+            // buffers after tearing CUPTI down).
+            *a = App { timestamp: a.timestamp, delivered: std::mem::take(&mut a.delivered), ..App::default() };
         }
         reapply_tool_cbids(c);
         cupti::SUCCESS
