@@ -208,8 +208,8 @@ pub fn start(c: &'static Cupti, take: fn(&[&[u8]])) -> Result<Option<Timestamp>,
         app.requested = front.requested;
         app.completed = front.completed;
         app.timestamp = front.timestamp;
-        for i in 0..2 {
-            APP_KINDS[i].store(front.kinds[i], Relaxed);
+        for (w, &k) in APP_KINDS.iter().zip(&front.kinds) {
+            w.store(k, Relaxed);
         }
         app.driver_cbids = bits(&front.driver_cbids);
         app.runtime_cbids = bits(&front.runtime_cbids);
