@@ -615,12 +615,20 @@ unsafe extern "C" fn app_disable(kind: u32) -> c_int {
     })
 }
 
-/// Disabling DRIVER records resets the per-callback settings: put ours back.
+/// Disabling the DRIVER kind overrides the per-callback settings
+/// (cupti_activity.h: the kind "overrides the settings done by"
+/// `cuptiActivityEnableDriverApi`): put ours back. Measured on an H100:
+/// after PyTorch's profiler stopped, the launches of the program's next
+/// steps lost their arrows; each id is switched off then on, as setting an
+/// id to the value CUPTI already records for it may not reach its tracing.
 fn reapply_tool_cbids(c: &Cupti) {
     if let Some(f) = c.enable_driver_api {
         for &cbid in lock(&TOOL_CBIDS).iter() {
             // SAFETY: CUPTI's function; no pointer argument.
-            unsafe { f(cbid, 1) };
+            unsafe {
+                f(cbid, 0);
+                f(cbid, 1);
+            }
         }
     }
 }
