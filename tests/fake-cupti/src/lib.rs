@@ -367,6 +367,11 @@ pub unsafe extern "C" fn cuptiActivityDisable(kind: u32) -> c_int {
         return 21;
     }
     ENABLED.fetch_and(!(1 << kind), Relaxed);
+    if kind == r::KIND_DRIVER {
+        // The kind overrides the per-call settings of
+        // cuptiActivityEnableDriverApi (cupti_activity.h): they are gone.
+        API_RECORDS.store(false, Relaxed);
+    }
     SUCCESS
 }
 
