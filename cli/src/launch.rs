@@ -100,6 +100,16 @@ pub fn prepare(library: Option<PathBuf>, program: &[String]) -> Result<Launch, E
     Ok(Launch { libs, cmd })
 }
 
+/// Preload `lib` too, before the preloads [`prepare`] set.
+pub fn preload_too(cmd: &mut Command, lib: &std::path::Path) {
+    let cur = cmd.get_envs().find(|(k, _)| *k == "LD_PRELOAD").and_then(|(_, v)| v).map(|v| v.to_string_lossy().into_owned());
+    let new = match cur {
+        Some(c) if !c.is_empty() => format!("{}:{c}", lib.display()),
+        _ => lib.display().to_string(),
+    };
+    cmd.env("LD_PRELOAD", new);
+}
+
 /// Run it to the end. Err: a shell's code for a program that cannot be
 /// started (127 not found, 126 not executable).
 pub fn status(cmd: &mut Command, program: &str) -> Result<ExitStatus, ExitCode> {

@@ -135,6 +135,9 @@ pub struct Options {
     target: launch::Target,
 }
 
+/// The CUPTI front (cupti-front/), preloaded with `--gpu`.
+const CUPTI_FRONT: &str = "libcudart_shim_cupti.so";
+
 pub fn run(o: Options) -> ExitCode {
     if let Some(spec) = &o.memory_limit
         && let Err(e) = trace_format::memory::parse_limit_spec(spec)
@@ -162,6 +165,17 @@ pub fn run(o: Options) -> ExitCode {
     };
     let cmd = &mut launch.cmd;
     cmd.env("CUDART_SHIM_TRACE", modes.join(","));
+    // With --gpu, CUPTI is shared with the program's own profiler through
+    // libcudart_shim_cupti.so beside the library (docs/GPU-ACTIVITY.md).
+    if o.gpu {
+        match launch.libs.primary().parent().map(|d| d.join(CUPTI_FRONT)).filter(|p| p.exists()) {
+            Some(p) => launch::preload_too(cmd, &p),
+            None => eprintln!(
+                "cudart-shim: {CUPTI_FRONT} is not beside {}: a profiler the program starts itself would not share CUPTI with --gpu",
+                launch.libs.primary().display()
+            ),
+        }
+    }
     cmd.env("CUDART_SHIM_TRACE_SESSION", &session.dir).env_remove("CUDART_SHIM_TRACE_FILE");
     if summary {
         cmd.env("CUDART_SHIM_TRACE_SUMMARY_FILE", session.dir.join("summary-%p.json"));

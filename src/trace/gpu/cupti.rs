@@ -20,8 +20,12 @@ pub type CuptiResult = c_int;
 pub const SUCCESS: CuptiResult = 0;
 /// `CUPTI_ERROR_MAX_LIMIT_REACHED`: no more records in a buffer.
 pub const MAX_LIMIT_REACHED: CuptiResult = 12;
+/// `CUPTI_ERROR_NOT_INITIALIZED`.
+pub const NOT_INITIALIZED: CuptiResult = 15;
 /// `CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED`: another profiler holds CUPTI.
 pub const MULTIPLE_SUBSCRIBERS: CuptiResult = 39;
+/// `CUPTI_ERROR_UNKNOWN`.
+pub const UNKNOWN: CuptiResult = 999;
 /// `CUPTI_ACTIVITY_FLAG_FLUSH_FORCED`: flush buffers not yet full too.
 pub const FLUSH_FORCED: u32 = 1;
 
@@ -38,8 +42,11 @@ pub struct Cupti {
     pub register_timestamp: Option<unsafe extern "C" fn(Timestamp) -> CuptiResult>,
     pub get_timestamp: unsafe extern "C" fn(*mut u64) -> CuptiResult,
     pub enable: unsafe extern "C" fn(u32) -> CuptiResult,
+    pub disable: unsafe extern "C" fn(u32) -> CuptiResult,
     /// `cuptiActivityEnableDriverApi` (CUPTI 12.x on).
     pub enable_driver_api: Option<unsafe extern "C" fn(u32, u8) -> CuptiResult>,
+    /// `cuptiActivityEnableRuntimeApi` (CUPTI 12.x on).
+    pub enable_runtime_api: Option<unsafe extern "C" fn(u32, u8) -> CuptiResult>,
     pub next_record: unsafe extern "C" fn(*mut u8, usize, *mut *mut u8) -> CuptiResult,
     pub flush_all: unsafe extern "C" fn(u32) -> CuptiResult,
     pub dropped: unsafe extern "C" fn(*mut c_void, u32, *mut usize) -> CuptiResult,
@@ -150,12 +157,15 @@ fn bind(lib: libloading::Library, path: String) -> Result<Cupti, String> {
     let enable_driver_api = unsafe { lib.get(b"cuptiActivityEnableDriverApi") }.ok().map(|s| *s);
     // SAFETY: as above.
     let stream_id = unsafe { lib.get(b"cuptiGetStreamIdEx") }.ok().map(|s| *s);
+    let enable_runtime_api = unsafe { lib.get(b"cuptiActivityEnableRuntimeApi") }.ok().map(|s| *s);
     Ok(Cupti {
         register_callbacks: sym!("cuptiActivityRegisterCallbacks"),
         register_timestamp,
         get_timestamp: sym!("cuptiGetTimestamp"),
         enable: sym!("cuptiActivityEnable"),
+        disable: sym!("cuptiActivityDisable"),
         enable_driver_api,
+        enable_runtime_api,
         next_record: sym!("cuptiActivityGetNextRecord"),
         flush_all: sym!("cuptiActivityFlushAll"),
         dropped: sym!("cuptiActivityGetNumDroppedRecords"),
@@ -183,13 +193,17 @@ impl Cupti {
         format!("CUPTI error {r}")
     }
 
-    /// Whether another profiler (PyTorch's profiler, Nsight Systems) holds
-    /// CUPTI: a CUPTI subscriber exists, or Nsight's injection is set up.
+    /// Whether another profiler holds CUPTI: Nsight's injection is set up,
+    /// or (`subscribers`) a CUPTI subscriber exists (PyTorch's profiler:
+    /// asked only when the program's CUPTI calls are not multiplexed).
     /// Subscribes and unsubscribes at once: cudart-shim keeps no
     /// subscription, so a profiler started later still gets one.
-    pub fn held_by(&self) -> Option<String> {
+    pub fn held_by(&self, subscribers: bool) -> Option<String> {
         if crate::config::env_var("CUDA_INJECTION64_PATH").is_some_and(|v| !v.is_empty()) {
             return Some("a profiler is injected (CUDA_INJECTION64_PATH is set: Nsight Systems or Nsight Compute)".to_owned());
+        }
+        if !subscribers {
+            return None;
         }
         let mut h: *mut c_void = std::ptr::null_mut();
         // SAFETY: h is writable; `ignore` does nothing with what it gets.

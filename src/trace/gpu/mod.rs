@@ -43,6 +43,7 @@
 //! runs on untouched.
 
 pub mod cupti;
+pub mod mux;
 pub mod record;
 
 use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
@@ -58,8 +59,6 @@ use std::sync::{Mutex, OnceLock};
 /// Added to the trace clock in the timestamps we give CUPTI, so none is
 /// near zero (CUPTI writes 0 for "no timestamp").
 pub const BASE_NS: u64 = 1_000_000_000;
-/// Each buffer handed to CUPTI.
-const BUFFER_BYTES: usize = 4 << 20;
 
 static CUPTI: OnceLock<cupti::Cupti> = OnceLock::new();
 /// Records are collected (CUPTI is on and ours).
@@ -73,7 +72,6 @@ static LINK: AtomicBool = AtomicBool::new(false);
 static OFFSET: AtomicU64 = AtomicU64::new(BASE_NS);
 /// Functions whose calls can start GPU work, by call-site id.
 static LAUNCH_SITES: [AtomicBool; super::MAX_SITES] = [const { AtomicBool::new(false) }; super::MAX_SITES];
-static DROPPED: AtomicU64 = AtomicU64::new(0);
 static INCOMPLETE: AtomicU64 = AtomicU64::new(0);
 
 /// Whether GPU records are being collected.
@@ -98,42 +96,53 @@ pub fn start(timeline: bool) -> bool {
 
 fn try_start(timeline: bool) -> Result<String, String> {
     let c = cupti::load()?;
-    if let Some(why) = c.held_by() {
+    // With the front in the process the program's own CUPTI user is
+    // multiplexed (mux.rs), so its subscriber is no reason to stay off; a
+    // profiler injected from outside (Nsight) still is.
+    if let Some(why) = c.held_by(!mux::front_loaded()) {
         return Err(why);
     }
-    let c = CUPTI.get_or_init(|| c);
+    let c: &'static cupti::Cupti = CUPTI.get_or_init(|| c);
     // Find the demangler now, on the calling thread: never first inside
     // CUPTI's buffer callback (a dlopen there could wait on a thread that
     // is flushing CUPTI).
     demangle("_Z1fv");
     let ok = |r: cupti::CuptiResult, what: &str| if r == cupti::SUCCESS { Ok(()) } else { Err(format!("{what} failed ({})", c.error(r))) };
-    // SAFETY: plain extern "C" functions that stay mapped (see `at_exit`).
-    unsafe {
-        match c.register_timestamp {
-            Some(f) if f(timestamp) == cupti::SUCCESS => {}
-            _ => measure_offset(c),
-        }
-        ok((c.register_callbacks)(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks")?;
-        for kind in [r::KIND_CONCURRENT_KERNEL, r::KIND_MEMCPY, r::KIND_MEMCPY2, r::KIND_MEMSET] {
-            ok((c.enable)(kind), &format!("cuptiActivityEnable({kind})"))?;
-        }
-        if timeline {
-            TRACKS.store(true, Relaxed);
-            match c.enable_driver_api {
-                Some(f) => {
-                    ok((c.enable)(r::KIND_EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)")?;
-                    for &cbid in r::LAUNCH_DRIVER_APIS {
-                        f(cbid, 1);
-                    }
-                    LINK.store(true, Relaxed);
-                }
-                None => log::warn!("GPU activity: this CUPTI has no cuptiActivityEnableDriverApi; no launch arrows on the timeline"),
-            }
-        }
-        // Runs before CUPTI's own exit handlers (registered earlier, run
-        // later), while CUPTI can still flush.
-        libc::atexit(at_exit);
+    // The program's timestamp callback, when it registered one first, stays
+    // CUPTI's clock (its records must carry it): ours converts from it.
+    match mux::start(c, take)? {
+        Some(app_clock) => clock_from(app_clock),
+        // SAFETY: a plain extern "C" function that stays mapped.
+        None => match c.register_timestamp {
+            Some(f) if unsafe { f(timestamp) } == cupti::SUCCESS => {}
+            _ => measure_offset(|| {
+                let mut ts = 0u64;
+                // SAFETY: ts is writable.
+                unsafe { (c.get_timestamp)(&mut ts) };
+                ts
+            }),
+        },
     }
+    for kind in [r::KIND_CONCURRENT_KERNEL, r::KIND_MEMCPY, r::KIND_MEMCPY2, r::KIND_MEMSET] {
+        ok(mux::tool_enable(kind), &format!("cuptiActivityEnable({kind})"))?;
+    }
+    if timeline {
+        TRACKS.store(true, Relaxed);
+        if c.enable_driver_api.is_some() {
+            ok(mux::tool_enable(r::KIND_EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)")?;
+            mux::tool_enable_driver_api(r::LAUNCH_DRIVER_APIS);
+            LINK.store(true, Relaxed);
+        } else {
+            log::warn!("GPU activity: this CUPTI has no cuptiActivityEnableDriverApi; no launch arrows on the timeline");
+        }
+    }
+    if !mux::shared() {
+        log::debug!("GPU activity: libcudart_shim_cupti.so is not preloaded: a CUPTI user of the program's own (PyTorch's profiler) would not be shared");
+    }
+    // Runs before CUPTI's own exit handlers (registered earlier, run
+    // later), while CUPTI can still flush.
+    // SAFETY: a plain extern "C" function that stays mapped.
+    unsafe { libc::atexit(at_exit) };
     ON.store(true, Relaxed);
     Ok(c.path.clone())
 }
@@ -143,15 +152,21 @@ unsafe extern "C" fn timestamp() -> u64 {
     super::clock::since_start_ns(super::clock::ticks()) as u64 + BASE_NS
 }
 
-/// Without the timestamp callback: CUPTI's clock minus ours, from the
+/// The program registered its own timestamp callback: that is CUPTI's
+/// clock now, and ours is read from it.
+pub(crate) fn clock_from(app_clock: mux::Timestamp) {
+    // SAFETY: the program's callback, a plain clock read.
+    measure_offset(|| unsafe { app_clock() });
+    log::debug!("GPU activity: CUPTI runs on the program's clock; offset {} ns", OFFSET.load(Relaxed));
+}
+
+/// Without our timestamp callback: CUPTI's clock minus ours, from the
 /// closest of a few paired reads.
-fn measure_offset(c: &cupti::Cupti) {
+fn measure_offset(read: impl Fn() -> u64) {
     let mut best = (u64::MAX, 0u64);
     for _ in 0..16 {
         let t0 = super::clock::ticks();
-        let mut ts = 0u64;
-        // SAFETY: ts is writable.
-        unsafe { (c.get_timestamp)(&mut ts) };
+        let ts = read();
         let t1 = super::clock::ticks();
         let mid = (super::clock::since_start_ns(t0) + super::clock::since_start_ns(t1)) / 2.0;
         if t1 - t0 < best.0 {
@@ -159,7 +174,6 @@ fn measure_offset(c: &cupti::Cupti) {
         }
     }
     OFFSET.store(best.1, Relaxed);
-    log::debug!("GPU activity: CUPTI has no timestamp callback; clock offset {} ns measured once", best.1);
 }
 
 /// Remember whether function `id` (`name`) can start GPU work.
@@ -216,56 +230,6 @@ pub fn end_launch(ext: u64) {
         // SAFETY: last is writable.
         unsafe { (c.pop_external)(r::EXTERNAL_KIND, &mut last) };
     }
-}
-
-// ---- buffers ------------------------------------------------------------
-
-/// Buffers back from CUPTI, for reuse (a few).
-static POOL: Mutex<Vec<Box<[u64]>>> = Mutex::new(Vec::new());
-
-unsafe extern "C" fn buffer_requested(buf: *mut *mut u8, size: *mut usize, max_records: *mut usize) {
-    let _ = std::panic::catch_unwind(|| {
-        // 8-byte aligned, as CUPTI requires.
-        let b = super::lock(&POOL).pop().unwrap_or_else(|| vec![0u64; BUFFER_BYTES / 8].into_boxed_slice());
-        // SAFETY: CUPTI passes writable out-pointers.
-        unsafe {
-            *size = b.len() * 8;
-            *max_records = 0;
-            *buf = Box::into_raw(b).cast::<u8>();
-        }
-    });
-}
-
-unsafe extern "C" fn buffer_completed(_ctx: *mut std::ffi::c_void, _stream: u32, buf: *mut u8, size: usize, valid: usize) {
-    if buf.is_null() {
-        return;
-    }
-    let _ = std::panic::catch_unwind(|| {
-        if let Some(c) = CUPTI.get() {
-            let mut records = Vec::new();
-            let mut rec: *mut u8 = std::ptr::null_mut();
-            // SAFETY: CUPTI walks its own buffer; each record it returns is
-            // at least as long as our layout of its kind (see record.rs).
-            while unsafe { (c.next_record)(buf, valid, &mut rec) } == cupti::SUCCESS && !rec.is_null() {
-                let kind = unsafe { (rec as *const u32).read_unaligned() };
-                if let Some(n) = r::size_of_kind(kind) {
-                    records.push(unsafe { std::slice::from_raw_parts(rec as *const u8, n) });
-                }
-            }
-            take(&records);
-            let mut n = 0usize;
-            // SAFETY: n is writable; NULL context and stream 0: every record.
-            if unsafe { (c.dropped)(std::ptr::null_mut(), 0, &mut n) } == cupti::SUCCESS {
-                DROPPED.fetch_add(n as u64, Relaxed);
-            }
-        }
-        // SAFETY: `buf` came from `buffer_requested` (a boxed [u64] of this size).
-        let b = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(buf.cast::<u64>(), size / 8)) };
-        let mut pool = super::lock(&POOL);
-        if pool.len() < 8 {
-            pool.push(b);
-        }
-    });
 }
 
 // ---- records ------------------------------------------------------------
@@ -554,14 +518,17 @@ fn demangle(raw: &str) -> String {
 /// current ones (they come back through `buffer_completed` before this
 /// returns).
 pub fn flush() {
-    if let (true, Some(c)) = (ON.load(Relaxed), CUPTI.get()) {
-        // SAFETY: CUPTI's function; no pointer argument.
-        unsafe { (c.flush_all)(cupti::FLUSH_FORCED) };
+    if ON.load(Relaxed) {
+        mux::flush(false);
     }
 }
 
 extern "C" fn at_exit() {
-    let _ = std::panic::catch_unwind(flush);
+    let _ = std::panic::catch_unwind(|| {
+        if ON.load(Relaxed) {
+            mux::flush(true);
+        }
+    });
 }
 
 /// A forked child reports nothing (its parent does).
@@ -569,6 +536,7 @@ pub fn disable_in_child() {
     ON.store(false, Relaxed);
     TRACKS.store(false, Relaxed);
     LINK.store(false, Relaxed);
+    mux::tool_off();
 }
 
 /// The flow id of the last call of this thread that started GPU work (0:
@@ -633,7 +601,7 @@ pub fn summary() -> GpuSummary {
 /// Lines to say under the tables: records CUPTI dropped or left incomplete.
 pub fn notes() -> String {
     let mut s = String::new();
-    let d = DROPPED.load(Relaxed);
+    let d = mux::dropped();
     if d > 0 {
         let _ = writeln!(s, "\n CUPTI dropped {d} GPU activity records (its buffers were full); the GPU tables miss them.");
     }

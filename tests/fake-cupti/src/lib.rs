@@ -15,6 +15,16 @@
 //! ours, as CUPTI's; `cuptiActivityFlushAll` hands back every full buffer
 //! (and with FLUSH_FORCED the partly filled one) before it returns.
 //!
+//! Process-wide, as CUPTI 13's Activity API is: one pair of buffer
+//! callbacks (a second `cuptiActivityRegisterCallbacks` replaces the first,
+//! and the buffers already handed out go back through the new one: the
+//! "unknown buffer" of issue #27), one enabled set, one timestamp callback;
+//! `cuptiSubscribe` refuses a second subscriber
+//! (MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) until the first unsubscribes;
+//! `cuptiFinalize` forgets the callbacks, the kinds and the buffers not yet
+//! handed back. A buffer-requested callback that declines (NULL) drops the
+//! record, counted by `cuptiActivityGetNumDroppedRecords` (which resets).
+//!
 //! Knobs: `FAKE_CUPTI_HELD=1` (cuptiSubscribe answers
 //! MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another profiler holds CUPTI);
 //! `FAKE_CUPTI_RECORDS_PER_BUFFER=N` (a buffer goes back after N records).
@@ -82,6 +92,8 @@ static ENABLED: AtomicU64 = AtomicU64::new(0);
 static TIMESTAMP: Mutex<Option<Timestamp>> = Mutex::new(None);
 static NEXT_CORRELATION: AtomicU32 = AtomicU32::new(1);
 static CONNECTED: AtomicBool = AtomicBool::new(false);
+static SUBSCRIBED: AtomicBool = AtomicBool::new(false);
+static DROPPED: AtomicU64 = AtomicU64::new(0);
 /// Driver API records are on for some call (`cuptiActivityEnableDriverApi`):
 /// as with CUPTI, external correlation records come only ahead of API records.
 static API_RECORDS: AtomicBool = AtomicBool::new(false);
@@ -136,6 +148,7 @@ fn emit(rec: &[u8]) {
         // SAFETY: the client's callback, with writable out-pointers.
         unsafe { requested(&mut ptr, &mut size, &mut max) };
         if ptr.is_null() || size < need {
+            DROPPED.fetch_add(1, Relaxed);
             return;
         }
         st.cur = Some(Buf { ptr, size, used: 0, records: 0 });
@@ -191,7 +204,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
         return;
     }
     let corr = NEXT_CORRELATION.fetch_add(1, Relaxed);
-    if enabled(r::KIND_EXTERNAL_CORRELATION) && API_RECORDS.load(Relaxed) {
+    if enabled(r::KIND_EXTERNAL_CORRELATION) && (API_RECORDS.load(Relaxed) || enabled(r::KIND_DRIVER)) {
         // One record per external kind pushed: its innermost id.
         let tops: Vec<(u32, u64)> = EXTERNAL.with(|e| {
             let e = e.borrow();
@@ -212,7 +225,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             emit(&rec);
         }
     }
-    if API_RECORDS.load(Relaxed) {
+    if API_RECORDS.load(Relaxed) || enabled(r::KIND_DRIVER) {
         // The driver call's API record (a kind the client skips).
         let mut rec = [0u8; r::api::SIZE];
         r::put(&mut rec, 0, &r::KIND_DRIVER.to_ne_bytes());
@@ -349,6 +362,42 @@ pub unsafe extern "C" fn cuptiActivityEnable(kind: u32) -> c_int {
 }
 
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuptiActivityDisable(kind: u32) -> c_int {
+    if r::size_of_kind(kind).is_none() {
+        return 21;
+    }
+    ENABLED.fetch_and(!(1 << kind), Relaxed);
+    if kind == r::KIND_DRIVER {
+        // The kind overrides the per-call settings of
+        // cuptiActivityEnableDriverApi (cupti_activity.h): they are gone.
+        API_RECORDS.store(false, Relaxed);
+    }
+    SUCCESS
+}
+
+/// Ends the session: callbacks, kinds and the buffers not yet handed back
+/// are forgotten (as CUPTI's, which tears its state down).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuptiFinalize() -> c_int {
+    let _d = lock(&DELIVER);
+    ENABLED.store(0, Relaxed);
+    API_RECORDS.store(false, Relaxed);
+    *lock(&TIMESTAMP) = None;
+    let mut g = state();
+    let st = g.as_mut().expect("state");
+    st.requested = None;
+    st.completed = None;
+    st.cur = None;
+    st.full.clear();
+    SUCCESS
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuptiActivityFlush(_ctx: *mut c_void, _stream: u32, flag: u32) -> c_int {
+    unsafe { cuptiActivityFlushAll(flag) }
+}
+
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuptiActivityEnableDriverApi(_cbid: u32, enable: u8) -> c_int {
     if enable != 0 {
         API_RECORDS.store(true, Relaxed);
@@ -417,7 +466,7 @@ pub unsafe extern "C" fn cuptiActivityGetNumDroppedRecords(_ctx: *mut c_void, _s
         return INVALID_PARAMETER;
     }
     // SAFETY: checked above.
-    unsafe { *n = 0 };
+    unsafe { *n = DROPPED.swap(0, Relaxed) as usize };
     SUCCESS
 }
 
@@ -451,7 +500,7 @@ pub unsafe extern "C" fn cuptiSubscribe(h: *mut *mut c_void, _cb: *const c_void,
     if h.is_null() {
         return INVALID_PARAMETER;
     }
-    if knob("FAKE_CUPTI_HELD") == Some(1) {
+    if knob("FAKE_CUPTI_HELD") == Some(1) || SUBSCRIBED.swap(true, Relaxed) {
         return MULTIPLE_SUBSCRIBERS;
     }
     // CUPTI 13 loads the driver here (dlopen of libcuda.so.1, measured on an
@@ -465,7 +514,10 @@ pub unsafe extern "C" fn cuptiSubscribe(h: *mut *mut c_void, _cb: *const c_void,
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuptiUnsubscribe(_h: *mut c_void) -> c_int {
+pub unsafe extern "C" fn cuptiUnsubscribe(h: *mut c_void) -> c_int {
+    if h.is_null() || !SUBSCRIBED.swap(false, Relaxed) {
+        return INVALID_PARAMETER;
+    }
     SUCCESS
 }
 
