@@ -1,7 +1,7 @@
 """PEP 517 backend of the cudart-shim wheel: maturin, after one cargo build.
 
 maturin builds and packs one crate, the `cudart-shim` command (cli/). The
-wheel also carries the two runtimes (``libcudart_shim.so``,
+wheel also carries the two runtimes (``libcudart_shim.so``, the CUPTI front ``libcudart_shim_cupti.so``,
 ``libcudart_shim12.so``), the driver interposer
 (``libcudart_shim_driver.so``) and the headers, which other crates of the
 workspace build. So before handing over to maturin this wrapper:
@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "python" / "cudart_shim"
-LIBRARIES = ("libcudart_shim.so", "libcudart_shim12.so", "libcudart_shim_driver.so")
+LIBRARIES = ("libcudart_shim.so", "libcudart_shim12.so", "libcudart_shim_driver.so", "libcudart_shim_cupti.so")
 
 
 def _args(config_settings) -> list:

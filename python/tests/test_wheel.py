@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import clean_env, run, summary_rows
 
-LIBS = {"libcudart_shim.so": "libcudart.so.13", "libcudart_shim12.so": "libcudart.so.12", "libcudart_shim_driver.so": "libcuda.so.1"}
+LIBS = {"libcudart_shim.so": "libcudart.so.13", "libcudart_shim12.so": "libcudart.so.12", "libcudart_shim_driver.so": "libcuda.so.1", "libcudart_shim_cupti.so": "libcudart_shim_cupti.so"}
 
 
 def soname(path: Path) -> str:
