@@ -226,6 +226,7 @@ pub const STICKY_EXEMPT: &[&str] = &[
     "cudaDriverGetVersion",
     "cudaGetDeviceCount",
     "cudaGetDevice",
+    "cudaSetDevice",
     "cudaGetDeviceProperties",
     "cudaDeviceGetAttribute",
     "cudaDeviceGetPCIBusId",
@@ -388,6 +389,13 @@ pub fn before(call: &Call) -> Decision {
     let _judged = Judged;
     let mut device = None;
     let dev = |d: &mut Option<Option<i32>>| *d.get_or_insert_with(calling_device);
+    if sticky != 0 && sticky != DEVICE_UNAVAILABLE && is_reset(call.function_id) {
+        // Measured on an H100 after a real illegal address (scripts/gpu-control):
+        // cudaDeviceReset succeeds, then every call that needs the device
+        // answers cudaErrorDevicesUnavailable (46; the driver's
+        // CUDA_ERROR_DEVICE_UNAVAILABLE has the same number).
+        STICKY.store(DEVICE_UNAVAILABLE, Relaxed);
+    }
     if sticky != 0 && !bit(&st.exempt, call.function_id) {
         let on = STICKY_DEVICE.load(Relaxed);
         if on < 0 || dev(&mut device).is_none_or(|d| d == on) {
@@ -431,6 +439,13 @@ pub fn before(call: &Call) -> Decision {
         return Decision { fail: None, mark };
     }
     Decision::default()
+}
+
+/// What the calls answer after a sticky fault and a device reset.
+const DEVICE_UNAVAILABLE: i32 = 46;
+
+fn is_reset(id: u32) -> bool {
+    params::NAMES.get(id as usize).is_some_and(|n| *n == "cudaDeviceReset" || n.starts_with("cuDevicePrimaryCtxReset"))
 }
 
 /// The mark of a call failed by an earlier sticky fault.

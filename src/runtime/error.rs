@@ -2,16 +2,12 @@
 
 use crate::types::{cudaError_t, cudaErrorNotReady, cudaSuccess};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicI32, Ordering};
 
 thread_local! {
     /// Last error recorded on this thread (NVIDIA's runtime keeps it per thread).
     static LAST: Cell<cudaError_t> = const { Cell::new(cudaSuccess) };
 }
 
-/// The first sticky error seen in the process (0: none). Once set, the
-/// context is unusable and every `cudaGetLastError` reports it.
-static STICKY: AtomicI32 = AtomicI32::new(0);
 
 /// Record a failing status as the thread's last error.
 #[inline]
@@ -19,20 +15,9 @@ pub fn record(e: cudaError_t) {
     if e == cudaErrorNotReady || e.is_success() {
         return;
     }
-    if e.is_sticky() {
-        let _ = STICKY.compare_exchange(0, e.0, Ordering::Relaxed, Ordering::Relaxed);
-    }
     // try_with: during thread teardown the slot may be gone; the error is
     // still returned to the caller, only not remembered.
     let _ = LAST.try_with(|c| c.set(e));
-}
-
-/// The process's sticky error, if one was seen.
-pub fn sticky() -> Option<cudaError_t> {
-    match STICKY.load(Ordering::Relaxed) {
-        0 => None,
-        s => Some(cudaError_t(s)),
-    }
 }
 
 /// `cudaGetLastError`: return and clear the thread's last error, or

@@ -1,6 +1,13 @@
 //! `cudaGetLastError` / `cudaPeekAtLastError`: the thread's last error
 //! (kept in [`error`](super::error)), overridden, as in NVIDIA's runtime, by
-//! a failed initialization (e.g. no driver) or a sticky error.
+//! a failed initialization (e.g. no driver).
+//!
+//! A sticky error does not override it. Measured on an H100 (driver 580,
+//! NVIDIA's 13.0 runtime, a real out-of-bounds kernel, scripts/gpu-control):
+//! the failing synchronize returns 700, `cudaGetLastError` then returns 700
+//! once and 0 after that, `cudaPeekAtLastError` 0; it is each later failing
+//! call (every call that needs the context returns 700 again) that sets it
+//! again.
 
 use super::{error, state};
 use crate::types::cudaError_t;
@@ -8,7 +15,7 @@ use crate::types::cudaError_t;
 /// The error that overrides the thread's own, if any. Asks for the
 /// runtime, so a first call of the process initializes it.
 fn overriding() -> Option<cudaError_t> {
-    state::runtime().err().or_else(error::sticky)
+    state::runtime().err()
 }
 
 /// `cudaGetLastError`: return and clear.
