@@ -32,7 +32,7 @@ enum Cmd {
     /// libcudart_shim.so (libcudart.so.13), libcudart_shim12.so
     /// (libcudart.so.12) or both, as PROGRAM's load closure asks; both for
     /// interpreters (python, torchrun) and scripts.
-    Trace(trace::Options),
+    Trace(Box<trace::Options>),
     /// Run PROGRAM under the shim with tracing off: the same libraries as
     /// `trace` (our runtime preloaded, the driver interposer first on the
     /// library path), nothing written; PROGRAM's exit status is ours.
@@ -55,7 +55,7 @@ enum Cmd {
 
 fn main() -> ExitCode {
     match Cli::parse().cmd {
-        Cmd::Trace(o) => trace::run(o),
+        Cmd::Trace(o) => trace::run(*o),
         Cmd::Run(o) => run::run(o),
         Cmd::Report(o) => report::run(o),
         Cmd::Doctor { library } => doctor::run(library),

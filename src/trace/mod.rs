@@ -784,7 +784,7 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
     let fd = OUTPUTS.calls().fd();
     let write = |line: &mut String| {
         line.clear();
-        write_call_line(line, s.tid.load(Relaxed), depth, id, status.0, dt, nvtx::innermost, |l| args.write_line(l));
+        write_call_line(line, (s.tid.load(Relaxed), depth), id, status.0, dt, nvtx::innermost, |l| args.write_line(l));
         output::write_all(fd, line.as_bytes());
     };
     match s.line.try_lock() {
@@ -797,7 +797,7 @@ fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t,
 /// (N ns)` (`range`: the thread's innermost NVTX range, for the call log).
 /// Shared by the call log and the recorder's dump; writes
 /// through `core::fmt` into `line` only (no allocation when it has room).
-pub(crate) fn write_call_line(line: &mut String, tid: i32, depth: u32, id: u32, status: i32, dt: u64, range: impl FnOnce(&mut String), args: impl FnOnce(&mut String)) {
+pub(crate) fn write_call_line(line: &mut String, (tid, depth): (i32, u32), id: u32, status: i32, dt: u64, range: impl FnOnce(&mut String), args: impl FnOnce(&mut String)) {
     use std::fmt::Write;
     line.push_str("[cudart-shim] tid=");
     args::push_int(line, tid);

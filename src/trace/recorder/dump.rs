@@ -277,7 +277,7 @@ fn note_open_failed(buf: &mut String, name: &str) {
 
 /// One call as the call log writes it.
 fn line(out: &mut String, tid: i32, e: &Entry) {
-    crate::trace::write_call_line(out, tid, e.depth as u32, e.site, e.result, e.dt, |_| {}, |o| write_args(e.args(), o));
+    crate::trace::write_call_line(out, (tid, e.depth as u32), e.site, e.result, e.dt, |_| {}, |o| write_args(e.args(), o));
 }
 
 fn write_args(args: &[Kept], out: &mut String) {
