@@ -152,7 +152,9 @@ fn a_script_gets_both_and_an_unused_runtime_stays_inert() {
         .unwrap();
     let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}{err}");
-    assert!(out.contains(&format!("preload {}:{}\n", lib13(), lib12())), "both, 13 first: {out}");
+    // With --gpu, the CUPTI front follows the runtimes (docs/GPU-ACTIVITY.md).
+    let front = std::path::Path::new(&lib13()).with_file_name("libcudart_shim_cupti.so");
+    assert!(out.contains(&format!("preload {}:{}:{}\n", lib13(), lib12(), front.display())), "both, 13 first: {out}");
     assert!(out.contains("threads 1 driver 0\n"), "{out}");
     assert_eq!(files_in(&dir, "tl-"), Vec::<String>::new(), "no timeline");
     // The command's own line, and nothing from either library.

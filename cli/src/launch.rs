@@ -100,14 +100,14 @@ pub fn prepare(library: Option<PathBuf>, program: &[String]) -> Result<Launch, E
     Ok(Launch { libs, cmd })
 }
 
-/// Preload `lib` too, before the preloads [`prepare`] set.
+/// Preload `lib` too, after our runtimes (which [`prepare`] put first, the
+/// program's own preloads after them).
 pub fn preload_too(cmd: &mut Command, lib: &std::path::Path) {
-    let cur = cmd.get_envs().find(|(k, _)| *k == "LD_PRELOAD").and_then(|(_, v)| v).map(|v| v.to_string_lossy().into_owned());
-    let new = match cur {
-        Some(c) if !c.is_empty() => format!("{}:{c}", lib.display()),
-        _ => lib.display().to_string(),
-    };
-    cmd.env("LD_PRELOAD", new);
+    let cur = cmd.get_envs().find(|(k, _)| *k == "LD_PRELOAD").and_then(|(_, v)| v).map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut parts: Vec<String> = cur.split(':').filter(|p| !p.is_empty()).map(str::to_owned).collect();
+    let ours = parts.iter().take_while(|p| std::path::Path::new(p).file_name().is_some_and(|n| n.to_string_lossy().starts_with("libcudart_shim"))).count();
+    parts.insert(ours, lib.display().to_string());
+    cmd.env("LD_PRELOAD", parts.join(":"));
 }
 
 /// Run it to the end. Err: a shell's code for a program that cannot be

@@ -975,7 +975,9 @@ fn write_summary(api: bool) {
     let g = gpu::on().then(gpu::summary);
     // A process that made no call besides registration, and whose GPU ran
     // nothing, writes no summary, not even on stderr (the module note).
-    if !WORK.load(Relaxed) && g.as_ref().is_none_or(|g| g.is_empty()) {
+    // Capture windows: calls outside them are not recorded, so a process
+    // whose windows never opened still says so.
+    if !WORK.load(Relaxed) && g.as_ref().is_none_or(|g| g.is_empty()) && !window::ruled() {
         return;
     }
     let o = &OUTPUTS;
