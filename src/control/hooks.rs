@@ -147,6 +147,11 @@ fn each(phase: usize, call: &mut Call, mut f: impl FnMut(&Hook, &mut Call) -> bo
     let mut s = SNAP.load(SeqCst);
     loop {
         if s.is_null() {
+            // Unannounce what an earlier turn of this loop may have
+            // announced: with the match bits cleared this thread may not
+            // come back, and an edit waits for every slot that holds a
+            // snapshot other than the current one.
+            slot.held.store(std::ptr::null_mut(), Release);
             return;
         }
         slot.held.store(s, SeqCst);
