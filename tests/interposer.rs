@@ -421,3 +421,28 @@ fn generated_driver_list_is_current() {
     let committed = std::fs::read_to_string(repo_root().join("interposer/src/generated/api.rs")).unwrap();
     assert!(String::from_utf8_lossy(&o.stdout) == committed, "interposer/src/generated/api.rs is stale: run scripts/gen-driver-api.py > interposer/src/generated/api.rs");
 }
+
+/// `cudart-shim run` traces nothing, yet its faults and memory limit act on
+/// the driver calls of a program that never calls our runtime (a driver-API
+/// program here; NVIDIA's static runtime and CuPy are the same case): the
+/// program itself sees them.
+#[test]
+fn run_acts_on_a_program_that_only_calls_the_driver() {
+    let exe = driver_api_program("ip_driver_run");
+    let run = |args: &[&str]| {
+        let o = cli_on_fake().arg("run").args(args).arg("--").arg(&exe).output().unwrap();
+        let (out, err) = output_text(&o);
+        (o.status.code(), out, err)
+    };
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("host[0]=7 host[100]=100") && err.is_empty(), "{out}{err}");
+    // The program's 1 MiB cuMemAlloc fails as the fault says; it prints the
+    // code and exits 2.
+    let (code, out, err) = run(&["--fault", "cuMemAlloc_v2:nth=1:error=CUDA_ERROR_OUT_OF_MEMORY"]);
+    assert_eq!((code, out.contains("cuMemAlloc(&d, 1 << 20) = 2 ")), (Some(2), true), "{out}{err}");
+    let (code, out, err) = run(&["--memory-limit", "512KiB"]);
+    assert_eq!((code, out.contains("cuMemAlloc(&d, 1 << 20) = 2 ")), (Some(2), true), "{out}{err}");
+    let (code, out, err) = run(&["--memory-limit", "2MiB"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+}

@@ -191,12 +191,10 @@ pub unsafe fn intercepted<F: FnOnce() -> CUresult>(id: u32, params: *mut c_void,
     }
     let f: RunFn = trampoline::<F>;
     // SAFETY: hooks from a matching ABI version (checked in `shim`).
-    let r = unsafe { ((*h).call)(id, params, args.as_ptr(), f, &mut run as *mut Option<F> as *mut c_void) };
-    match run.take() {
-        // The hook returned without running the call: run it untraced.
-        Some(f) => f(),
-        None => r,
-    }
+    // The pipeline runs the call at most once; it may not run it at all (a
+    // fault, the memory limit or an `instead` hook stands for it): its
+    // answer is what the caller sees either way.
+    unsafe { ((*h).call)(id, params, args.as_ptr(), f, &mut run as *mut Option<F> as *mut c_void) }
 }
 
 /// NVTX3's injection entry point (`NVTX_INJECTION64_PATH` may name this

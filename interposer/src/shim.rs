@@ -10,7 +10,7 @@
 //! `RTLD_LOCAL`, as PyTorch's are); last, when there is none and
 //! `CUDART_SHIM_TRACE` asks for tracing, `libcudart_shim.so` beside this
 //! library, loaded `RTLD_LOCAL` (also when `CUDART_SHIM_FAULTS` asks for
-//! faults). Missing or of another ABI version: the interposer only
+//! faults or `CUDART_SHIM_MEMORY_LIMIT` for a limit). Missing or of another ABI version: the interposer only
 //! forwards. Which machinery a call goes to: [`connect`].
 
 use crate::desc::{Api, Hooks, HooksFn, ABI_VERSION, HOOKS_SYMBOL};
@@ -33,7 +33,7 @@ static API: Api = Api {
 /// the first one loaded); then the copies beside this library already
 /// loaded `RTLD_LOCAL` (`RTLD_NOLOAD`: nothing is loaded); last, only when
 /// none is in the process and `CUDART_SHIM_TRACE` asks for tracing (or
-/// `CUDART_SHIM_FAULTS` for faults),
+/// `CUDART_SHIM_FAULTS` for faults, `CUDART_SHIM_MEMORY_LIMIT` for a limit),
 /// `libcudart_shim.so` beside this library, loaded `RTLD_LOCAL`.
 fn hooks_fns() -> Vec<HooksFn> {
     let mut found: Vec<*mut c_void> = Vec::new();
@@ -57,11 +57,14 @@ fn hooks_fns() -> Vec<HooksFn> {
             push(&mut found, unsafe { libc::dlsym(h, HOOKS_SYMBOL.as_ptr().cast()) });
         }
     }
-    // Faults act on driver calls too: a program that does not use our
-    // runtime (NVIDIA's static runtime, CuPy) gets it loaded for them.
-    let faults = real::env("CUDART_SHIM_FAULTS").is_some_and(|v| !v.trim().is_empty());
+    // Faults and memory limits act on driver calls too: a program that
+    // does not use our runtime (NVIDIA's static runtime, CuPy) gets it
+    // loaded for them.
+    let set = |v: &str| real::env(v).is_some_and(|v| !v.trim().is_empty());
     if found.is_empty()
-        && (faults || real::env("CUDART_SHIM_TRACE").is_some_and(|v| v != "0" && v != "off"))
+        && (set("CUDART_SHIM_FAULTS")
+            || set("CUDART_SHIM_MEMORY_LIMIT")
+            || real::env("CUDART_SHIM_TRACE").is_some_and(|v| v != "0" && v != "off"))
         && let Some(lib) = dir.and_then(|d| CString::new(d.join("libcudart_shim.so").into_os_string().into_encoded_bytes()).ok())
     {
         // SAFETY: loading our own runtime library; its initializers only set up statics.

@@ -60,6 +60,10 @@ struct Registry {
     api: *const Api,
     fns: Box<[Func]>,
     result: &'static Enum,
+    /// Driver-API tracing on (`CUDART_SHIM_TRACE_DRIVER`): the calls are
+    /// observed. Off, they still take the other stages (hooks, faults,
+    /// the ledger) when those are on.
+    traced: bool,
 }
 
 // SAFETY: `api` is only compared, never dereferenced after registration.
@@ -108,13 +112,17 @@ unsafe fn register(api: &Api) -> Registry {
             Func { site: CallSite::driver_api(leak(unsafe { f.name.get() })), args }
         })
         .collect();
-    Registry { api, fns, result: enums.get(api.result_enum).copied().unwrap_or(empty) }
+    let traced = crate::config::trace_config().driver;
+    Registry { api, fns, result: enums.get(api.result_enum).copied().unwrap_or(empty), traced }
 }
 
 /// Take the interposer's description (once; a second interposer's is
-/// refused). Returns false when its calls are not to be reported: another
-/// ABI version, a second interposer, or driver-API tracing switched off
-/// (`CUDART_SHIM_TRACE_DRIVER=0`).
+/// refused). Returns false when its calls cannot come here: another ABI
+/// version or a second interposer. Driver-API tracing switched off
+/// (`CUDART_SHIM_TRACE_DRIVER=0`, or no tracing: `cudart-shim run`) does
+/// not refuse: hooks, faults and memory limits act on driver calls all the
+/// same, and the interposer's fast path (switch word at `OFF`) costs
+/// nothing while none of them is on.
 ///
 /// # Safety
 /// `api` is NULL or follows [`super::driver_abi`].
@@ -123,9 +131,6 @@ pub unsafe fn register_api(api: *const Api) -> bool {
     let Some(a) = (unsafe { api.as_ref() }) else { return false };
     if a.abi != ABI_VERSION {
         log::warn!("driver interposer of another version (ABI {} here {ABI_VERSION}): driver calls are not traced", a.abi);
-        return false;
-    }
-    if !crate::config::trace_config().driver {
         return false;
     }
     // SAFETY: checked above.
@@ -141,7 +146,7 @@ pub unsafe fn register_api(api: *const Api) -> bool {
 /// holds one word per parameter; `go` runs the call (with every other
 /// stage of the pipeline) exactly once.
 pub fn observe(id: u32, words: &[u64], go: impl FnOnce() -> c_int) -> c_int {
-    let Some(f) = REGISTRY.get().and_then(|r| r.fns.get(id as usize)) else { return go() };
+    let Some(f) = REGISTRY.get().filter(|r| r.traced).and_then(|r| r.fns.get(id as usize)) else { return go() };
     let words = &words[..words.len().min(f.args.len())];
     traced(&f.site, &|c: &mut CallArgs| capture(f, words, c), go, |r| cudaError_t(*r))
 }
@@ -156,6 +161,9 @@ fn capture(f: &'static Func, words: &[u64], c: &mut CallArgs) {
 /// interposer's list, or one it exports untyped): one row per name, counted
 /// once.
 pub unsafe extern "C" fn untraced(name: *const u8, len: usize) {
+    if !REGISTRY.get().is_some_and(|r| r.traced) {
+        return;
+    }
     let _ = catch_unwind(|| {
         // SAFETY: per the ABI.
         let name = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(name, len) }).into_owned();
