@@ -306,6 +306,22 @@ fn after_and_delay() {
     assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaErrorInvalidValue);
 }
 
+/// `after=`'s clock starts at the first call that is program work: kernel
+/// registration (an `import torch`) does not start it.
+#[test]
+fn after_counts_from_the_first_call_that_is_not_registration() {
+    use cudart_shim::api::hidden::*;
+    faults_env("cudaGetDevice:after=0.3:error=cudaErrorInvalidValue");
+    let w = fatbin_wrapper(c".version 8.0\n.target sm_90\n.address_size 64\n");
+    let h = unsafe { __cudaRegisterFatBinary(w.as_ptr() as *mut c_void) };
+    unsafe { __cudaRegisterFatBinaryEnd(h) };
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let mut d = 0;
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess, "registration started the clock");
+    std::thread::sleep(std::time::Duration::from_millis(350));
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaErrorInvalidValue);
+}
+
 #[test]
 fn device_selects_the_calling_device() {
     use_fake_driver(&[("FAKE_CUDA_DEVICES", "2"), ("CUDART_SHIM_FAULTS", "cudaMalloc:device=1:error=cudaErrorMemoryAllocation")]);

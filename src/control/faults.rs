@@ -12,7 +12,8 @@
 //!   layer of `error=`;
 //! - which calls (all of them when none is given; several are all required):
 //!   `nth=N` (the N-th matching call, once), `every=N` (every N-th),
-//!   `after=SECONDS` (since the process's first call), `p=P` with `seed=S`
+//!   `after=SECONDS` (since the process's first call that is not kernel
+//!   registration), `p=P` with `seed=S`
 //!   (probability, deterministic for a seed: call n fires when
 //!   splitmix64(seed, n) < P), `device=D` (the calling thread's device),
 //!   `count=K` (at most K faults);
@@ -37,7 +38,7 @@ use std::time::{Duration, Instant};
 
 /// What a spec may say, for every message about a bad one.
 pub const ALLOWED: &str = "a fault spec is GLOB:KEY=VALUE:... (several separated by ';'). GLOB: one glob (*, ?) over runtime (cuda*) or driver (cu*) function names. \
-Which calls: nth=N (the N-th matching call, once), every=N, after=SECONDS (since the first call), p=P (0 to 1) with seed=S, device=D, count=K (at most K faults). \
+Which calls: nth=N (the N-th matching call, once), every=N, after=SECONDS (since the first call that is not kernel registration), p=P (0 to 1) with seed=S, device=D, count=K (at most K faults). \
 What happens (at least one): error=NAME (cudaError* for runtime functions, CUDA_ERROR_* for driver functions), sticky (with error=: every later call on that device fails), delay=MS. \
 Example: cudaMalloc:nth=3:error=cudaErrorMemoryAllocation";
 
@@ -261,7 +262,12 @@ struct Active {
 
 struct State {
     specs: Box<[Active]>,
-    start: Instant,
+    /// `after=`'s clock: the first call that is program work. Kernel
+    /// registration does not start it (`import torch` registers thousands
+    /// of kernels, seconds before the program's first CUDA call).
+    start: OnceLock<Instant>,
+    /// A bit per id: registration calls (`__cudaRegister*`).
+    registration: Box<[u64]>,
     /// A bit per id: matched by some spec (a quick no).
     any: Box<[u64]>,
     /// A bit per id: answers after a sticky error.
@@ -317,7 +323,8 @@ fn build(specs: Vec<Spec>) -> State {
     }
     State {
         specs: specs.into_iter().map(|spec| Active { spec, seen: AtomicU64::new(0), fired: AtomicU64::new(0) }).collect(),
-        start: Instant::now(),
+        start: OnceLock::new(),
+        registration: bitset(crate::trace::is_registration),
         any,
         exempt: bitset(|n| STICKY_EXEMPT.iter().any(|g| glob_match(g.as_bytes(), n.as_bytes()))),
     }
@@ -373,6 +380,9 @@ pub struct Decision {
 /// The faults stage: before the call. Delays happen here.
 pub fn before(call: &Call) -> Decision {
     let Some(st) = state() else { return Decision::default() };
+    if st.start.get().is_none() && !bit(&st.registration, call.function_id) {
+        let _ = st.start.set(Instant::now());
+    }
     let sticky = STICKY.load(Relaxed);
     if sticky == 0 && !bit(&st.any, call.function_id) {
         return Decision::default();
@@ -415,7 +425,7 @@ pub fn before(call: &Call) -> Decision {
         let n = a.seen.fetch_add(1, Relaxed) + 1;
         let selected = s.nth.is_none_or(|k| n == k)
             && s.every.is_none_or(|k| n % k == 0)
-            && s.after.is_none_or(|t| st.start.elapsed().as_secs_f64() >= t)
+            && s.after.is_none_or(|t| st.start.get().is_some_and(|t0| t0.elapsed().as_secs_f64() >= t))
             && s.p.is_none_or(|p| draw(s.seed, n) < p);
         if !selected {
             continue;
