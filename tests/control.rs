@@ -369,6 +369,28 @@ fn sticky_fails_every_later_call_as_a_real_one() {
     }
 }
 
+/// After a sticky error, a driver call our runtime makes inside a runtime
+/// call (depth 1) is not refused: the runtime call was judged already
+/// (cudaSetDevice answers, and so must the driver calls under it). The
+/// program's own driver calls (depth 0) are refused.
+#[test]
+fn sticky_is_answered_by_the_programs_own_calls_only() {
+    faults_env("cudaStreamSynchronize:nth=1:error=cudaErrorIllegalAddress:sticky");
+    assert_eq!(unsafe { cudaStreamSynchronize(std::ptr::null_mut()) }, cudaErrorIllegalAddress);
+    let id = params::NAMES.iter().position(|n| *n == "cuCtxSetCurrent").unwrap() as u32;
+    let call = |depth| cudart_shim::control::Call {
+        function_id: id,
+        layer: cudart_shim::control::DRIVER,
+        depth,
+        thread_id: 0,
+        function_name: std::ptr::null(),
+        params: std::ptr::null_mut(),
+        result: 0,
+    };
+    assert_eq!(faults::before(&call(0)).fail, Some(700));
+    assert_eq!(faults::before(&call(1)).fail, None);
+}
+
 #[test]
 fn a_bad_spec_in_the_variable_is_one_warning_and_no_fault() {
     let exe = programs::memory_copies::PROGRAM.build(&scratch("control_badvar"), &[]);

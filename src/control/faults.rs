@@ -24,7 +24,9 @@
 //!   call runs MS milliseconds late).
 //!
 //! Matching calls are counted at every depth (a driver call our runtime
-//! makes counts too). The faults stage runs after the hooks' `before`
+//! makes counts too); a sticky error is answered by the program's own
+//! calls only (depth 0), as the runtime call already answered for the
+//! driver calls under it. The faults stage runs after the hooks' `before`
 //! phase (see `crate::intercept`). Through the variable, a bad spec is one
 //! warning and no fault at all; the command refuses it (exit 2) with the
 //! same message.
@@ -406,7 +408,11 @@ pub fn before(call: &Call) -> Decision {
         // CUDA_ERROR_DEVICE_UNAVAILABLE has the same number).
         STICKY.store(DEVICE_UNAVAILABLE, Relaxed);
     }
-    if sticky != 0 && !bit(&st.exempt, call.function_id) {
+    // Only the program's own calls (depth 0) answer the sticky error: a
+    // driver call our runtime makes inside a runtime call was judged with
+    // that call (cudaSetDevice answers after a sticky error, and so must
+    // the driver calls it makes).
+    if sticky != 0 && call.depth == 0 && !bit(&st.exempt, call.function_id) {
         let on = STICKY_DEVICE.load(Relaxed);
         if on < 0 || dev(&mut device).is_none_or(|d| d == on) {
             return Decision { fail: Some(sticky), mark: STICKY_MARK };
