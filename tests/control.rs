@@ -377,9 +377,9 @@ fn sticky_fails_every_later_call_as_a_real_one() {
 fn sticky_is_answered_by_the_programs_own_calls_only() {
     faults_env("cudaStreamSynchronize:nth=1:error=cudaErrorIllegalAddress:sticky");
     assert_eq!(unsafe { cudaStreamSynchronize(std::ptr::null_mut()) }, cudaErrorIllegalAddress);
-    let id = params::NAMES.iter().position(|n| *n == "cuCtxSetCurrent").unwrap() as u32;
-    let call = |depth| cudart_shim::control::Call {
-        function_id: id,
+    let id = |name| params::NAMES.iter().position(|n| *n == name).unwrap() as u32;
+    let call = |name, depth| cudart_shim::control::Call {
+        function_id: id(name),
         layer: cudart_shim::control::DRIVER,
         depth,
         thread_id: 0,
@@ -387,8 +387,17 @@ fn sticky_is_answered_by_the_programs_own_calls_only() {
         params: std::ptr::null_mut(),
         result: 0,
     };
-    assert_eq!(faults::before(&call(0)).fail, Some(700));
-    assert_eq!(faults::before(&call(1)).fail, None);
+    assert_eq!(faults::before(&call("cuMemAlloc_v2", 0)).fail, Some(700));
+    assert_eq!(faults::before(&call("cuMemAlloc_v2", 1)).fail, None);
+    // The driver's own answers after a real illegal address (H200, driver
+    // 580, NVIDIA's static runtime: scripts/gpu-control): these succeed,
+    // these fail with it.
+    for f in ["cuCtxGetApiVersion", "cuCtxGetCurrent", "cuCtxGetDevice_v2", "cuCtxSetCurrent", "cuDeviceGetAttribute"] {
+        assert_eq!(faults::before(&call(f, 0)).fail, None, "{f}");
+    }
+    for f in ["cuCtxSynchronize_v2", "cuDevicePrimaryCtxRetain", "cuEventCreate", "cuLaunchKernel", "cuMemFree_v2", "cuMemcpyDtoH_v2", "cuMemsetD8_v2", "cuStreamCreate", "cuStreamSynchronize"] {
+        assert_eq!(faults::before(&call(f, 0)).fail, Some(700), "{f}");
+    }
 }
 
 #[test]
