@@ -341,6 +341,19 @@ pub fn enabled() -> bool {
     state().is_some()
 }
 
+/// Whether a call of function `id` needs the faults stage: a spec matches
+/// it, a sticky error is set, or `after=`'s clock has not started yet (the
+/// first call that is program work starts it). The pipeline asks this when
+/// faults (and hooks) are all that is on, so that the calls no spec names
+/// keep the fast path.
+#[inline]
+pub fn wanted(id: u32) -> bool {
+    match STATE.get() {
+        Some(Some(st)) => STICKY.load(Relaxed) != 0 || st.start.get().is_none() || bit(&st.any, id),
+        _ => false,
+    }
+}
+
 /// The calling thread's device, as the runtime knows it; set by the runtime
 /// when it initializes (its current device, which needs no context).
 static DEVICE_QUERY: OnceLock<fn() -> Option<i32>> = OnceLock::new();

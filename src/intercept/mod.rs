@@ -49,14 +49,15 @@ pub fn any() -> bool {
 }
 
 /// Whether a call of function `id` takes the slow path: [`any`], except
-/// that with hooks the only thing on, a call no handler wants does not (one
-/// more load, on the slow branch only).
+/// that with hooks and faults all that is on, a call no handler and no
+/// fault spec wants does not (a few more loads, on the slow branch only).
 #[inline(always)]
 pub fn wants(id: u32) -> bool {
     match switch::ON.load(Relaxed) {
         CONFIGURED => false,
         v if v & CONFIGURED == 0 => configure(),
         v if v == CONFIGURED | HOOKS => control::hooks::wanted_any(id),
+        v if v & !(CONFIGURED | HOOKS | FAULTS) == 0 => (v & HOOKS != 0 && control::hooks::wanted_any(id)) || control::faults::wanted(id),
         _ => true,
     }
 }
