@@ -330,7 +330,7 @@ fn build(specs: Vec<Spec>) -> State {
     State {
         specs: specs.into_iter().map(|spec| Active { spec, seen: AtomicU64::new(0), fired: AtomicU64::new(0) }).collect(),
         start: OnceLock::new(),
-        registration: bitset(crate::trace::is_registration),
+        registration: bitset(super::is_registration),
         any,
         exempt: bitset(|n| STICKY_EXEMPT.iter().any(|g| glob_match(g.as_bytes(), n.as_bytes()))),
     }

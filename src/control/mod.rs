@@ -35,3 +35,10 @@ pub fn c_name(id: u32) -> *const std::ffi::c_char {
 pub fn id_of(name: &str) -> Option<u32> {
     params::NAMES.iter().position(|n| *n == name).map(|i| i as u32)
 }
+
+/// Whether `name` is one of the registration calls of nvcc's host code
+/// (`crate::trace`'s module note: they are counted, not written, and do not
+/// start `after=`'s clock).
+pub fn is_registration(name: &str) -> bool {
+    name.starts_with("__cudaRegister") || name.starts_with("__cudaUnregister")
+}

@@ -153,11 +153,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     Some(id)
 }
 
-/// Whether `name` is one of the registration calls of nvcc's host code
-/// (the module note).
-pub fn is_registration(name: &str) -> bool {
-    name.starts_with("__cudaRegister") || name.starts_with("__cudaUnregister")
-}
+pub use crate::control::is_registration;
 
 /// Name of function `id` ("?" when unknown).
 pub fn site_name(id: u32) -> &'static str {
