@@ -122,3 +122,39 @@ fn the_front_refuses_a_table_of_another_version_and_takes_one_of_its_own() {
     assert_eq!(unsafe { activity_enable(9) }, MARK);
     assert_eq!(ENABLED.load(Relaxed), 9, "the program's call reached our table");
 }
+
+/// A `libcudart_shim_cupti.so` of another build, preloaded beside this
+/// runtime: one warning naming the mismatch, the front treated as absent
+/// (its install never called; our GPU tracing goes on, unshared).
+#[test]
+fn a_front_of_another_build_is_refused_with_one_warning() {
+    let dir = common::scratch("cupti_front_other_build");
+    let exe = common::compile_cu(&[&common::repo_root().join("tests/cu/gpu_activity.cu")], &dir.join("gpu_activity"), &[]);
+    // Its install, if ever called, fails the run.
+    let install = "#include <stdlib.h>\n#include <stdio.h>\nint cudart_shim_cupti_install(const void *t, void *o) { (void)t; (void)o; fputs(\"FOREIGN INSTALL CALLED\\n\", stderr); abort(); }\n";
+    let fronts = [
+        // A front of before the checks (ABI 1): no layout exported.
+        ("old", String::new(), "it exports no cudart_shim_cupti_layout".to_owned()),
+        ("newer", format!("const unsigned cudart_shim_cupti_layout[2] = {{ {}, 0 }};\n", abi::ABI_VERSION + 1), format!("its ABI is {}, here {}", abi::ABI_VERSION + 1, abi::ABI_VERSION)),
+    ];
+    for (tag, layout, why) in fronts {
+        let sub = dir.join(tag);
+        std::fs::create_dir_all(&sub).unwrap();
+        let src = sub.join("front.c");
+        std::fs::write(&src, format!("{install}{layout}")).unwrap();
+        let so = sub.join("libcudart_shim_cupti.so");
+        let o = std::process::Command::new("cc").args(["-shared", "-fPIC", "-Wall", "-Werror", "-Wl,-soname,libcudart_shim_cupti.so", "-o"]).arg(&so).arg(&src).output().unwrap();
+        assert!(o.status.success(), "cc: {}", String::from_utf8_lossy(&o.stderr));
+        let mut env = common::fake_env(&[]);
+        env.push(("CUDART_SHIM_CUPTI".into(), target_dir().join("libfake_cupti.so").display().to_string()));
+        env.push(("CUDART_SHIM_TRACE".into(), "summary,gpu".into()));
+        env.push(("LD_PRELOAD".into(), so.display().to_string()));
+        let out = common::run(&exe, &[], &env);
+        let (stdout, stderr) = common::output_text(&out);
+        assert!(out.status.success() && stdout.contains("basic done"), "{tag}: {}\n{stderr}", out.status);
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("libcudart_shim_cupti.so")).collect();
+        assert_eq!(lines.len(), 1, "{tag}: one line about the front: {stderr}");
+        assert!(lines[0].contains("is of another cudart-shim build") && lines[0].contains(&why) && lines[0].contains("not shared"), "{tag}: {}", lines[0]);
+        assert!(stderr.contains("cuda_gpu_kern_sum") && stderr.contains("void fill<float>(float*, float)"), "{tag}: GPU tracing goes on: {stderr}");
+    }
+}

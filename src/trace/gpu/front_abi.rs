@@ -159,7 +159,7 @@ const _: () = {
 /// [`ABI_VERSION`].
 pub unsafe fn check_layout(theirs: *const Layout) -> Result<(), String> {
     if theirs.is_null() {
-        return Err(format!("it exports no {} (a front older than layout checks; here ABI {ABI_VERSION})", LAYOUT_SYMBOL.to_string_lossy()));
+        return Err(format!("it exports no {}: ABI 1, here {ABI_VERSION}", LAYOUT_SYMBOL.to_string_lossy()));
     }
     // SAFETY: every version's layout starts with its `abi` (u32).
     let abi = unsafe { theirs.cast::<u32>().read() };
