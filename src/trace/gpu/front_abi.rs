@@ -109,32 +109,18 @@ pub struct Layout {
     pub table_offsets: [u32; 11],
 }
 
+/// `[offset_of!(T, f) as u32, ...]` for the fields named, in order.
+macro_rules! offsets {
+    ($t:ty: $($f:ident),*) => { [$(offset_of!($t, $f) as u32),*] };
+}
+
 /// This build's [`Layout`].
 pub const LAYOUT: Layout = Layout {
     abi: ABI_VERSION,
     state_size: size_of::<AppState>() as u32,
-    state_offsets: [
-        offset_of!(AppState, requested) as u32,
-        offset_of!(AppState, completed) as u32,
-        offset_of!(AppState, timestamp) as u32,
-        offset_of!(AppState, kinds) as u32,
-        offset_of!(AppState, driver_cbids) as u32,
-        offset_of!(AppState, runtime_cbids) as u32,
-    ],
+    state_offsets: offsets!(AppState: requested, completed, timestamp, kinds, driver_cbids, runtime_cbids),
     table_size: size_of::<MuxTable>() as u32,
-    table_offsets: [
-        offset_of!(MuxTable, abi) as u32,
-        offset_of!(MuxTable, register_callbacks) as u32,
-        offset_of!(MuxTable, register_timestamp) as u32,
-        offset_of!(MuxTable, enable) as u32,
-        offset_of!(MuxTable, disable) as u32,
-        offset_of!(MuxTable, enable_driver_api) as u32,
-        offset_of!(MuxTable, enable_runtime_api) as u32,
-        offset_of!(MuxTable, flush_all) as u32,
-        offset_of!(MuxTable, next_record) as u32,
-        offset_of!(MuxTable, dropped) as u32,
-        offset_of!(MuxTable, finalize) as u32,
-    ],
+    table_offsets: offsets!(MuxTable: abi, register_callbacks, register_timestamp, enable, disable, enable_driver_api, enable_runtime_api, flush_all, next_record, dropped, finalize),
 };
 
 /// The pin (64-bit targets, the only ones cudart-shim builds for):
