@@ -12,7 +12,9 @@
 //!   callback, before the buffer goes back to the pool;
 //! - the **app**: the program's own CUPTI user (PyTorch's profiler), whose
 //!   Activity API calls reach [`TABLE`] through `libcudart_shim_cupti.so`
-//!   (cupti-front/, preloaded beside us). It keeps its own callbacks,
+//!   (cupti-front/, preloaded beside us; what the two hand each other is
+//!   [`super::front_abi`], one file compiled into both, checked across
+//!   builds). It keeps its own callbacks,
 //!   enabled kinds and buffers: every record of a kind it enabled is
 //!   copied, byte for byte in CUPTI's layout, into buffers its own
 //!   buffer-requested callback gave, and handed back through its own
