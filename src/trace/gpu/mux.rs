@@ -218,9 +218,9 @@ pub fn front_loaded() -> bool {
 fn front() -> Option<abi::InstallFn> {
     static FRONT: OnceLock<Option<usize>> = OnceLock::new();
     let f = *FRONT.get_or_init(|| {
-        // SAFETY: RTLD_NOLOAD loads nothing; the front, once in, stays
-        // (nothing of ours unloads it); the symbols are read as the
-        // shared file declares them, after the layout check.
+        // SAFETY: RTLD_NOLOAD loads nothing; the handle is kept, so the
+        // front stays mapped while its install is used; the symbols are
+        // read as the shared file declares them, after the layout check.
         unsafe {
             let h = libc::dlopen(abi::FRONT_NAME.as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
             if h.is_null() {
