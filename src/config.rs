@@ -164,8 +164,8 @@ pub struct TraceConfig {
     /// `perfetto`), else the file's extension (`.json`; `.pftrace`,
     /// `.perfetto-trace`), else JSON.
     pub timeline_format: TimelineFormat,
-    /// `CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE` (bytes; suffixes K, M, G =
-    /// KiB, MiB, GiB): the timeline file stays about this size or under.
+    /// `CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE` (a size, `trace_format::size`;
+    /// at least 4096 bytes): the timeline file stays about this size or under.
     pub timeline_max_size: Option<u64>,
     /// `CUDART_SHIM_TRACE_TIMELINE_RING=1`: at the size limit keep the
     /// newest events (rewritten at each flush) rather than stop recording.
@@ -542,11 +542,9 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         c.timeline_file = Some(expand_path(name, pid, rank));
     }
     if let Some(v) = get("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE") {
-        match parse_size(v.trim()) {
-            Some(n) if n >= 4096 => c.timeline_max_size = Some(n),
-            _ => warnings.push(format!(
-                "CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE: ignoring {v:?}; accepted: a size of at least 4096 bytes, as bytes or with K, M or G (KiB, MiB, GiB): the timeline has no size limit"
-            )),
+        match trace_format::size::parse_timeline_max(&v) {
+            Ok(n) => c.timeline_max_size = Some(n),
+            Err(e) => warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE={v:?}: {e}; the timeline has no size limit")),
         }
     }
     match get("CUDART_SHIM_TRACE_TIMELINE_RING").as_deref().map(str::trim) {
@@ -564,17 +562,6 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
     c.capture = parse_capture(&get, &mut warnings);
     (c, warnings)
-}
-
-/// `123`, `64K`, `10M`, `2G` (binary multiples) as bytes.
-pub fn parse_size(v: &str) -> Option<u64> {
-    let (num, mult) = match v.char_indices().last()? {
-        (i, 'k' | 'K') => (&v[..i], 1u64 << 10),
-        (i, 'm' | 'M') => (&v[..i], 1 << 20),
-        (i, 'g' | 'G') => (&v[..i], 1 << 30),
-        _ => (v, 1),
-    };
-    num.trim().parse::<u64>().ok()?.checked_mul(mult)
 }
 
 /// What the memory ledger's own variables ask for ([`memory_config`]).
@@ -872,15 +859,32 @@ mod tests {
         assert!(w[0].contains("CUDART_SHIM_TRACE_TIMELINE_FORMAT"));
         let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", "10M"), ("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]).0;
         assert_eq!((c.timeline_max_size, c.timeline_ring), (Some(10 << 20), true));
-        for bad in ["10X", "", "12", "-1M"] {
+        for (good, n) in [("64M", 64u64 << 20), ("64MiB", 64 << 20), ("4096", 4096), ("1 gib", 1 << 30), ("2T", 2 << 40)] {
+            let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", good)]);
+            assert_eq!((c.timeline_max_size, w.len()), (Some(n), 0), "{good:?}");
+        }
+        for (bad, why) in [("10X", "unknown unit"), ("", "empty"), ("12", "least timeline size"), ("-1M", "not a size"), ("64MB", "did you mean 64MiB?")] {
             let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", bad)]);
             assert_eq!((c.timeline_max_size, w.len()), (None, 1), "{bad:?}");
+            assert!(w[0].starts_with("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE=") && w[0].contains(why), "{bad:?}: {}", w[0]);
+            assert!(w[0].contains(trace_format::size::UNITS), "{}", w[0]);
         }
         // A ring needs a size.
         let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]);
         assert!(!c.timeline_ring && w[0].contains("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE"));
-        assert_eq!(parse_size("64k"), Some(65536));
-        assert_eq!(parse_size("3G"), Some(3 << 30));
+    }
+
+    #[test]
+    fn the_memory_limit_variable_reads_the_one_size_grammar() {
+        let mem = |v: &str| parse_memory_config(|k| (k == "CUDART_SHIM_MEMORY_LIMIT").then(|| v.to_owned()));
+        let (c, w) = mem("0=8G,1=4GiB,512m");
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!((c.limit.of(0), c.limit.of(1), c.limit.of(2)), (Some(8 << 30), Some(4 << 30), Some(512 << 20)));
+        let (c, w) = mem("1MB");
+        assert!(c.limit.is_empty());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("CUDART_SHIM_MEMORY_LIMIT=\"1MB\": unknown unit \"MB\"") && w[0].contains("did you mean 1MiB?"), "{}", w[0]);
+        assert!(w[0].contains(trace_format::size::UNITS) && w[0].ends_with("no memory limit is applied"), "{}", w[0]);
     }
 
     #[test]

@@ -20,13 +20,6 @@ fn both_with(cuda: &Path, src: &str, name: &str) -> (String, String) {
     (String::from_utf8(nv.stdout).unwrap(), String::from_utf8(ours.stdout).unwrap())
 }
 
-fn assert_same(nv: &str, ours: &str) {
-    for (i, (a, b)) in nv.lines().zip(ours.lines()).enumerate() {
-        assert_eq!(a, b, "line {} differs (left: NVIDIA, right: cudart-shim)", i + 1);
-    }
-    assert_eq!(nv.lines().count(), ours.lines().count(), "line counts differ");
-}
-
 /// The lines of `nv` and `ours` that differ (same line count asserted).
 fn differing<'a>(nv: &'a str, ours: &'a str) -> Vec<(&'a str, &'a str)> {
     assert_eq!(nv.lines().count(), ours.lines().count(), "line counts differ");
@@ -37,7 +30,7 @@ fn differing<'a>(nv: &'a str, ours: &'a str) -> Vec<(&'a str, &'a str)> {
 fn error_names_and_strings_match_nvidia() {
     let (nv, ours) = both_with(&cuda135(), "tests/c/errors.c", "errors");
     assert_eq!(nv.lines().count(), 1004 + 3);
-    assert_same(&nv, &ours);
+    assert_same_lines(&nv, &ours);
 }
 
 /// Against NVIDIA's 13.0 library, only the codes 13.5 added read
@@ -56,7 +49,7 @@ fn no_driver_call_sequence_matches_nvidia() {
     let (nv, ours) = both_with(&cuda135(), "tests/c/script.c", "script");
     assert!(nv.contains("cudaGetDeviceCount(&n)"), "{nv}");
     assert!(nv.contains("runtime=13050"), "{nv}");
-    assert_same(&nv, &ours);
+    assert_same_lines(&nv, &ours);
 }
 
 /// Against NVIDIA's 13.0 library, only the runtime version differs.

@@ -132,20 +132,9 @@ fn memory_calls_without_a_driver_match_nvidia() {
     let exe = compile_c_cudart(&src, &dir.join("memory_no_driver"), &["-Wno-deprecated-declarations"]);
     let nv = run_on_nvidia(&exe, &[]);
     assert!(nv.status.success(), "NVIDIA run failed: {}", String::from_utf8_lossy(&nv.stderr));
-    let ours = run(
-        &exe,
-        &[],
-        &[
-            ("LD_LIBRARY_PATH".into(), target_dir().display().to_string()),
-            ("CUDART_SHIM_DRIVER".into(), "/nonexistent/libcuda.so.1".into()),
-            ("CUDART_SHIM_LOG".into(), "off".into()),
-        ],
-    );
+    let ours = run_on_ours_without_driver(&exe, &[]);
     assert!(ours.status.success(), "our run failed: {}", String::from_utf8_lossy(&ours.stderr));
     let (nv, ours) = (String::from_utf8(nv.stdout).unwrap(), String::from_utf8(ours.stdout).unwrap());
     assert!(nv.lines().count() > 100, "{nv}");
-    for (i, (a, b)) in nv.lines().zip(ours.lines()).enumerate() {
-        assert_eq!(a, b, "line {} differs (left: NVIDIA, right: cudart-shim)", i + 1);
-    }
-    assert_eq!(nv.lines().count(), ours.lines().count());
+    assert_same_lines(&nv, &ours);
 }

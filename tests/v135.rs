@@ -61,10 +61,7 @@ fn probe_without_driver_matches_nvidia_13_5() {
     let (nv, ours) = (String::from_utf8(nv.stdout).unwrap(), String::from_utf8(ours.stdout).unwrap());
     assert!(nv.contains("runtime=13050") && nv.ends_with("== end\n"), "{nv}");
     assert!(nv.contains("cudaGreenCtxCreate(&g, desc, 0, 0)               rc=35 last=35"), "{nv}");
-    for (i, (a, b)) in nv.lines().zip(ours.lines()).enumerate() {
-        assert_eq!(a, b, "line {} (left: NVIDIA 13.5, right: ours)", i + 1);
-    }
-    assert_eq!(nv.lines().count(), ours.lines().count());
+    assert_same_lines(&nv, &ours);
 }
 
 /// Sizes and offsets of the 13.5 types, from a probe built on the 13.5 headers.

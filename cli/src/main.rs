@@ -12,6 +12,7 @@ mod launch;
 mod library;
 mod report;
 mod run;
+mod sizes;
 mod trace;
 
 use clap::{Parser, Subcommand};

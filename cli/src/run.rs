@@ -9,9 +9,10 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Options {
     /// Device-memory limit: SIZE for every device (64MiB) or per device
-    /// (0=8GiB,1=4GiB); units B, KiB, MiB, GiB. Allocations past it fail
-    /// with out-of-memory; cudaMemGetInfo/cuMemGetInfo report it.
-    #[arg(long, value_name = "SPEC")]
+    /// (0=8GiB,1=4GiB); units B, KiB, MiB, GiB, TiB (K, M, G, T for
+    /// short). Allocations past it fail with out-of-memory;
+    /// cudaMemGetInfo/cuMemGetInfo report it.
+    #[arg(long, value_name = "SPEC", value_parser = crate::sizes::memory_limit)]
     memory_limit: Option<String>,
     #[command(flatten)]
     faults: launch::Faults,
@@ -20,12 +21,6 @@ pub struct Options {
 }
 
 pub fn run(o: Options) -> ExitCode {
-    if let Some(spec) = &o.memory_limit
-        && let Err(e) = trace_format::memory::parse_limit_spec(spec)
-    {
-        eprintln!("cudart-shim: --memory-limit {spec:?}: {e}");
-        return ExitCode::from(2);
-    }
     let mut launch = match launch::prepare(o.target.library, &o.target.program) {
         Ok(l) => l,
         Err(code) => return code,

@@ -51,10 +51,11 @@ pub struct Options {
     /// The timeline's format whatever FILE's extension: json or perfetto.
     #[arg(long, value_name = "FORMAT", value_parser = ["json", "perfetto"], requires = "timeline")]
     format: Option<String>,
-    /// The timeline file's size limit (bytes, or with K, M, G: KiB, MiB,
-    /// GiB). Reached: recording stops there, with a line on stderr and a
-    /// marker in the trace (or see --ring); the summary stays exact.
-    #[arg(long, value_name = "SIZE", requires = "timeline")]
+    /// The timeline file's size limit, at least 4KiB (bytes, or with a
+    /// unit B, KiB, MiB, GiB, TiB; K, M, G, T for short). Reached:
+    /// recording stops there, with a line on stderr and a marker in the
+    /// trace (or see --ring); the summary stays exact.
+    #[arg(long, value_name = "SIZE", requires = "timeline", value_parser = crate::sizes::timeline_max)]
     max_size: Option<String>,
     /// With --max-size: keep the newest events within the size (the file is
     /// rewritten at each flush and at exit) rather than stop recording.
@@ -85,9 +86,10 @@ pub struct Options {
     #[arg(long, value_name = "FILE")]
     memory_file: Option<String>,
     /// Device-memory limit: SIZE for every device (64MiB) or per device
-    /// (0=8GiB,1=4GiB); units B, KiB, MiB, GiB. Allocations past it fail
-    /// with out-of-memory; cudaMemGetInfo/cuMemGetInfo report it.
-    #[arg(long, value_name = "SPEC")]
+    /// (0=8GiB,1=4GiB); units B, KiB, MiB, GiB, TiB (K, M, G, T for
+    /// short). Allocations past it fail with out-of-memory;
+    /// cudaMemGetInfo/cuMemGetInfo report it.
+    #[arg(long, value_name = "SPEC", value_parser = crate::sizes::memory_limit)]
     memory_limit: Option<String>,
     /// Summary only: time 1 call in N (1 to 1000000) of each function
     /// (every call is still counted; CUDART_SHIM_TRACE_SAMPLE).
@@ -139,12 +141,6 @@ pub struct Options {
 const CUPTI_FRONT: &str = "libcudart_shim_cupti.so";
 
 pub fn run(o: Options) -> ExitCode {
-    if let Some(spec) = &o.memory_limit
-        && let Err(e) = trace_format::memory::parse_limit_spec(spec)
-    {
-        eprintln!("cudart-shim: --memory-limit {spec:?}: {e}");
-        return ExitCode::from(2);
-    }
     let mut launch = match launch::prepare(o.target.library, &o.target.program) {
         Ok(l) => l,
         Err(code) => return code,

@@ -23,73 +23,56 @@
 //! preloaded library is. Entry points not exported here (subscribers,
 //! attributes, external correlation ids, timestamps...) are the real
 //! CUPTI's, untouched. Nothing here panics: no allocation, no Rust error.
+//!
+//! The structs handed across (the multiplexer's table, the program's
+//! state) are one file compiled into both crates,
+//! src/trace/gpu/front_abi.rs, with its version and layout checks.
 #![allow(clippy::missing_safety_doc)]
 
+#[path = "../../src/trace/gpu/front_abi.rs"]
+#[allow(dead_code)]
+pub mod abi;
+
+use abi::{AppState, Completed, MuxTable, Requested, Timestamp, ABI_VERSION, INVALID_PARAMETER, NOT_COMPATIBLE};
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering::*};
 use std::sync::Mutex;
 
-pub type Requested = unsafe extern "C" fn(*mut *mut u8, *mut usize, *mut usize);
-pub type Completed = unsafe extern "C" fn(*mut c_void, u32, *mut u8, usize, usize);
-pub type Timestamp = unsafe extern "C" fn() -> u64;
-
 const SUCCESS: c_int = 0;
-const INVALID_PARAMETER: c_int = 1;
 /// `CUPTI_ERROR_NOT_INITIALIZED`: no CUPTI could be found to forward to.
 const NOT_INITIALIZED: c_int = 15;
 
-/// What the program set up through the real CUPTI before the multiplexer
-/// took over. Layout shared with src/trace/gpu/mux.rs (`FrontState`).
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct AppState {
-    pub requested: Option<Requested>,
-    pub completed: Option<Completed>,
-    pub timestamp: Option<Timestamp>,
-    /// Enabled activity kinds (bit per `CUpti_ActivityKind`, kinds < 128).
-    pub kinds: [u64; 2],
-    /// Driver / runtime API callback ids switched on one by one
-    /// (`cuptiActivityEnableDriverApi` / `EnableRuntimeApi`), ids < 4096.
-    pub driver_cbids: [u64; 64],
-    pub runtime_cbids: [u64; 64],
-}
+/// The layout this front was built with (`abi::LAYOUT_SYMBOL`): the
+/// multiplexer compares it with its own before it calls the install.
+#[unsafe(no_mangle)]
+pub static cudart_shim_cupti_layout: abi::Layout = abi::LAYOUT;
 
-/// The multiplexer's entry points, in libcudart_shim.so. Same C signatures
-/// as CUPTI's. Layout shared with src/trace/gpu/mux.rs (`MuxTable`).
-#[repr(C)]
-pub struct Mux {
-    pub register_callbacks: unsafe extern "C" fn(Option<Requested>, Option<Completed>) -> c_int,
-    pub register_timestamp: unsafe extern "C" fn(Option<Timestamp>) -> c_int,
-    pub enable: unsafe extern "C" fn(u32) -> c_int,
-    pub disable: unsafe extern "C" fn(u32) -> c_int,
-    pub enable_driver_api: unsafe extern "C" fn(u32, u8) -> c_int,
-    pub enable_runtime_api: unsafe extern "C" fn(u32, u8) -> c_int,
-    pub flush_all: unsafe extern "C" fn(u32) -> c_int,
-    pub next_record: unsafe extern "C" fn(*mut u8, usize, *mut *mut u8) -> c_int,
-    pub dropped: unsafe extern "C" fn(*mut c_void, u32, *mut usize) -> c_int,
-    pub finalize: unsafe extern "C" fn() -> c_int,
-}
-
-static MUX: AtomicPtr<Mux> = AtomicPtr::new(std::ptr::null_mut());
-static STATE: Mutex<AppState> =
-    Mutex::new(AppState { requested: None, completed: None, timestamp: None, kinds: [0; 2], driver_cbids: [0; 64], runtime_cbids: [0; 64] });
+static MUX: AtomicPtr<MuxTable> = AtomicPtr::new(std::ptr::null_mut());
+static STATE: Mutex<AppState> = Mutex::new(AppState::EMPTY);
 
 fn state() -> std::sync::MutexGuard<'static, AppState> {
     STATE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-fn mux() -> Option<&'static Mux> {
+fn mux() -> Option<&'static MuxTable> {
     // SAFETY: set once by `cudart_shim_cupti_install` to a static table.
     unsafe { MUX.load(Acquire).as_ref() }
 }
 
 /// Called by cudart-shim when its GPU tracing starts: from now on the
-/// program's calls go to `table`. Returns what the program set up so far.
-/// Returns NULL (and changes nothing) when `table` is NULL.
+/// program's calls go to `table`; `out` receives what the program set up
+/// so far. An [`abi::InstallFn`]: a NULL pointer or a table of another
+/// ABI version is refused with nothing changed.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudart_shim_cupti_install(table: *const Mux, out: *mut AppState) -> c_int {
+pub unsafe extern "C" fn cudart_shim_cupti_install(table: *const MuxTable, out: *mut AppState) -> c_int {
     if table.is_null() || out.is_null() {
         return INVALID_PARAMETER;
+    }
+    // SAFETY: non-null; every version's table starts with its `abi` (a
+    // table of version 1, which had none, starts with a function address,
+    // which is no small version number).
+    if unsafe { table.cast::<u32>().read() } != ABI_VERSION {
+        return NOT_COMPATIBLE;
     }
     // The snapshot and the switch under one lock: a program call that
     // records state holds it too, so none falls between the two.
@@ -271,7 +254,7 @@ pub unsafe extern "C" fn cuptiFinalize() -> c_int {
     let mut st = state();
     let r = forward!(c"cuptiFinalize", unsafe extern "C" fn() -> c_int, |f| f());
     if r == SUCCESS {
-        *st = AppState { requested: None, completed: None, timestamp: None, kinds: [0; 2], driver_cbids: [0; 64], runtime_cbids: [0; 64] };
+        *st = AppState::EMPTY;
     }
     r
 }

@@ -282,6 +282,15 @@ pub fn run_on_ours_without_driver(program: &Path, args: &[&str]) -> Output {
     )
 }
 
+/// `ours` printed what NVIDIA's run printed (`nv`): line by line, the
+/// first differing line named, then the line counts.
+pub fn assert_same_lines(nv: &str, ours: &str) {
+    for (i, (a, b)) in nv.lines().zip(ours.lines()).enumerate() {
+        assert_eq!(a, b, "line {} differs (left: NVIDIA, right: cudart-shim)", i + 1);
+    }
+    assert_eq!(nv.lines().count(), ours.lines().count(), "line counts differ");
+}
+
 #[path = "fatbin.rs"]
 mod fatbin;
 #[allow(unused_imports)] // not every test binary uses it

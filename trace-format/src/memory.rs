@@ -8,6 +8,8 @@
 //! exactly as the program printed it.
 
 use crate::process::Process;
+pub use crate::size::human;
+use crate::size::parse as parse_size;
 use crate::table::grouped;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -34,38 +36,17 @@ impl LimitSpec {
     }
 }
 
-/// A size: digits, optionally followed by a unit `B`, `KiB`, `MiB`, `GiB`
-/// (binary; case-insensitive, space allowed before the unit); bare digits
-/// are bytes. Err names the bad part.
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return Err(format!("{s:?} is not a size: expected a whole number and a unit (B, KiB, MiB, GiB), e.g. 4GiB"));
-    }
-    let n: u64 = s[..digits].parse().map_err(|_| format!("{s:?} is too large"))?;
-    let unit = s[digits..].trim();
-    let mul: u64 = match unit.to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "kib" => 1 << 10,
-        "mib" => 1 << 20,
-        "gib" => 1 << 30,
-        _ => return Err(format!("unknown unit {unit:?} in {s:?}: accepted units are B, KiB, MiB, GiB")),
-    };
-    n.checked_mul(mul).ok_or_else(|| format!("{s:?} is too large"))
-}
-
 /// `64MiB` (every device) or `0=8GiB,1=4GiB` (per device), or both
-/// (`2GiB,1=4GiB`: device 1 gets 4 GiB, every other 2 GiB). Err names the
-/// bad part.
+/// (`2GiB,1=4GiB`: device 1 gets 4 GiB, every other 2 GiB); sizes in the
+/// one grammar of [`crate::size`]. Err names the bad part.
 pub fn parse_limit_spec(spec: &str) -> Result<LimitSpec, String> {
     let mut out = LimitSpec::default();
     if spec.trim().is_empty() {
-        return Err("an empty memory limit: expected e.g. 64MiB or 0=8GiB,1=4GiB".to_owned());
+        return Err(format!("an empty memory limit: expected e.g. 64MiB or 0=8GiB,1=4GiB; {}", crate::size::UNITS));
     }
     for part in spec.split(',').map(str::trim) {
         if part.is_empty() {
-            return Err(format!("an empty item in {spec:?}"));
+            return Err(format!("an empty item in {spec:?}: expected e.g. 64MiB or 0=8GiB,1=4GiB"));
         }
         match part.split_once('=') {
             Some((dev, size)) => {
@@ -86,21 +67,6 @@ pub fn parse_limit_spec(spec: &str) -> Result<LimitSpec, String> {
         }
     }
     Ok(out)
-}
-
-/// A size for people: `4.00 GiB`, `512 B`.
-pub fn human(b: u64) -> String {
-    const U: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if b < 1024 {
-        return format!("{b} B");
-    }
-    let mut v = b as f64 / 1024.0;
-    let mut i = 0;
-    while v >= 1024.0 && i < U.len() - 1 {
-        v /= 1024.0;
-        i += 1;
-    }
-    format!("{v:.2} {}", U[i])
 }
 
 /// One row of the memory table: one device, library and kind.
@@ -436,18 +402,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_take_the_four_units_and_bare_bytes() {
-        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
-        assert_eq!(parse_size("4 GiB"), Ok(4 << 30));
-        assert_eq!(parse_size("3kib"), Ok(3072));
-        assert_eq!(parse_size("17B"), Ok(17));
-        assert_eq!(parse_size("17"), Ok(17));
-        assert!(parse_size("4GB").unwrap_err().contains("unknown unit \"GB\""));
-        assert!(parse_size("GiB").unwrap_err().contains("not a size"));
-        assert!(parse_size("99999999999999GiB").unwrap_err().contains("too large"));
-    }
-
-    #[test]
     fn specs_per_device_and_for_all() {
         let s = parse_limit_spec("0=8GiB,1=4GiB").unwrap();
         assert_eq!((s.of(0), s.of(1), s.of(2)), (Some(8 << 30), Some(4 << 30), None));
@@ -458,6 +412,8 @@ mod tests {
         assert!(parse_limit_spec("x=4GiB").unwrap_err().contains("unknown device \"x\""));
         assert!(parse_limit_spec("64=4GiB").unwrap_err().contains("unknown device \"64\""));
         assert!(parse_limit_spec("0=4TB").unwrap_err().contains("unknown unit \"TB\""));
+        assert!(parse_limit_spec("1MB").unwrap_err().contains("did you mean 1MiB?"));
+        assert_eq!(parse_limit_spec("0=8G,1=1T").unwrap().of(1), Some(1 << 40));
         assert!(parse_limit_spec("1GiB,2GiB").unwrap_err().contains("only one limit"));
         assert!(parse_limit_spec("").is_err());
         assert!(parse_limit_spec("0=1GiB,,").unwrap_err().contains("empty item"));

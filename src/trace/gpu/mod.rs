@@ -43,6 +43,7 @@
 //! runs on untouched.
 
 pub mod cupti;
+pub mod front_abi;
 pub mod mux;
 pub mod record;
 

@@ -12,7 +12,9 @@
 //!   callback, before the buffer goes back to the pool;
 //! - the **app**: the program's own CUPTI user (PyTorch's profiler), whose
 //!   Activity API calls reach [`TABLE`] through `libcudart_shim_cupti.so`
-//!   (cupti-front/, preloaded beside us). It keeps its own callbacks,
+//!   (cupti-front/, preloaded beside us; what the two hand each other is
+//!   [`super::front_abi`], one file compiled into both, checked across
+//!   builds). It keeps its own callbacks,
 //!   enabled kinds and buffers: every record of a kind it enabled is
 //!   copied, byte for byte in CUPTI's layout, into buffers its own
 //!   buffer-requested callback gave, and handed back through its own
@@ -43,46 +45,17 @@ use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 
-pub type Requested = unsafe extern "C" fn(*mut *mut u8, *mut usize, *mut usize);
-pub type Completed = unsafe extern "C" fn(*mut c_void, u32, *mut u8, usize, usize);
-pub type Timestamp = unsafe extern "C" fn() -> u64;
+pub use super::front_abi::{Completed, Requested, Timestamp};
+use super::front_abi::{self as abi, AppState, MuxTable, INVALID_PARAMETER};
 
 /// Each buffer handed to CUPTI.
 const BUFFER_BYTES: usize = 4 << 20;
 /// Records held for the app that it has not taken yet, at most (beyond:
 /// counted as dropped for it, as CUPTI drops records without buffers).
 const STAGED_MAX_BYTES: usize = 256 << 20;
-const INVALID_PARAMETER: c_int = 1;
-
-/// What the front saw the app set up before we took over; layout of
-/// cupti-front's `AppState`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct FrontState {
-    pub requested: Option<Requested>,
-    pub completed: Option<Completed>,
-    pub timestamp: Option<Timestamp>,
-    pub kinds: [u64; 2],
-    pub driver_cbids: [u64; 64],
-    pub runtime_cbids: [u64; 64],
-}
-
-/// Our entry points for the app's calls; layout of cupti-front's `Mux`.
-#[repr(C)]
-pub struct MuxTable {
-    register_callbacks: unsafe extern "C" fn(Option<Requested>, Option<Completed>) -> c_int,
-    register_timestamp: unsafe extern "C" fn(Option<Timestamp>) -> c_int,
-    enable: unsafe extern "C" fn(u32) -> c_int,
-    disable: unsafe extern "C" fn(u32) -> c_int,
-    enable_driver_api: unsafe extern "C" fn(u32, u8) -> c_int,
-    enable_runtime_api: unsafe extern "C" fn(u32, u8) -> c_int,
-    flush_all: unsafe extern "C" fn(u32) -> c_int,
-    next_record: unsafe extern "C" fn(*mut u8, usize, *mut *mut u8) -> c_int,
-    dropped: unsafe extern "C" fn(*mut c_void, u32, *mut usize) -> c_int,
-    finalize: unsafe extern "C" fn() -> c_int,
-}
 
 static TABLE: MuxTable = MuxTable {
+    abi: abi::ABI_VERSION,
     register_callbacks: app_register_callbacks,
     register_timestamp: app_register_timestamp,
     enable: app_enable,
@@ -202,7 +175,7 @@ pub fn start(c: &'static Cupti, take: fn(&[&[u8]])) -> Result<Option<Timestamp>,
     let _ = CUPTI.set(c);
     let _ = TOOL.set(take);
     let mut app = App::default();
-    let mut front = FrontState { requested: None, completed: None, timestamp: None, kinds: [0; 2], driver_cbids: [0; 64], runtime_cbids: [0; 64] };
+    let mut front = AppState::EMPTY;
     if install_front(&mut front) {
         SHARED.store(true, Relaxed);
         app.requested = front.requested;
@@ -232,34 +205,57 @@ fn bits(words: &[u64]) -> HashSet<u32> {
     (0..words.len() as u32 * 64).filter(|&i| words[(i / 64) as usize] & (1 << (i % 64)) != 0).collect()
 }
 
-/// Whether `libcudart_shim_cupti.so` (the front) is in the process.
+/// Whether `libcudart_shim_cupti.so` (the front) is in the process and
+/// of this build's layout (a front of another one: one warning, and it is
+/// treated as absent).
 pub fn front_loaded() -> bool {
-    // SAFETY: RTLD_NOLOAD loads nothing; the handle is released at once.
-    unsafe {
-        let h = libc::dlopen(c"libcudart_shim_cupti.so".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
-        if h.is_null() {
-            return false;
+    front().is_some()
+}
+
+/// The front's install function, when the front is in the process and its
+/// exported layout is ours ([`abi::check_layout`]). Looked up once: a
+/// mismatch is logged once.
+fn front() -> Option<abi::InstallFn> {
+    static FRONT: OnceLock<Option<usize>> = OnceLock::new();
+    let f = *FRONT.get_or_init(|| {
+        // SAFETY: RTLD_NOLOAD loads nothing; the handle is kept, so the
+        // front stays mapped while its install is used; the symbols are
+        // read as the shared file declares them, after the layout check.
+        unsafe {
+            let h = libc::dlopen(abi::FRONT_NAME.as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+            if h.is_null() {
+                return None;
+            }
+            let layout = libc::dlsym(h, abi::LAYOUT_SYMBOL.as_ptr()).cast::<abi::Layout>();
+            if let Err(why) = abi::check_layout(layout) {
+                log::warn!(
+                    "GPU activity: {} is of another cudart-shim build ({why}): the program's own CUPTI user (PyTorch's profiler) is not shared with our tracing; preload the {0} installed beside this libcudart_shim.so",
+                    abi::FRONT_NAME.to_string_lossy()
+                );
+                return None;
+            }
+            let s = libc::dlsym(h, abi::INSTALL_SYMBOL.as_ptr());
+            (!s.is_null()).then_some(s as usize)
         }
-        libc::dlclose(h);
-    }
-    true
+    });
+    // SAFETY: the front's install export, of this build's type (layout checked).
+    f.map(|p| unsafe { std::mem::transmute::<usize, abi::InstallFn>(p) })
 }
 
 /// Hand the front our table, if the front is in the process.
-fn install_front(out: &mut FrontState) -> bool {
-    type Install = unsafe extern "C" fn(*const MuxTable, *mut FrontState) -> c_int;
-    // SAFETY: RTLD_NOLOAD loads nothing; the symbol's type is cupti-front's.
-    unsafe {
-        let h = libc::dlopen(c"libcudart_shim_cupti.so".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
-        if h.is_null() {
-            return false;
+fn install_front(out: &mut AppState) -> bool {
+    let Some(install) = front() else { return false };
+    // SAFETY: our static table and a writable state.
+    match unsafe { install(&TABLE, out) } {
+        cupti::SUCCESS => true,
+        r => {
+            log::warn!(
+                "GPU activity: {} refused our table ({r}; ABI {} here): the program's own CUPTI user is not shared with our tracing",
+                abi::FRONT_NAME.to_string_lossy(),
+                abi::ABI_VERSION
+            );
+            false
         }
-        let s = libc::dlsym(h, c"cudart_shim_cupti_install".as_ptr());
-        if s.is_null() {
-            return false;
-        }
-        let install: Install = std::mem::transmute(s);
-        install(&TABLE, out) == cupti::SUCCESS
     }
 }
 
