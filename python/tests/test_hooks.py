@@ -280,11 +280,11 @@ def test_under_trace_hooks_reach_both_runtimes_and_driver_calls(venv: Path, fake
 
 
 def _c_layout(site: Path, tmp_path: Path, structs: Dict[str, List[str]]) -> Dict[str, List[int]]:
-    """sizeof and the offset of every field of each struct, as the C
-    compiler lays it out from the package's headers."""
+    """sizeof, then the offset and size of every field of each struct, as
+    the C compiler lays it out from the package's headers."""
     lines = ['#include <stdio.h>', '#include <stddef.h>', '#include "cudart_shim.h"', '#include "cudart_shim_params.h"', "int main(void) {"]
     for s, fields in structs.items():
-        parts = [f"(long)sizeof({s})"] + [f"(long)offsetof({s}, {f})" for f in fields]
+        parts = [f"(long)sizeof({s})"] + [x for f in fields for x in (f"(long)offsetof({s}, {f})", f"(long)sizeof((({s} *)0)->{f})")]
         fmt = " ".join(["%ld"] * len(parts))
         lines.append(f'    printf("{s} {fmt}\\n", {", ".join(parts)});')
     lines.append("    return 0;\n}")
@@ -302,8 +302,10 @@ def test_typed_parameter_blocks_match_the_header(venv: Path, site: Path, tmp_pat
     code = (
         "import ctypes, json\n"
         "from cudart_shim import params, _native\n"
-        "out = {f'{n}_params': [ctypes.sizeof(c)] + [getattr(c, f).offset for f, _ in c._fields_] for n, c in params.TYPED.items()}\n"
-        "out['cudartShimCall'] = [ctypes.sizeof(_native.CallStruct)] + [getattr(_native.CallStruct, f).offset for f, _ in _native.CallStruct._fields_]\n"
+        "def layout(c):\n"
+        "    return [ctypes.sizeof(c)] + [x for f, _ in c._fields_ for x in (getattr(c, f).offset, getattr(c, f).size)]\n"
+        "out = {f'{n}_params': layout(c) for n, c in params.TYPED.items()}\n"
+        "out['cudartShimCall'] = layout(_native.CallStruct)\n"
         "fields = {f'{n}_params': [f for f, _ in c._fields_] for n, c in params.TYPED.items()}\n"
         "fields['cudartShimCall'] = [f for f, _ in _native.CallStruct._fields_]\n"
         "print(json.dumps([out, fields]))\n"
