@@ -136,12 +136,18 @@ def test_remove_stops_delivery(venv: Path, site: Path, fake_driver: Path) -> Non
     with cudart_shim.hook("cudaGetDeviceCount", "before", lambda call: calls.append("with")) as w:
         cuda.cudaGetDeviceCount(ctypes.byref(n))
     cuda.cudaGetDeviceCount(ctypes.byref(n))
-    emit(calls=calls, active=[h.active, w.active], live=len(cudart_shim.hooks()), text=repr(h))
+    # A handler that removes its own hook: delivered once, then never.
+    def once(call):
+        calls.append("once")
+        me.remove()
+    me = cudart_shim.hook("cudaGetDeviceCount", "after", once)
+    for _ in range(3): cuda.cudaGetDeviceCount(ctypes.byref(n))
+    emit(calls=calls, active=[h.active, w.active, me.active], live=len(cudart_shim.hooks()), text=repr(h))
     """
     out = program(venv, code, preload_env(site, fake_driver))
     (res,) = results(out.stdout)
-    assert res["calls"] == ["cudaGetDeviceCount"] * 3 + ["with"], res
-    assert res["active"] == [False, False] and res["live"] == 0 and "removed" in res["text"], res
+    assert res["calls"] == ["cudaGetDeviceCount"] * 3 + ["with", "once"], res
+    assert res["active"] == [False, False, False] and res["live"] == 0 and "removed" in res["text"], res
 
 
 def test_remove_waits_for_a_handler_running_on_another_thread(venv: Path, site: Path, fake_driver: Path) -> None:
@@ -336,3 +342,17 @@ def test_error_names_match_nvidia_and_ids_match_the_header(venv: Path, repo: Pat
     count = int(re.search(r"#define CUDART_SHIM_FUNCTION_COUNT (\d+)", params_h).group(1))
     assert len(ids) == count and sorted(ids.values()) == list(range(count)), len(ids)
     assert (l1, l2) == ("driver", "runtime")
+
+
+def test_hooks_left_registered_are_removed_at_exit(venv: Path, site: Path, fake_driver: Path) -> None:
+    # An atexit handler registered before the hook runs after the module's
+    # own (atexit is last in, first out): by then the hook is gone, so CUDA
+    # calls made while the interpreter ends run no Python.
+    code = """
+    import atexit
+    atexit.register(lambda: print("late", malloc(4096)[0], len(cudart_shim.hooks()), flush=True))
+    h = cudart_shim.hook("cudaMalloc", "instead", lambda call: 2)
+    print("early", malloc(4096)[0], flush=True)
+    """
+    out = program(venv, code, preload_env(site, fake_driver))
+    assert out.stdout.splitlines() == ["early 2", "late 0 0"], out.stdout
