@@ -28,7 +28,7 @@ if mode == "readme":
         try:
             torch.empty(1 << 28, device="cuda")
         except torch.OutOfMemoryError as e:
-            print("OOM after", f.fired, "refused cudaMalloc calls")
+            print("OOM after", f.fired, "refused cudaMalloc calls:", str(e).splitlines()[0])
     # Afterwards the hook is gone: the same allocation works.
     y = torch.empty(1 << 28, device="cuda")
     torch.cuda.synchronize()

@@ -26,7 +26,7 @@ import re
 import sys
 import threading
 import traceback
-from typing import Callable, Dict, List, Optional, Tuple, Union, overload
+from typing import Callable, Dict, List, Optional, Tuple, Type, Union, overload
 
 from ._native import CallStruct, HookFn, Runtime, ShimError, runtime, runtimes
 from .params import TYPED
@@ -129,7 +129,7 @@ class Call:
             return ctypes.c_void_p(c.params)
         return cls.from_address(c.params)
 
-    def params_as(self, struct: type) -> ctypes.Structure:
+    def params_as(self, struct: Type[ctypes.Structure]) -> ctypes.Structure:
         """The parameter block as ``struct``, a ctypes structure you declare
         after ``NAME_params`` in ``cudart_shim_params.h``."""
         addr = self._struct().params
@@ -403,11 +403,7 @@ def _glob_regex(pattern: str) -> "re.Pattern[str]":
 
 
 def _selected(globs: str) -> List[str]:
-    """The runtime and driver function names a glob list selects, as
-    :func:`hook` reads it (comma-separated, ``*`` and ``?``, ``-glob``
-    leaves some out, the last glob that matches decides), in function-id
-    order. ``ValueError`` for an item that is not a glob of names;
-    ``RuntimeError`` when the package has no ``cudart_shim_params.h``."""
+    """:func:`functions` (``hook`` and ``fail`` take a parameter of that name)."""
     items: List[Tuple[bool, "re.Pattern[str]"]] = []
     for g in (g.strip() for g in globs.split(",")):
         if not g:
@@ -465,8 +461,13 @@ def function_ids() -> Dict[str, int]:
     return _IDS
 
 
-#: Public name (inside hook() and fail() the parameter ``functions`` hides it).
-functions = _selected
+def functions(globs: str) -> List[str]:
+    """The runtime and driver function names a glob list selects, as
+    :func:`hook` reads it (comma-separated, ``*`` and ``?``, ``-glob``
+    leaves some out, the last glob that matches decides), in function-id
+    order. ``ValueError`` for an item that is not a glob of names;
+    ``RuntimeError`` when the package has no ``cudart_shim_params.h``."""
+    return _selected(globs)
 
 
 def layer_of(name: str) -> str:

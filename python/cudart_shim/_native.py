@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 #: The two ABIs, by SONAME (and version node).
 ABIS = ("libcudart.so.13", "libcudart.so.12")
@@ -205,10 +205,10 @@ class Runtime:
         All zero when the allocator is off or unused."""
         s = _PoolStats()
         _check("cudartShimGetPoolStats", self._lib.cudartShimGetPoolStats(device, 1 if host else 0, ctypes.byref(s)))
-        return {name: getattr(s, name) for name, _ in _PoolStats._fields_}
+        return {f[0]: getattr(s, f[0]) for f in _PoolStats._fields_}
 
 
-    def hook_register(self, functions: str, phase: int, handler: "ctypes._CFuncPtr") -> int:
+    def hook_register(self, functions: str, phase: int, handler: Any) -> int:  # a HookFn (CFUNCTYPE) object
         """``cudartShimHookRegister`` (no user data): the registration's
         handle. The caller keeps ``handler`` alive until it is
         unregistered. :class:`ShimError` when the runtime refuses (its log

@@ -6,7 +6,6 @@ preloaded, driver calls through the interposer)."""
 
 from __future__ import annotations
 
-import ctypes
 import json
 import re
 import subprocess
