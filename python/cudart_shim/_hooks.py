@@ -20,13 +20,16 @@ not ``*``).
 
 from __future__ import annotations
 
+import _thread
 import atexit
 import ctypes
 import re
+import signal
 import sys
 import threading
 import traceback
-from typing import Callable, Dict, List, Optional, Tuple, Type, Union, overload
+from types import CodeType, FrameType
+from typing import Callable, Dict, List, Optional, Set, Tuple, Type, Union, overload
 
 from ._native import CallStruct, HookFn, Runtime, ShimError, runtime, runtimes
 from .params import TYPED
@@ -157,6 +160,77 @@ _GRAVE: List[object] = []
 _atexit_done = False
 
 
+# ---------------------------------------------------------------------------
+# Ctrl-C and hooks. Python raises KeyboardInterrupt in the main thread at the
+# next check of its pending signals; when that thread is inside a hooked CUDA
+# call, the next check may be the entry of a handler's ctypes callback, where
+# nothing can catch it: ctypes would print it and hand the CUDA call an
+# undefined result. So while hooks exist, SIGINT's Python handler is wrapped
+# (the program's own handler still decides what a Ctrl-C does): a signal that
+# would be raised inside the module's callback code is put off, and
+# delivered again (``_thread.interrupt_main``) shortly after, once the thread
+# is back in the program's code. A KeyboardInterrupt raised by a handler's own
+# code is put off the same way. The wrapper is installed from the main thread
+# only (Python's rule for signal handlers) and removed with the last hook.
+
+# Code objects in which a signal must not raise: the callbacks, and what
+# their except clauses call.
+_GUARDED: Set[CodeType] = set()
+_sig_prev: object = None
+
+
+def _interrupt_later() -> None:
+    """Deliver SIGINT to the main thread again in 50 ms."""
+    try:
+        t = threading.Timer(0.05, _interrupt_main)
+        t.daemon = True
+        t.start()
+    except BaseException:  # noqa: B902 - called from the callbacks' except clauses
+        pass
+
+
+def _interrupt_main() -> None:
+    # A real signal to the main thread, so that a blocking call there (a
+    # sleep, a wait) is interrupted as by a Ctrl-C; only while a Python
+    # handler takes it (SIG_DFL would end the process): else simulate it.
+    if callable(signal.getsignal(signal.SIGINT)):
+        main = threading.main_thread().ident
+        if main is not None:
+            signal.pthread_kill(main, signal.SIGINT)
+            return
+    _thread.interrupt_main()
+
+
+def _on_sigint(signum: int, frame: Optional[FrameType]) -> object:
+    if frame is not None and frame.f_code in _GUARDED:
+        _interrupt_later()
+        return None
+    prev = _sig_prev
+    if callable(prev):
+        return prev(signum, frame)
+    raise KeyboardInterrupt
+
+
+def _guard_sigint(on: bool) -> None:
+    """Wrap (or unwrap) SIGINT's Python handler; main thread only, and only
+    a Python handler (SIG_DFL, SIG_IGN: no KeyboardInterrupt to put off)."""
+    global _sig_prev
+    if threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        cur = signal.getsignal(signal.SIGINT)
+        if on and cur is not _on_sigint and callable(cur):
+            _sig_prev = cur
+            signal.signal(signal.SIGINT, _on_sigint)
+        elif not on and cur is _on_sigint:
+            signal.signal(signal.SIGINT, _sig_prev)  # type: ignore[arg-type]
+    except (ValueError, OSError):
+        pass  # no signals in this interpreter (a subinterpreter)
+
+
+_GUARDED.update({_interrupt_later.__code__, _on_sigint.__code__})
+
+
 class Hook:
     """A registered handler. :meth:`remove` unregisters it; it is also a
     context manager (removed on leaving the ``with`` block) and callable
@@ -191,6 +265,7 @@ class Hook:
         self.runtimes = [rt.soname for rt, _ in self._handles]
         with _LOCK:
             _LIVE[id(self)] = self
+        _guard_sigint(True)
 
     @property
     def active(self) -> bool:
@@ -207,6 +282,7 @@ class Hook:
         with _LOCK:
             handles, self._handles = self._handles, []
             _LIVE.pop(id(self), None)
+            last = not _LIVE
         for rt, h in handles:
             try:
                 rt.hook_unregister(h)
@@ -214,6 +290,8 @@ class Hook:
                 pass  # already gone (a runtime that was reset)
         if handles and getattr(_tls, "depth", 0) > 0:
             _GRAVE.append(self._cfunc)
+        if handles and last:
+            _guard_sigint(False)
 
     def __enter__(self) -> "Hook":
         return self
@@ -233,14 +311,12 @@ class Hook:
         handler = self.handler
 
         def run(_userdata: Optional[int], callp: "ctypes._Pointer[CallStruct]") -> int:
-            # Nothing may escape to C: ctypes would print it and return 0,
-            # which an `instead` handler's caller would take for success.
-            keep = _CONTINUE if phase == _INSTEAD else 0
-            c = None
+            # Nothing may escape to C: ctypes would print it and return an
+            # undefined result. A signal cannot raise in this frame (see
+            # _on_sigint); an exception from anything it calls is caught.
+            c = callp.contents
+            keep = c.result if phase == _AFTER else _CONTINUE if phase == _INSTEAD else 0
             try:
-                c = callp.contents
-                if phase == _AFTER:
-                    keep = c.result
                 call = Call(c, phase)
                 _tls.depth = getattr(_tls, "depth", 0) + 1
                 try:
@@ -253,17 +329,13 @@ class Hook:
                 if isinstance(r, int) and not isinstance(r, bool) and _INT32[0] <= r <= _INT32[1]:
                     return int(r)
                 self._report(f"returned {r!r}, which is neither None nor a result code (an int)", c, None)
-                return keep
             except KeyboardInterrupt:
-                # Not lost: raised in the main thread once it runs Python again.
-                import _thread
-
-                _thread.interrupt_main()
-                return keep
+                _interrupt_later()
             except BaseException as e:  # noqa: B902 - nothing may cross into C
                 self._report("raised", c, e)
-                return keep
+            return keep
 
+        _GUARDED.add(run.__code__)
         return run
 
     def _report(self, what: str, c: Optional[CallStruct], e: Optional[BaseException]) -> None:
@@ -285,6 +357,9 @@ class Hook:
                 sys.stderr.flush()
         except BaseException:  # noqa: B902 - reporting must not fail the call either
             pass
+
+
+_GUARDED.add(Hook._report.__code__)
 
 
 def _remove_all() -> None:

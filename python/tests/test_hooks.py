@@ -202,6 +202,50 @@ def test_an_exception_in_a_handler_is_contained(venv: Path, site: Path, fake_dri
     assert "Exception ignored" not in err, err
 
 
+def test_a_keyboard_interrupt_in_a_handler_reaches_the_main_thread(venv: Path, site: Path, fake_driver: Path) -> None:
+    code = """
+    ran = []
+    def interrupted(call):
+        raise KeyboardInterrupt
+    h = cudart_shim.hook("cudaMalloc", "instead", interrupted)
+    caught = False
+    try:
+        p = ctypes.c_void_p()
+        ran.append(cuda.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(4096)))
+        time.sleep(5)
+    except KeyboardInterrupt:
+        caught = True
+    emit(caught=caught, ran=ran, exceptions=h.exceptions)
+    """
+    out = program(venv, code, preload_env(site, fake_driver))
+    (res,) = results(out.stdout)
+    # The call ran (as if the handler had returned None); the interrupt came after it.
+    assert res == dict(caught=True, ran=[0], exceptions=0), res
+
+
+def test_a_ctrl_c_during_a_hooked_call_is_not_raised_into_the_callback(venv: Path, site: Path, fake_driver: Path) -> None:
+    # SIGINT arrives while the main thread is inside cudaDeviceSynchronize
+    # (held 300 ms in C by an injected delay); the first Python code that
+    # thread runs next is the after hook's callback. The call still gets the
+    # handler's answer, and the KeyboardInterrupt reaches the program after it.
+    code = """
+    import _thread
+    h = cudart_shim.hook("cudaDeviceSynchronize", "after", lambda call: 46 if call.result == 0 else None)
+    threading.Timer(0.1, _thread.interrupt_main).start()
+    r, caught = None, False
+    try:
+        r = cuda.cudaDeviceSynchronize()
+        time.sleep(5)
+    except KeyboardInterrupt:
+        caught = True
+    emit(r=r, caught=caught)
+    """
+    out = program(venv, code, preload_env(site, fake_driver, CUDART_SHIM_FAULTS="cudaDeviceSynchronize:delay=300"))
+    (res,) = results(out.stdout)
+    assert res == dict(r=46, caught=True), (res, out.stderr)
+    assert "Exception ignored" not in out.stderr, out.stderr
+
+
 def test_fail_selects_calls_as_the_fault_grammar_does(venv: Path, site: Path, fake_driver: Path) -> None:
     code = """
     with cudart_shim.fail("cudaMalloc", "cudaErrorMemoryAllocation", nth=3) as f:
@@ -259,13 +303,14 @@ def test_under_trace_hooks_reach_both_runtimes_and_driver_calls(venv: Path, fake
         p = call.params
         seen.append([call.name, call.layer, call.depth, p.size if call.layer == "runtime" else p.bytesize, type(p).__name__])
     h = cudart_shim.hook("cudaMalloc,cuMemAlloc_v2", "before", look)
+    only12 = cudart_shim.hook("cudaMalloc", "before", lambda call: seen.append("12"), soname="libcudart.so.12")
     f = cudart_shim.fail("cudaMalloc", "cudaErrorMemoryAllocation", nth=2)
     rs = [malloc(1 << 20)[0] for _ in range(3)]
     drv = ctypes.CDLL(os.path.join(os.environ["LD_LIBRARY_PATH"].split(":")[0], "libcuda.so.1"))
     g = cudart_shim.fail("cuMemAlloc_v2", "CUDA_ERROR_OUT_OF_MEMORY", nth=1)
     d = ctypes.c_ulonglong()
     drs = [drv.cuMemAlloc_v2(ctypes.byref(d), ctypes.c_size_t(5 << 20)) for _ in range(2)]
-    emit(seen=seen, rs=rs, drs=drs, dptr=d.value, runtimes=h.runtimes, fired=[f.fired, g.fired])
+    emit(seen=seen, rs=rs, drs=drs, dptr=d.value, runtimes=h.runtimes, fired=[f.fired, g.fired], only12=only12.runtimes)
     """
     script = tmp_path / "prog.py"
     script.write_text(PRELUDE + textwrap.dedent(code))
@@ -274,6 +319,8 @@ def test_under_trace_hooks_reach_both_runtimes_and_driver_calls(venv: Path, fake
     (res,) = results(out.stdout)
     # Registered in both runtimes `trace` preloads into an interpreter.
     assert sorted(res["runtimes"]) == ["libcudart.so.12", "libcudart.so.13"], res
+    # A hook in the 12 runtime only: the program's calls go to the 13 one.
+    assert res["only12"] == ["libcudart.so.12"] and "12" not in res["seen"], res
     assert res["rs"] == [0, 2, 0] and res["drs"] == [2, 0] and res["dptr"], res
     assert res["fired"] == [1, 1], res
     # Each call reached the handler once (not once per runtime).
