@@ -168,8 +168,9 @@ _atexit_done = False
 # undefined result. So while hooks exist, SIGINT's Python handler is wrapped
 # (the program's own handler still decides what a Ctrl-C does): a signal that
 # would be raised inside the module's callback code is put off, and
-# delivered again (``_thread.interrupt_main``) shortly after, once the thread
-# is back in the program's code. A KeyboardInterrupt raised by a handler's own
+# delivered again (a SIGINT to the main thread, 50 ms later: put off again
+# while that thread is still in a callback), so that it is raised once the
+# thread is back in the program's code. A KeyboardInterrupt raised by a handler's own
 # code is put off the same way. The wrapper is installed from the main thread
 # only (Python's rule for signal handlers) and removed with the last hook.
 
