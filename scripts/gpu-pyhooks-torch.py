@@ -70,8 +70,9 @@ elif mode == "nth3":
     emit(raised=raised, fired=f.fired, seen=f.seen)
 
 elif mode == "launch":
-    # Typed cudaLaunchKernel parameters from PyTorch's own launches; a
-    # handler that raises does not disturb the computation.
+    # Typed launch parameters from PyTorch's own launches (nvcc 13's
+    # <<<>>> stubs call __cudaLaunchKernel); a handler that raises does not
+    # disturb the computation.
     x = torch.randn(1 << 20, device="cuda")
     torch.cuda.synchronize()
     launches = []
@@ -84,14 +85,17 @@ elif mode == "launch":
         raise ValueError("a handler that raises")
 
     cudart_shim.enable_counters()
-    before = cudart_shim.counter("cudaLaunchKernel")["calls"]
-    h = cudart_shim.hook("cudaLaunchKernel,cudaLaunchKernel_ptsz", "before", look)
-    bad = cudart_shim.hook("cudaLaunchKernel,cudaLaunchKernel_ptsz", "after", boom)
+    LAUNCHES = "__cudaLaunchKernel*,cudaLaunchKernel*,-cudaLaunchKernelExC*"
+    names = cudart_shim.functions(LAUNCHES)
+    count = lambda: sum(cudart_shim.counter(n)["calls"] for n in names)
+    before = count()
+    h = cudart_shim.hook(LAUNCHES, "before", look)
+    bad = cudart_shim.hook(LAUNCHES, "after", boom)
     y = torch.relu(x) * 2 + 1
     s = (y.sum()).item()
     h.remove()
     bad.remove()
-    after = cudart_shim.counter("cudaLaunchKernel")["calls"]
+    after = count()
     want = (torch.relu(x) * 2 + 1).sum().item()
     emit(launches=launches, counter_delta=after - before, ok=abs(s - want) <= 1e-3 * max(1.0, abs(want)), exceptions=bad.exceptions)
 

@@ -63,6 +63,15 @@ _RUNTIME: Dict[str, _Fields] = {
         ("sharedMem", c_size_t),
         ("stream", c_void_p),
     ],
+    # What nvcc 13's `<<<...>>>` stubs call (PyTorch's kernels launch here).
+    "__cudaLaunchKernel": [
+        ("kernel", c_void_p),
+        ("gridDim", dim3),
+        ("blockDim", dim3),
+        ("args", POINTER(c_void_p)),
+        ("sharedMem", c_size_t),
+        ("stream", c_void_p),
+    ],
     "cudaStreamSynchronize": [("stream", c_void_p)],
     "cudaEventSynchronize": [("event", c_void_p)],
     "cudaSetDevice": [("device", c_int)],
@@ -100,6 +109,7 @@ _VARIANTS: Dict[str, Tuple[str, ...]] = {
     "cudaMemset": ("cudaMemset_ptds",),
     "cudaMemsetAsync": ("cudaMemsetAsync_ptsz",),
     "cudaLaunchKernel": ("cudaLaunchKernel_ptsz",),
+    "__cudaLaunchKernel": ("__cudaLaunchKernel_ptsz",),
     "cudaStreamSynchronize": ("cudaStreamSynchronize_ptsz",),
     "cuMemAllocAsync": ("cuMemAllocAsync_ptsz",),
     "cuMemFreeAsync": ("cuMemFreeAsync_ptsz",),
