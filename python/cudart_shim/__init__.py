@@ -1,4 +1,5 @@
-"""cudart_shim: read cudart-shim's counters from inside a process running on it.
+"""cudart_shim: read cudart-shim's counters, and hook CUDA calls, from inside
+a process running on it.
 
 cudart-shim is an open CUDA runtime (``libcudart.so.13`` and ``.12``) that
 counts, times and traces every call. This module is pure Python over the
@@ -23,9 +24,10 @@ a plain ``LD_PRELOAD`` call :func:`enable_counters` first.
 
 Hooks and faults (:func:`hook`, :func:`fail`) act on calls from Python::
 
-    import cudart_shim, torch
+    import cudart_shim
     with cudart_shim.fail("cudaMalloc", "cudaErrorMemoryAllocation", nth=3):
-        ...                        # the 3rd cudaMalloc from here on fails
+        ...                        # the 3rd cudaMalloc from here on fails (once:
+                                   # PyTorch's allocator retries; see docs/WHEEL.md)
 
     @cudart_shim.hook("cudaMalloc", "before")
     def pad(call):                 # call.params is cudaMalloc_params
