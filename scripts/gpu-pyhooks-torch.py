@@ -1,15 +1,15 @@
-"""PyTorch under `cudart-shim trace` with hooks and faults from Python
-(scripts/gpu-pyhooks runs it, one mode per process). Prints one line
+"""PyTorch (and CuPy) under `cudart-shim trace` with hooks and faults from
+Python (scripts/gpu-pyhooks runs it, one mode per process). Prints one line
 `RESULT {json}` that the driver script judges."""
 
 import json
 import sys
 
-import torch
-
 import cudart_shim
 
 mode = sys.argv[1]
+if mode != "cupy":
+    import torch
 OOM = cudart_shim.error_code("cudaErrorMemoryAllocation")[0]
 
 
@@ -109,6 +109,26 @@ elif mode == "sync":
         except Exception as e:  # torch.AcceleratorError (a RuntimeError) in recent versions
             raised = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
     emit(raised=raised)
+
+elif mode == "cupy":
+    # Driver-layer faults from Python: CuPy's allocations reach the driver
+    # through the interposer; refusing cuMemAlloc* makes CuPy raise.
+    import cupy
+
+    x = cupy.ones(1 << 20)
+    cupy.cuda.Device().synchronize()
+    seen = []
+    h = cudart_shim.hook("cuMemAlloc*", "before", lambda call: seen.append([call.name, call.layer, call.depth, call.params.bytesize if call.name == "cuMemAlloc_v2" else None]))
+    raised = None
+    with cudart_shim.fail("cuMemAlloc*", "CUDA_ERROR_OUT_OF_MEMORY") as f:
+        try:
+            cupy.ones(1 << 28)
+        except cupy.cuda.memory.OutOfMemoryError as e:
+            raised = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
+    h.remove()
+    y = cupy.ones(1 << 28)
+    cupy.cuda.Device().synchronize()
+    emit(raised=raised, fired=f.fired, seen=seen[:4], after_ok=int(y.size) == 1 << 28)
 
 else:
     sys.exit(f"unknown mode {mode}")
