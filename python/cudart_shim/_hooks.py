@@ -430,7 +430,10 @@ def hook(
     the handler makes (through PyTorch, say) are answered but not delivered
     to hooks. An exception in the handler never reaches the CUDA caller:
     the first one is printed on stderr, and the call goes on as if the
-    handler had returned None (``Hook.exceptions`` counts them).
+    handler had returned None (``Hook.exceptions`` counts them). While
+    hooks exist, SIGINT's Python handler is wrapped so that a Ctrl-C is
+    never raised inside the module's callback (it is delivered again once
+    the main thread is back in the program's code; docs/WHEEL.md).
 
     Returns a :class:`Hook` (``remove()``, a context manager). Without
     ``handler`` it returns a decorator::
