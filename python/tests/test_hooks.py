@@ -173,6 +173,33 @@ def test_remove_waits_for_a_handler_running_on_another_thread(venv: Path, site: 
     assert res["done"] == [res["tid"]] and res["after"] == [res["tid"]], res
 
 
+def test_no_delivery_after_remove_returns_while_four_threads_call(venv: Path, site: Path, fake_driver: Path) -> None:
+    code = """
+    count = [0]
+    def tally(call):
+        count[0] += 1
+    h = cudart_shim.hook("cudaGetDeviceCount", "before", tally)
+    stop = []
+    def worker():
+        n = ctypes.c_int()
+        while not stop:
+            assert cuda.cudaGetDeviceCount(ctypes.byref(n)) == 0
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads: t.start()
+    time.sleep(0.3)
+    h.remove()
+    at_remove = count[0]
+    time.sleep(0.2)
+    later = count[0]
+    stop.append(1)
+    for t in threads: t.join()
+    emit(at_remove=at_remove, later=later)
+    """
+    out = program(venv, code, preload_env(site, fake_driver))
+    (res,) = results(out.stdout)
+    assert res["at_remove"] > 0 and res["later"] == res["at_remove"], res
+
+
 def test_an_exception_in_a_handler_is_contained(venv: Path, site: Path, fake_driver: Path) -> None:
     code = """
     def boom(call):
