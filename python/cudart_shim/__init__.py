@@ -1,4 +1,5 @@
-"""cudart_shim: read cudart-shim's counters from inside a process running on it.
+"""cudart_shim: read cudart-shim's counters, and hook CUDA calls, from inside
+a process running on it.
 
 cudart-shim is an open CUDA runtime (``libcudart.so.13`` and ``.12``) that
 counts, times and traces every call. This module is pure Python over the
@@ -21,23 +22,48 @@ Every function raises :class:`ShimNotLoaded` (saying how to load it) when no
 cudart-shim runtime is in the process. Counting is on under ``trace``; with
 a plain ``LD_PRELOAD`` call :func:`enable_counters` first.
 
-Not here yet: call hooks and fault injection from Python. The shim's C API
-for them is being built (the control issue); until it is on main this
-module offers counters, flush, function names and the caching allocator's
-statistics only. Subscriber callbacks (``cudartShimSubscribe``) are left
-out on purpose: they run on every CUDA call of every thread, and a Python
-callback there would take the GIL inside CUDA calls.
+Hooks and faults (:func:`hook`, :func:`fail`) act on calls from Python::
+
+    import cudart_shim
+    with cudart_shim.fail("cudaMalloc", "cudaErrorMemoryAllocation", nth=3):
+        ...                        # the 3rd cudaMalloc from here on fails (once:
+                                   # PyTorch's allocator retries; see docs/WHEEL.md)
+
+    @cudart_shim.hook("cudaMalloc", "before")
+    def pad(call):                 # call.params is cudaMalloc_params
+        call.params.size += 4096
+
+A handler runs inside the CUDA call and takes the GIL there (see
+:func:`hook`). Faults configured without code (``CUDART_SHIM_FAULTS``,
+``cudart-shim run --fault SPEC``) are read once, at the process's first
+CUDA call: set them before the program starts, not from Python. Subscriber
+callbacks (``cudartShimSubscribe``) are left out: hooks do the same job on
+the functions you name, where a subscriber would run Python on every CUDA
+call of every thread.
 """
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional
 
+from ._hooks import PHASES, Call, Fault, Handler, Hook, error_code, fail, function_ids, functions, hook, hooks, layer_of
 from ._native import ABIS, Runtime, ShimError, ShimNotLoaded, runtime, runtimes
 from ._paths import command, include_dir, library_dir, library_paths
 
 __all__ = [
     "ABIS",
+    "Call",
+    "Fault",
+    "Handler",
+    "Hook",
+    "PHASES",
+    "error_code",
+    "fail",
+    "function_ids",
+    "functions",
+    "hook",
+    "hooks",
+    "layer_of",
     "Runtime",
     "ShimError",
     "ShimNotLoaded",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 #: The two ABIs, by SONAME (and version node).
 ABIS = ("libcudart.so.13", "libcudart.so.12")
@@ -31,8 +31,8 @@ class ShimNotLoaded(RuntimeError):
 class ShimError(RuntimeError):
     """A ``cudartShim*`` call returned an error (``code`` is its cudaError_t)."""
 
-    def __init__(self, function: str, code: int) -> None:
-        super().__init__(f"{function} returned cudaError_t {code}")
+    def __init__(self, function: str, code: int, message: Optional[str] = None) -> None:
+        super().__init__(message or f"{function} returned cudaError_t {code}")
         self.function = function
         self.code = code
 
@@ -87,6 +87,40 @@ def _declare(lib: ctypes.CDLL) -> None:
         f.restype = res
 
 
+class CallStruct(ctypes.Structure):
+    """``struct cudartShimCall``: one call as a hook handler sees it."""
+
+    _fields_ = [
+        ("function_id", ctypes.c_uint32),
+        ("layer", ctypes.c_uint32),
+        ("depth", ctypes.c_uint32),
+        ("thread_id", ctypes.c_int),
+        ("function_name", ctypes.c_char_p),
+        ("params", ctypes.c_void_p),
+        ("result", ctypes.c_int),
+    ]
+
+
+#: ``cudartShimHookFn``: ``int handler(void *userdata, cudartShimCall *call)``.
+HookFn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(CallStruct))
+
+
+def _declare_hooks(lib: ctypes.CDLL) -> bool:
+    """Declare the hook API (``cudartShimHookRegister`` and
+    ``...Unregister``); False when this runtime predates it."""
+    c = ctypes
+    try:
+        reg = lib.cudartShimHookRegister
+        unreg = lib.cudartShimHookUnregister
+    except AttributeError:
+        return False
+    reg.argtypes = [c.c_char_p, c.c_int, HookFn, c.c_void_p, c.POINTER(c.c_uint64)]
+    reg.restype = c.c_int
+    unreg.argtypes = [c.c_uint64]
+    unreg.restype = c.c_int
+    return True
+
+
 def _check(function: str, code: int) -> None:
     if code != 0:
         raise ShimError(function, code)
@@ -104,6 +138,7 @@ class Runtime:
         self.path = path
         self._lib = lib
         _declare(lib)
+        self._has_hooks = _declare_hooks(lib)
 
     def __repr__(self) -> str:
         return f"Runtime({self.soname!r}, {self.path!r})"
@@ -170,7 +205,30 @@ class Runtime:
         All zero when the allocator is off or unused."""
         s = _PoolStats()
         _check("cudartShimGetPoolStats", self._lib.cudartShimGetPoolStats(device, 1 if host else 0, ctypes.byref(s)))
-        return {name: getattr(s, name) for name, _ in _PoolStats._fields_}
+        return {f[0]: getattr(s, f[0]) for f in _PoolStats._fields_}
+
+
+    def hook_register(self, functions: str, phase: int, handler: Any) -> int:  # a HookFn (CFUNCTYPE) object
+        """``cudartShimHookRegister`` (no user data): the registration's
+        handle. The caller keeps ``handler`` alive until it is
+        unregistered. :class:`ShimError` when the runtime refuses (its log
+        line says why); see :func:`cudart_shim.hook` for the Python form."""
+        if not self._has_hooks:
+            raise ShimError(
+                "cudartShimHookRegister",
+                801,  # cudaErrorNotSupported
+                f"the cudart-shim runtime {self.path} has no hook API (a build older than hooks): use this package's runtime",
+            )
+        h = ctypes.c_uint64(0)
+        _check("cudartShimHookRegister", self._lib.cudartShimHookRegister(functions.encode(), phase, handler, None, ctypes.byref(h)))
+        return h.value
+
+    def hook_unregister(self, handle: int) -> None:
+        """``cudartShimHookUnregister``: once it returns (called outside a
+        handler), the handler is not running on any thread and will not run
+        again. ctypes releases the GIL around the call, so a Python handler
+        running on another thread can finish meanwhile."""
+        _check("cudartShimHookUnregister", self._lib.cudartShimHookUnregister(handle))
 
 
 def _mapped_files() -> List[str]:
