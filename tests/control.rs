@@ -324,6 +324,52 @@ fn unsubscribe_waits_for_a_running_callback() {
     }
 }
 
+static HELD_IN: AtomicBool = AtomicBool::new(false);
+static HELD_RELEASE: AtomicBool = AtomicBool::new(false);
+
+unsafe extern "C" fn held_enter(_: *mut c_void, _: *const cudartShimCallbackData) {
+    HELD_IN.store(true, SeqCst);
+    while !HELD_RELEASE.load(SeqCst) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// A process forks while another of its threads runs a callback: in the
+/// child, which has no such thread, `cudartShimUnsubscribe` returns (it
+/// does not wait for a callback that will never end).
+#[test]
+fn a_forked_child_unsubscribes_while_a_parent_thread_was_in_a_callback() {
+    use_fake_driver(&[]);
+    let h = subscribe(Some(held_enter), None, std::ptr::null_mut());
+    let t = std::thread::spawn(|| {
+        let mut d = -1;
+        assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    });
+    while !HELD_IN.load(SeqCst) {
+        std::thread::yield_now();
+    }
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let ok = unsafe { cudartShimUnsubscribe(h) } == cudaSuccess;
+        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+    }
+    assert!(pid > 0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut status = 0;
+    while unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } != pid {
+        if std::time::Instant::now() > deadline {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            panic!("the child hung in cudartShimUnsubscribe, waiting for a thread it does not have");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child status {status:#x}");
+    HELD_RELEASE.store(true, SeqCst);
+    t.join().unwrap();
+    assert_eq!(unsafe { cudartShimUnsubscribe(h) }, cudaSuccess);
+}
+
 static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 unsafe extern "C" fn seen_enter(user: *mut c_void, d: *const cudartShimCallbackData) {

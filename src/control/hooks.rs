@@ -370,6 +370,11 @@ pub fn unsubscribe(handle: u64, switch: fn(bool)) -> CudaResult {
 /// Register; `handle` is written before the handler can run (a handler on
 /// another thread may read it, to unregister itself).
 fn add(handler: Handler, userdata: *mut c_void, matches: Box<[u64]>, handle: &mut u64, switch: fn(bool)) {
+    static AT_FORK: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registering a plain extern "C" function.
+    AT_FORK.call_once(|| unsafe {
+        libc::pthread_atfork(None, None, Some(in_forked_child));
+    });
     let mut ed = lock(&EDIT);
     let h = ed.next;
     ed.next += 1;
@@ -394,6 +399,22 @@ fn remove(handle: u64, observer: bool, switch: fn(bool)) -> CudaResult {
     drop(ed);
     settle(true);
     Ok(())
+}
+
+/// In a forked child only the forking thread lives on: the slots of the
+/// others are cleared, so that a removal does not wait forever for a
+/// handler that was running in a thread the child does not have. (A slots
+/// mutex held at the fork by one of those threads stays held: left alone.)
+extern "C" fn in_forked_child() {
+    let mine = SLOT.try_with(Cell::get).unwrap_or(std::ptr::null());
+    let slots = match SLOTS.try_lock() {
+        Ok(g) => g,
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for s in slots.iter().filter(|s| !std::ptr::eq(**s, mine)) {
+        s.held.store(std::ptr::null_mut(), SeqCst);
+    }
 }
 
 /// Number of registrations (hooks and subscribers).
