@@ -30,10 +30,11 @@
 //! re-reads the pointer to make sure it was not retired meanwhile.
 //! An edit builds a new snapshot under a mutex and publishes it; removing
 //! a registration then waits until no other thread's slot holds an older
-//! snapshot, and frees it: once
-//! `cudartShimHookUnregister` (or `cudartShimUnsubscribe`) returns, the
-//! handler is not running and will not run. Registering does not wait (a
-//! reader of the old snapshot just misses the new handler). From inside a
+//! snapshot, and frees it: once `cudartShimHookUnregister` (or
+//! `cudartShimUnsubscribe`) returns, the handler is not running and will
+//! not run. Registering does not wait (a reader of the old snapshot just
+//! misses the new handler). A forked child forgets the slots of the
+//! threads it does not have. From inside a
 //! handler an edit cannot wait for its own thread (nor for another handler
 //! that might be waiting for it): the old snapshot is then retired, and
 //! freed by a later edit once no slot holds it.
