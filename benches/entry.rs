@@ -21,8 +21,11 @@ use std::time::Instant;
 /// "summary/16": the summary with 1 call in 16 timed (CUDART_SHIM_TRACE_SAMPLE).
 /// "hooks/none": a hook registered on a function these calls are not (the
 /// pipeline runs; no handler wants the call). "faults/none": a fault spec
-/// on another function (CUDART_SHIM_FAULTS).
-const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16", "hooks/none", "faults/none", "recorder"];
+/// on another function (CUDART_SHIM_FAULTS). "subscriber": a subscriber
+/// (cudartShimSubscribe) with empty enter and exit callbacks, tracing off:
+/// every call is delivered twice (a subscriber wants every function, so
+/// there is no "call not wanted" case).
+const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16", "hooks/none", "faults/none", "recorder", "subscriber"];
 const FUNCS: &[&str] = &["cudaGetDevice", "cudaGetLastError", "cudaDeviceGetAttribute"];
 
 fn target_dir() -> PathBuf {
@@ -71,6 +74,12 @@ fn child(mode: &str) {
         }
         let mut h = 0;
         let r = unsafe { cudart_shim::api::shim::cudartShimHookRegister(c"cudaMemcpy3DPeer".as_ptr(), 0, Some(never), std::ptr::null_mut(), &mut h) };
+        assert_eq!(r, cudaSuccess);
+    }
+    if mode == "subscriber" {
+        unsafe extern "C" fn nothing(_: *mut c_void, _: *const cudart_shim::types::cudartShimCallbackData) {}
+        let mut h = 0;
+        let r = unsafe { cudart_shim::api::shim::cudartShimSubscribe(Some(nothing), Some(nothing), std::ptr::null_mut(), &mut h) };
         assert_eq!(r, cudaSuccess);
     }
     let mut d = 0;
@@ -147,7 +156,7 @@ fn main() {
         c.env_remove("CUDART_SHIM_TRACE_SAMPLE");
         c.env_remove("CUDART_SHIM_FAULTS");
         match *mode {
-            "off" | "hooks/none" => c.env_remove("CUDART_SHIM_TRACE"),
+            "off" | "hooks/none" | "subscriber" => c.env_remove("CUDART_SHIM_TRACE"),
             "faults/none" => c.env_remove("CUDART_SHIM_TRACE").env("CUDART_SHIM_FAULTS", "cudaMemcpy3DPeer:error=cudaErrorInvalidValue"),
             "summary/16" => c.env("CUDART_SHIM_TRACE", "summary").env("CUDART_SHIM_TRACE_SAMPLE", "16").env("CUDART_SHIM_TRACE_FILE", scratch.join("sampled.out")),
             m => c.env("CUDART_SHIM_TRACE", m).env("CUDART_SHIM_TRACE_FILE", scratch.join(format!("{m}.out"))),

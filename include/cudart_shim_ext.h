@@ -237,12 +237,18 @@ cudaError_t cudartShimFlush(void);
  * may be NULL, not both), from the calling thread. `*handle` receives the
  * subscription for `cudartShimUnsubscribe`. A callback may call the
  * runtime: those calls are answered, counted and traced, but not delivered
- * to subscribers, so a callback never re-enters itself.
+ * to subscribers, so a callback never re-enters itself (nor to hooks: a
+ * subscriber is a hook that only observes, see `cudartShimHookRegister`).
+ * Subscribers see calls whether or not tracing is on.
  */
 cudaError_t cudartShimSubscribe(cudartShimCallback on_enter, cudartShimCallback on_exit, void *userdata, uint64_t *handle);
 
 /**
- * End a subscription made by `cudartShimSubscribe`.
+ * End a subscription made by `cudartShimSubscribe`; safe from any thread
+ * while calls are in flight. When it returns (called outside a callback)
+ * the callbacks are not running on any thread and will not run again, so
+ * their user data may be freed. cudaErrorInvalidValue: no such
+ * subscription (a hook's handle included).
  */
 cudaError_t cudartShimUnsubscribe(uint64_t handle);
 

@@ -1,4 +1,5 @@
-//! Action on calls (issue #24): hooks (`cudartShimHookRegister`) and faults
+//! Action on calls (issue #24): hooks (`cudartShimHookRegister`), subscribers
+//! as their observe-only case (`cudartShimSubscribe`) and faults
 //! (`CUDART_SHIM_FAULTS`, `--fault`), on the fake driver. Each test runs in
 //! its own process (nextest), so each reads its own environment.
 
@@ -222,6 +223,238 @@ fn driver_calls_reach_hooks_with_their_parameter_block() {
     let pp: *mut params::driver::cuMemAlloc_v2 = &mut p;
     let id = params::driver::cuMemAlloc_v2::ID - params::DRIVER_BASE;
     assert_eq!(unsafe { (h.call)(id, pp.cast(), std::ptr::null(), run, pp.cast()) }, 101);
+}
+
+// ---- subscribers: the observe-only case of hooks ---------------------------
+
+fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, user: *mut c_void) -> u64 {
+    let mut h = 0;
+    assert_eq!(unsafe { cudartShimSubscribe(enter, exit, user, &mut h) }, cudaSuccess);
+    h
+}
+
+fn data_name(d: &cudartShimCallbackData) -> String {
+    unsafe { CStr::from_ptr(d.function_name) }.to_str().unwrap().to_owned()
+}
+
+unsafe extern "C" fn guarded_sub(user: *mut c_void, _: *const cudartShimCallbackData) {
+    unsafe { guarded(user, std::ptr::null_mut()) };
+}
+
+/// As `unregister_while_eight_threads_call`, for subscribers (enter only,
+/// exit only, both): once `cudartShimUnsubscribe` returns, the callback is
+/// not running anywhere and its user data is freed. At the end, with no
+/// subscriber left, observation is off again (the switch word is back to
+/// "nothing on").
+#[test]
+fn unsubscribe_while_eight_threads_call() {
+    use_fake_driver(&[]);
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = (0..8)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while !stop.load(Relaxed) {
+                    let mut d = -1;
+                    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let mut total = 0;
+    for round in 0..200 {
+        let g = Box::into_raw(Box::new(Guarded { dead: AtomicBool::new(false), calls: AtomicU64::new(0) }));
+        let cb: cudartShimCallback = Some(guarded_sub);
+        let (enter, exit) = [(cb, None), (None, cb), (cb, cb)][round % 3];
+        let h = subscribe(enter, exit, g.cast());
+        std::thread::sleep(std::time::Duration::from_micros(200));
+        assert_eq!(unsafe { cudartShimUnsubscribe(h) }, cudaSuccess);
+        let g = unsafe { Box::from_raw(g) };
+        g.dead.store(true, SeqCst);
+        total += g.calls.load(Relaxed);
+        drop(g);
+    }
+    stop.store(true, Relaxed);
+    let calls: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    assert!(!RAN_DEAD.load(SeqCst), "a subscriber ran after its unsubscribe returned");
+    assert!(total > 0 && calls > total / 3, "subscribers ran {total} times over {calls} calls");
+    use cudart_shim::control::switch;
+    assert_eq!(switch::bits(), switch::CONFIGURED, "observation still on with no subscriber");
+}
+
+static IN_SLOW: AtomicBool = AtomicBool::new(false);
+static SLOW_DONE: AtomicBool = AtomicBool::new(false);
+
+unsafe extern "C" fn slow_enter(_: *mut c_void, _: *const cudartShimCallbackData) {
+    if IN_SLOW.swap(true, SeqCst) {
+        return;
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    SLOW_DONE.store(true, SeqCst);
+}
+
+/// `cudartShimUnsubscribe` called while the callback runs on another
+/// thread returns only after the callback has returned.
+#[test]
+fn unsubscribe_waits_for_a_running_callback() {
+    use_fake_driver(&[]);
+    let h = subscribe(Some(slow_enter), None, std::ptr::null_mut());
+    let t = std::thread::spawn(|| {
+        let mut d = -1;
+        assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    });
+    while !IN_SLOW.load(SeqCst) {
+        std::thread::yield_now();
+    }
+    assert_eq!(unsafe { cudartShimUnsubscribe(h) }, cudaSuccess);
+    assert!(SLOW_DONE.load(SeqCst), "cudartShimUnsubscribe returned while its callback was running");
+    t.join().unwrap();
+    // Handles are not interchangeable between the two APIs.
+    let s = subscribe(Some(slow_enter), None, std::ptr::null_mut());
+    let k = register(c"cudaGetDevice", CUDART_SHIM_HOOK_BEFORE, log_before, tag(1));
+    unsafe {
+        assert_eq!(cudartShimHookUnregister(s), cudaErrorInvalidValue);
+        assert_eq!(cudartShimUnsubscribe(k), cudaErrorInvalidValue);
+        assert_eq!(cudartShimUnsubscribe(s), cudaSuccess);
+        assert_eq!(cudartShimHookUnregister(k), cudaSuccess);
+        assert_eq!(cudartShimUnsubscribe(s), cudaErrorInvalidValue);
+    }
+}
+
+static HELD_IN: AtomicBool = AtomicBool::new(false);
+static HELD_RELEASE: AtomicBool = AtomicBool::new(false);
+
+unsafe extern "C" fn held_enter(_: *mut c_void, _: *const cudartShimCallbackData) {
+    HELD_IN.store(true, SeqCst);
+    while !HELD_RELEASE.load(SeqCst) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// A process forks while another of its threads runs a callback: in the
+/// child, which has no such thread, `cudartShimUnsubscribe` returns (it
+/// does not wait for a callback that will never end).
+#[test]
+fn a_forked_child_unsubscribes_while_a_parent_thread_was_in_a_callback() {
+    use_fake_driver(&[]);
+    let h = subscribe(Some(held_enter), None, std::ptr::null_mut());
+    let t = std::thread::spawn(|| {
+        let mut d = -1;
+        assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    });
+    while !HELD_IN.load(SeqCst) {
+        std::thread::yield_now();
+    }
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        let ok = unsafe { cudartShimUnsubscribe(h) } == cudaSuccess;
+        unsafe { libc::_exit(if ok { 0 } else { 1 }) };
+    }
+    assert!(pid > 0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut status = 0;
+    while unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } != pid {
+        if std::time::Instant::now() > deadline {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            panic!("the child hung in cudartShimUnsubscribe, waiting for a thread it does not have");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "child status {status:#x}");
+    HELD_RELEASE.store(true, SeqCst);
+    t.join().unwrap();
+    assert_eq!(unsafe { cudartShimUnsubscribe(h) }, cudaSuccess);
+}
+
+static SEEN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn seen_enter(user: *mut c_void, d: *const cudartShimCallbackData) {
+    let d = unsafe { &*d };
+    SEEN.lock().unwrap().push(format!("{} enter {} depth {}", user as usize, data_name(d), d.depth));
+}
+
+unsafe extern "C" fn seen_exit(user: *mut c_void, d: *const cudartShimCallbackData) {
+    let d = unsafe { &*d };
+    SEEN.lock().unwrap().push(format!("{} exit {} = {}", user as usize, data_name(d), d.result.0));
+}
+
+unsafe extern "C" fn seen_before(user: *mut c_void, c: *mut cudartShimCall) -> c_int {
+    let c = unsafe { &*c };
+    SEEN.lock().unwrap().push(format!("{} before {}", user as usize, name(c)));
+    0
+}
+
+/// `after`: the result becomes cudaErrorNotReady.
+unsafe extern "C" fn seen_after(user: *mut c_void, c: *mut cudartShimCall) -> c_int {
+    let c = unsafe { &*c };
+    SEEN.lock().unwrap().push(format!("{} after {} = {}", user as usize, name(c), c.result));
+    cudaErrorNotReady.0
+}
+
+/// A hook and a subscriber on one call both see it, tracing off: the
+/// subscriber's entry before the hooks, its exit after them, with the
+/// result the caller sees (the one the `after` hook made).
+#[test]
+fn a_hook_and_a_subscriber_on_the_same_call_both_see_it() {
+    use_fake_driver(&[]);
+    let s = subscribe(Some(seen_enter), Some(seen_exit), tag(1));
+    register(c"cudaGetDevice", CUDART_SHIM_HOOK_BEFORE, seen_before, tag(2));
+    register(c"cudaGetDevice", CUDART_SHIM_HOOK_AFTER, seen_after, tag(3));
+    let mut d = -1;
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaErrorNotReady);
+    let ready = cudaErrorNotReady.0;
+    assert_eq!(
+        *SEEN.lock().unwrap(),
+        ["1 enter cudaGetDevice depth 0", "2 before cudaGetDevice", "3 after cudaGetDevice = 0", &format!("1 exit cudaGetDevice = {ready}")]
+    );
+    // Without the subscriber the hooks still run; the subscriber sees nothing more.
+    assert_eq!(unsafe { cudartShimUnsubscribe(s) }, cudaSuccess);
+    SEEN.lock().unwrap().clear();
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaErrorNotReady);
+    assert_eq!(*SEEN.lock().unwrap(), ["2 before cudaGetDevice", "3 after cudaGetDevice = 0"]);
+}
+
+static OWN_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// A subscriber (user 1) or a hook (user 2) that calls the runtime.
+unsafe extern "C" fn sub_calls_cuda(user: *mut c_void, d: *const cudartShimCallbackData) {
+    unsafe { seen_enter(user, d) };
+    let mut n = -1;
+    assert_eq!(unsafe { cudaGetDeviceCount(&mut n) }, cudaSuccess);
+    OWN_CALLS.fetch_add(1, Relaxed);
+}
+
+unsafe extern "C" fn hook_calls_cuda(user: *mut c_void, c: *mut cudartShimCall) -> c_int {
+    unsafe { seen_before(user, c) };
+    let mut n = -1;
+    assert_eq!(unsafe { cudaGetDeviceCount(&mut n) }, cudaSuccess);
+    OWN_CALLS.fetch_add(1, Relaxed);
+    0
+}
+
+/// A subscriber's own CUDA calls reach no hook and no subscriber (itself
+/// included), nor does a hook's: each is answered, and counted.
+#[test]
+fn a_subscribers_own_calls_reach_no_hook_or_subscriber() {
+    use_fake_driver(&[]);
+    assert_eq!(unsafe { cudartShimEnableCounters(1) }, cudaSuccess);
+    subscribe(Some(sub_calls_cuda), None, tag(1));
+    subscribe(Some(seen_enter), Some(seen_exit), tag(3));
+    register(c"cudaGetDevice*", CUDART_SHIM_HOOK_BEFORE, hook_calls_cuda, tag(2));
+    let mut d = -1;
+    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    assert_eq!(
+        *SEEN.lock().unwrap(),
+        ["1 enter cudaGetDevice depth 0", "3 enter cudaGetDevice depth 0", "2 before cudaGetDevice", "3 exit cudaGetDevice = 0"]
+    );
+    assert_eq!(OWN_CALLS.load(Relaxed), 2);
+    let mut c = std::mem::MaybeUninit::<cudartShimCounter>::uninit();
+    assert_eq!(unsafe { cudartShimGetCounter(c"cudaGetDeviceCount".as_ptr(), c.as_mut_ptr()) }, cudaSuccess);
+    assert_eq!(unsafe { c.assume_init() }.calls, 2, "the callbacks' own calls are counted");
 }
 
 // ---- faults --------------------------------------------------------------

@@ -56,7 +56,9 @@ pub unsafe extern "C" fn cudartShimFlush() -> cudaError_t {
 /// may be NULL, not both), from the calling thread. `*handle` receives the
 /// subscription for `cudartShimUnsubscribe`. A callback may call the
 /// runtime: those calls are answered, counted and traced, but not delivered
-/// to subscribers, so a callback never re-enters itself.
+/// to subscribers, so a callback never re-enters itself (nor to hooks: a
+/// subscriber is a hook that only observes, see `cudartShimHookRegister`).
+/// Subscribers see calls whether or not tracing is on.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimSubscribe(
     on_enter: cudartShimCallback,
@@ -68,7 +70,11 @@ pub unsafe extern "C" fn cudartShimSubscribe(
     entry!(@own cudartShimSubscribe(on_enter, on_exit, userdata, handle) => subscribe::subscribe(on_enter, on_exit, userdata, unsafe { handle.as_mut() }))
 }
 
-/// End a subscription made by `cudartShimSubscribe`.
+/// End a subscription made by `cudartShimSubscribe`; safe from any thread
+/// while calls are in flight. When it returns (called outside a callback)
+/// the callbacks are not running on any thread and will not run again, so
+/// their user data may be freed. cudaErrorInvalidValue: no such
+/// subscription (a hook's handle included).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudartShimUnsubscribe(handle: u64) -> cudaError_t {
     entry!(@own cudartShimUnsubscribe(handle) => subscribe::unsubscribe(handle))

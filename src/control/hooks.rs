@@ -9,9 +9,16 @@
 //! - `after`: sees the result in `call->result` and returns the result the
 //!   caller sees (the next `after` handler sees that one).
 //!
+//! Subscribers (`cudartShimSubscribe`, built in `trace::subscribe`) are
+//! the observe-only case: registrations in this same registry, in the
+//! phases [`ENTER`] and [`EXIT`], wanting every function, delivered by
+//! observation (the trace) when a call enters and when it has returned.
+//! They cannot change the call.
+//!
 //! Handlers of one phase run in the order they were registered. A
-//! handler's own CUDA calls (on its thread) are answered, and traced, but
-//! not delivered to hooks: a handler never re-enters itself.
+//! handler's or subscriber's own CUDA calls (on its thread) are answered,
+//! and traced, but delivered to no hook and no subscriber: a handler never
+//! re-enters itself or another.
 //!
 //! # Publication and unregistering (no lock on the call path)
 //!
@@ -21,16 +28,20 @@
 //! A call that some handler wants reads the snapshot under a hazard
 //! pointer: its thread's slot announces the snapshot before using it, and
 //! re-reads the pointer to make sure it was not retired meanwhile.
-//! (Un)registering builds a new snapshot under a mutex, publishes it, then
-//! waits until no other thread's slot holds the old one and frees it: once
-//! `cudartShimHookUnregister` returns, the handler is not running and will
-//! not run. From inside a handler it cannot wait for its own thread (nor
-//! for another handler that might be waiting for it): the old snapshot is
-//! then retired, and freed by a later edit once no slot holds it.
+//! An edit builds a new snapshot under a mutex and publishes it; removing
+//! a registration then waits until no other thread's slot holds an older
+//! snapshot, and frees it: once `cudartShimHookUnregister` (or
+//! `cudartShimUnsubscribe`) returns, the handler is not running and will
+//! not run. Registering does not wait (a reader of the old snapshot just
+//! misses the new handler). A forked child forgets the slots of the
+//! threads it does not have. From inside a
+//! handler an edit cannot wait for its own thread (nor for another handler
+//! that might be waiting for it): the old snapshot is then retired, and
+//! freed by a later edit once no slot holds it.
 
 use super::{params, Call};
 use crate::config::{glob_item, globs_include};
-use crate::types::{cudaErrorInvalidValue, CudaResult};
+use crate::types::{cudaErrorInvalidValue, cudartShimCallback, cudartShimCallbackData, CudaResult};
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering::*};
@@ -40,15 +51,38 @@ pub use crate::types::{
     cudartShimHookFn as HookFn, CUDART_SHIM_HOOK_AFTER as AFTER, CUDART_SHIM_HOOK_BEFORE as BEFORE,
     CUDART_SHIM_HOOK_CONTINUE as CONTINUE, CUDART_SHIM_HOOK_INSTEAD as INSTEAD,
 };
-const PHASES: usize = 3;
 
-const WORDS: usize = params::COUNT.div_ceil(64) as usize;
+/// The observe-only phases (subscribers): a call enters, a call has
+/// returned. Internal: `cudartShimHookRegister` takes only the acting
+/// phases `BEFORE`..=`AFTER`.
+pub const ENTER: usize = 3;
+pub const EXIT: usize = 4;
+/// The acting phases are `0..ACTING`.
+const ACTING: usize = 3;
+const PHASES: usize = 5;
+
+/// A function outside the id space (a driver entry point the interposer
+/// hands out untyped, reported to observation by name only): only
+/// registrations that want every function (subscribers) get it.
+pub const OTHER: u32 = params::COUNT;
+
+const WORDS: usize = (params::COUNT + 1).div_ceil(64) as usize;
+
+/// A subscriber's callback: `userdata` and what the call looked like.
+pub type ObserveFn = unsafe extern "C" fn(*mut c_void, *const cudartShimCallbackData);
+
+#[derive(Clone, Copy)]
+enum Handler {
+    /// A hook of one acting phase.
+    Act { phase: usize, f: unsafe extern "C" fn(*mut c_void, *mut Call) -> c_int },
+    /// A subscriber: either callback may be absent, not both.
+    Observe { enter: cudartShimCallback, exit: cudartShimCallback },
+}
 
 #[derive(Clone)]
 struct Hook {
     handle: u64,
-    phase: usize,
-    f: unsafe extern "C" fn(*mut c_void, *mut Call) -> c_int,
+    handler: Handler,
     user: usize,
     matches: Box<[u64]>,
 }
@@ -56,6 +90,18 @@ struct Hook {
 impl Hook {
     fn wants(&self, id: u32) -> bool {
         self.matches.get(id as usize / 64).is_some_and(|w| w & (1 << (id % 64)) != 0)
+    }
+
+    fn observer(&self) -> bool {
+        matches!(self.handler, Handler::Observe { .. })
+    }
+
+    /// Whether it runs in `phase` (for the functions it wants).
+    fn serves(&self, phase: usize) -> bool {
+        match self.handler {
+            Handler::Act { phase: p, .. } => p == phase,
+            Handler::Observe { enter, exit } => (phase == ENTER && enter.is_some()) || (phase == EXIT && exit.is_some()),
+        }
     }
 }
 
@@ -68,7 +114,7 @@ static SNAP: AtomicPtr<Snapshot> = AtomicPtr::new(std::ptr::null_mut());
 /// A bit per (phase, function id): some handler wants it. Never freed.
 static MATCH: [[AtomicU64; WORDS]; PHASES] = [const { [const { AtomicU64::new(0) }; WORDS] }; PHASES];
 
-/// Edits: the next handle, snapshots retired from inside a handler.
+/// Edits: the next handle, snapshots retired but maybe still read.
 struct Edits {
     next: u64,
     retired: Vec<*mut Snapshot>,
@@ -89,7 +135,8 @@ static SLOTS: Mutex<Vec<&'static Slot>> = Mutex::new(Vec::new());
 thread_local! {
     // No destructors: usable during thread teardown.
     static SLOT: Cell<*const Slot> = const { Cell::new(std::ptr::null()) };
-    /// Set while this thread runs a handler: its calls are not delivered.
+    /// Set while this thread runs a handler or a subscriber: its calls are
+    /// not delivered.
     static IN_HANDLER: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -115,12 +162,14 @@ fn wanted(phase: usize, id: u32) -> bool {
     MATCH[phase].get(id as usize / 64).is_some_and(|w| w.load(Relaxed) & (1 << (id % 64)) != 0)
 }
 
-/// A bit per function id: some handler of any phase wants it. Never freed.
+/// A bit per function id: some handler of an acting phase wants it (the
+/// observe-only phases are not counted: subscribers are delivered by
+/// observation, which has its own switch bit). Never freed.
 static ANY_PHASE: [AtomicU64; WORDS] = [const { AtomicU64::new(0) }; WORDS];
 
-/// Whether some handler of any phase wants function `id`: one relaxed
-/// load. The pipeline asks this first when hooks are the only thing on, so
-/// a call no handler wants does not take the slow path at all.
+/// Whether some handler of an acting phase wants function `id`: one
+/// relaxed load. The pipeline asks this first when hooks are the only
+/// thing on, so a call no handler wants does not take the slow path at all.
 #[inline(always)]
 pub fn wanted_any(id: u32) -> bool {
     ANY_PHASE.get(id as usize / 64).is_some_and(|w| w.load(Relaxed) & (1 << (id % 64)) != 0)
@@ -129,20 +178,14 @@ pub fn wanted_any(id: u32) -> bool {
 /// Run `f` over the current snapshot's handlers of `phase` that want `id`,
 /// unless this thread is already in a handler (or is being torn down).
 /// `f` returns false to stop the chain.
-fn each(phase: usize, call: &mut Call, mut f: impl FnMut(&Hook, &mut Call) -> bool) {
-    if !wanted(phase, call.function_id) {
+fn each(phase: usize, id: u32, mut f: impl FnMut(&Hook) -> bool) {
+    if !wanted(phase, id) {
         return;
     }
     if IN_HANDLER.try_with(Cell::get).unwrap_or(true) {
         return;
     }
     let Some(slot) = my_slot() else { return };
-    if call.thread_id == 0 {
-        // Filled here, for handlers only: the pipeline does not pay a
-        // system call for calls no handler sees.
-        // SAFETY: gettid has no arguments and cannot fail.
-        call.thread_id = unsafe { libc::syscall(libc::SYS_gettid) } as c_int;
-    }
     // The hazard pointer: announce, then check it is still the current one.
     let mut s = SNAP.load(SeqCst);
     loop {
@@ -173,19 +216,32 @@ fn each(phase: usize, call: &mut Call, mut f: impl FnMut(&Hook, &mut Call) -> bo
     // SAFETY: announced in our slot and still current after that: no edit
     // frees it while the slot holds it.
     let snap = unsafe { &*s };
-    let id = call.function_id;
-    for h in snap.hooks.iter().filter(|h| h.phase == phase && h.wants(id)) {
-        if !f(h, call) {
+    for h in snap.hooks.iter().filter(|h| h.serves(phase) && h.wants(id)) {
+        if !f(h) {
             break;
         }
     }
 }
 
+/// [`each`] for an acting phase: `f` gets the handler and its user data.
+fn act(phase: usize, call: &mut Call, mut f: impl FnMut(unsafe extern "C" fn(*mut c_void, *mut Call) -> c_int, *mut c_void, &mut Call) -> bool) {
+    each(phase, call.function_id, |h| {
+        let Handler::Act { f: handler, .. } = h.handler else { return true };
+        if call.thread_id == 0 {
+            // Filled here, for handlers only: the pipeline does not pay a
+            // system call for calls no handler sees.
+            // SAFETY: gettid has no arguments and cannot fail.
+            call.thread_id = unsafe { libc::syscall(libc::SYS_gettid) } as c_int;
+        }
+        f(handler, h.user as *mut c_void, call)
+    });
+}
+
 /// The `before` phase.
 pub fn before(call: &mut Call) {
-    each(BEFORE as usize, call, |h, c| {
+    act(BEFORE as usize, call, |f, user, c| {
         // SAFETY: a handler the program registered, with its user data.
-        unsafe { (h.f)(h.user as *mut c_void, c) };
+        unsafe { f(user, c) };
         true
     });
 }
@@ -193,9 +249,9 @@ pub fn before(call: &mut Call) {
 /// The `instead` phase: `Some(result)` when a handler stood for the call.
 pub fn instead(call: &mut Call) -> Option<i32> {
     let mut r = None;
-    each(INSTEAD as usize, call, |h, c| {
+    act(INSTEAD as usize, call, |f, user, c| {
         // SAFETY: as above.
-        let v = unsafe { (h.f)(h.user as *mut c_void, c) };
+        let v = unsafe { f(user, c) };
         if v == CONTINUE {
             return true;
         }
@@ -208,13 +264,34 @@ pub fn instead(call: &mut Call) -> Option<i32> {
 /// The `after` phase: the result the caller sees.
 pub fn after(call: &mut Call, result: i32) -> i32 {
     let mut r = result;
-    each(AFTER as usize, call, |h, c| {
+    act(AFTER as usize, call, |f, user, c| {
         c.result = r;
         // SAFETY: as above.
-        r = unsafe { (h.f)(h.user as *mut c_void, c) };
+        r = unsafe { f(user, c) };
         true
     });
     r
+}
+
+/// An observe-only phase ([`ENTER`] or [`EXIT`]) of function `id` (this
+/// registry's id space; [`OTHER`] for a function outside it): `deliver`
+/// gets each subscriber's callback of that phase, with its user data, in
+/// registration order. Nothing when this thread is in a handler or a
+/// subscriber already. Observation builds what the callback receives
+/// (inside `deliver`, at the first subscriber, so a call no subscriber
+/// wants costs the one load of its match bit).
+pub fn observe(phase: usize, id: u32, mut deliver: impl FnMut(ObserveFn, *mut c_void)) {
+    if phase != ENTER && phase != EXIT {
+        return;
+    }
+    each(phase, id.min(OTHER), |h| {
+        if let Handler::Observe { enter, exit } = h.handler
+            && let Some(cb) = if phase == ENTER { enter } else { exit }
+        {
+            deliver(cb, h.user as *mut c_void);
+        }
+        true
+    });
 }
 
 /// Parse a comma-separated glob list (`glob`, `-glob` to exclude) into the
@@ -240,6 +317,15 @@ pub fn matching(list: &str) -> Result<Box<[u64]>, String> {
     Ok(m)
 }
 
+/// Every function, [`OTHER`] included (a subscriber's match bits).
+fn every() -> Box<[u64]> {
+    let mut m = vec![0u64; WORDS].into_boxed_slice();
+    for id in 0..=OTHER as usize {
+        m[id / 64] |= 1 << (id % 64);
+    }
+    m
+}
+
 /// `cudartShimHookRegister`.
 pub fn register(functions: Option<&std::ffi::CStr>, phase: c_int, f: HookFn, userdata: *mut c_void, handle: Option<&mut u64>) -> CudaResult {
     let (Some(functions), Some(f), Some(handle)) = (functions, f, handle) else { return Err(cudaErrorInvalidValue) };
@@ -252,34 +338,87 @@ pub fn register(functions: Option<&std::ffi::CStr>, phase: c_int, f: HookFn, use
         log::warn!("cudartShimHookRegister: {e}");
         cudaErrorInvalidValue
     })?;
-    let mut ed = lock(&EDIT);
-    let h = ed.next;
-    ed.next += 1;
-    let mut hooks = current().map_or_else(Vec::new, |s| s.hooks.clone());
-    hooks.push(Hook { handle: h, phase: phase as usize, f, user: userdata as usize, matches });
-    publish(&mut ed, hooks);
-    drop(ed);
-    settle();
-    *handle = h;
+    add(Handler::Act { phase: phase as usize, f }, userdata, matches, handle, |_| {});
     Ok(())
 }
 
 /// `cudartShimHookUnregister`: once it returns (outside a handler), the
-/// handler is not running and will not run again.
+/// handler is not running and will not run again. Err for a handle that
+/// is no hook's (a subscriber's included).
 pub fn unregister(handle: u64) -> CudaResult {
-    let mut ed = lock(&EDIT);
-    let Some(cur) = current() else { return Err(cudaErrorInvalidValue) };
-    if !cur.hooks.iter().any(|h| h.handle == handle) {
+    remove(handle, false, |_| {})
+}
+
+/// `cudartShimSubscribe`'s registration: callbacks on entry and exit of
+/// every function. `switch(any)` runs under the edit mutex right after the
+/// new snapshot is published, `any` telling whether a subscriber is
+/// registered now: edits switch observation in the order they publish.
+/// `handle` receives the handle.
+pub fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, userdata: *mut c_void, handle: &mut u64, switch: fn(bool)) -> CudaResult {
+    if enter.is_none() && exit.is_none() {
         return Err(cudaErrorInvalidValue);
     }
-    let hooks = cur.hooks.iter().filter(|h| h.handle != handle).cloned().collect();
-    publish(&mut ed, hooks);
-    drop(ed);
-    settle();
+    add(Handler::Observe { enter, exit }, userdata, every(), handle, switch);
     Ok(())
 }
 
-/// Number of registered handlers.
+/// `cudartShimUnsubscribe`: as [`unregister`], for a subscriber's handle
+/// (`switch` as for [`subscribe`]).
+pub fn unsubscribe(handle: u64, switch: fn(bool)) -> CudaResult {
+    remove(handle, true, switch)
+}
+
+/// Register; `handle` is written before the handler can run (a handler on
+/// another thread may read it, to unregister itself).
+fn add(handler: Handler, userdata: *mut c_void, matches: Box<[u64]>, handle: &mut u64, switch: fn(bool)) {
+    static AT_FORK: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registering a plain extern "C" function.
+    AT_FORK.call_once(|| unsafe {
+        libc::pthread_atfork(None, None, Some(in_forked_child));
+    });
+    let mut ed = lock(&EDIT);
+    let h = ed.next;
+    ed.next += 1;
+    *handle = h;
+    let mut hooks = current().map_or_else(Vec::new, |s| s.hooks.clone());
+    hooks.push(Hook { handle: h, handler, user: userdata as usize, matches });
+    publish(&mut ed, hooks, switch);
+    drop(ed);
+    // Nothing to wait for: a thread still reading the old snapshot only
+    // misses the new handler.
+    settle(false);
+}
+
+fn remove(handle: u64, observer: bool, switch: fn(bool)) -> CudaResult {
+    let mut ed = lock(&EDIT);
+    let Some(cur) = current() else { return Err(cudaErrorInvalidValue) };
+    if !cur.hooks.iter().any(|h| h.handle == handle && h.observer() == observer) {
+        return Err(cudaErrorInvalidValue);
+    }
+    let hooks = cur.hooks.iter().filter(|h| h.handle != handle).cloned().collect();
+    publish(&mut ed, hooks, switch);
+    drop(ed);
+    settle(true);
+    Ok(())
+}
+
+/// In a forked child only the forking thread lives on: the slots of the
+/// others are cleared, so that a removal does not wait forever for a
+/// handler that was running in a thread the child does not have. (A slots
+/// mutex held at the fork by one of those threads stays held: left alone.)
+extern "C" fn in_forked_child() {
+    let mine = SLOT.try_with(Cell::get).unwrap_or(std::ptr::null());
+    let slots = match SLOTS.try_lock() {
+        Ok(g) => g,
+        Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    for s in slots.iter().filter(|s| !std::ptr::eq(**s, mine)) {
+        s.held.store(std::ptr::null_mut(), SeqCst);
+    }
+}
+
+/// Number of registrations (hooks and subscribers).
 pub fn count() -> usize {
     let _ed = lock(&EDIT);
     current().map_or(0, |s| s.hooks.len())
@@ -292,16 +431,22 @@ fn current() -> Option<&'static Snapshot> {
 }
 
 /// Publish `hooks` (under the edit mutex), update the match bits and the
-/// switch word, and retire the old snapshot ([`settle`] frees it).
-fn publish(ed: &mut Edits, hooks: Vec<Hook>) {
-    let any = !hooks.is_empty();
+/// switch word (hooks) or observation (`switch`, subscribers), and retire
+/// the old snapshot ([`settle`] frees it).
+fn publish(ed: &mut Edits, hooks: Vec<Hook>, switch: fn(bool)) {
+    let acting = hooks.iter().any(|h| !h.observer());
+    let observing = hooks.iter().any(Hook::observer);
     let mut bits = [[0u64; WORDS]; PHASES];
     for h in &hooks {
-        for (b, m) in bits[h.phase].iter_mut().zip(h.matches.iter()) {
-            *b |= m;
+        for (p, phase) in bits.iter_mut().enumerate() {
+            if h.serves(p) {
+                for (b, m) in phase.iter_mut().zip(h.matches.iter()) {
+                    *b |= m;
+                }
+            }
         }
     }
-    let new = if any { Box::into_raw(Box::new(Snapshot { hooks })) } else { std::ptr::null_mut() };
+    let new = if hooks.is_empty() { std::ptr::null_mut() } else { Box::into_raw(Box::new(Snapshot { hooks })) };
     let old = SNAP.swap(new, SeqCst);
     for (p, phase) in bits.iter().enumerate() {
         for (w, b) in MATCH[p].iter().zip(phase) {
@@ -309,23 +454,24 @@ fn publish(ed: &mut Edits, hooks: Vec<Hook>) {
         }
     }
     for (i, w) in ANY_PHASE.iter().enumerate() {
-        w.store(bits.iter().fold(0, |a, phase| a | phase[i]), Relaxed);
+        w.store(bits[..ACTING].iter().fold(0, |a, phase| a | phase[i]), Relaxed);
     }
-    super::switch::mark(super::switch::HOOKS, any);
+    super::switch::mark(super::switch::HOOKS, acting);
+    switch(observing);
     if !old.is_null() {
         ed.retired.push(old);
     }
 }
 
 /// After an edit, with the edit mutex released (a handler on another
-/// thread may be waiting for it): wait until no other thread reads an
-/// older snapshot than the current one (not from inside a handler: that
-/// thread could be waiting for this one), then free the retired snapshots
-/// no thread holds.
-fn settle() {
+/// thread may be waiting for it): with `wait` (a removal), wait until no
+/// other thread reads an older snapshot than the current one (not from
+/// inside a handler: that thread could be waiting for this one); then free
+/// the retired snapshots no thread holds.
+fn settle(wait: bool) {
     let inside = IN_HANDLER.try_with(Cell::get).unwrap_or(true);
     let mine = SLOT.try_with(Cell::get).unwrap_or(std::ptr::null());
-    if !inside {
+    if wait && !inside {
         loop {
             let cur = SNAP.load(SeqCst);
             let busy = lock(&SLOTS).iter().any(|s| {

@@ -2,139 +2,116 @@
 //! call, and the counters API behind `cudartShim*`. The C types are in
 //! `types::shim`, the exports in `api::shim`.
 //!
-//! The subscriber list is an immutable snapshot behind an atomic pointer:
-//! the hot path reads it without a lock; (un)subscribing builds a new one
-//! under a lock and leaks the old (a reader may still hold it; the leak is
-//! bounded by the number of subscribe calls).
+//! A subscriber is a registration in the hook registry
+//! (`control::hooks`), its observe-only case: the same snapshot and
+//! hazard-pointer publication (no lock on the call path; once
+//! `cudartShimUnsubscribe` returns, outside a callback, the callback is
+//! not running and will not run, so its user data may be freed), the same
+//! match bits (a subscriber wants every function), the same re-entrancy
+//! rule. What is left here is observation's side: when to deliver (the
+//! trace calls [`notify`] when a call enters and when it has returned)
+//! and what a callback receives (`cudartShimCallbackData`, its arguments
+//! as the call log writes them, the trace's function ids).
 //!
-//! Calls made from inside a subscriber callback (on its thread) are not
-//! delivered to subscribers: an exit callback that calls
+//! Subscribers are delivered by observation: a registered subscriber turns
+//! it on ([`super::SUBSCRIBERS`]) whatever `CUDART_SHIM_TRACE` says, and
+//! writes nothing; see docs/CONTROL.md for which calls they see.
+//!
+//! Calls made from inside a callback (or a hook handler) on its thread are
+//! not delivered to subscribers or hooks: an exit callback that calls
 //! `cudaGetErrorName` would otherwise be called again for that call, and
 //! again, until the stack overflows. They are still answered, counted and
 //! traced like any other call (nested, one level deeper).
 
 use super::args::CallArgs;
 use super::clock;
+use crate::control::{self, hooks};
 use crate::types::{
     cudaError_t, cudaErrorInvalidValue, cudaSuccess, cudartShimArg, cudartShimCallback, cudartShimCallbackData,
     cudartShimCounter, CudaResult, CUDART_SHIM_PHASE_ENTER, CUDART_SHIM_PHASE_EXIT,
 };
-use parking_lot::Mutex;
-use std::cell::Cell;
 use std::ffi::{c_void, CStr, CString};
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicPtr, Ordering::*};
+use std::sync::atomic::{AtomicU32, Ordering::*};
 
-#[derive(Clone, Copy)]
-struct Sub {
-    handle: u64,
-    enter: cudartShimCallback,
-    exit: cudartShimCallback,
-    user: usize,
-}
+/// The hook registry's id of each trace function id, plus one (0: not
+/// looked up yet). Looked up by name once per function, at its first
+/// delivery; `hooks::OTHER` for a name outside the registry's id space.
+static REGISTRY_ID: [AtomicU32; super::MAX_SITES] = [const { AtomicU32::new(0) }; super::MAX_SITES];
 
-static SUBS: AtomicPtr<Vec<Sub>> = AtomicPtr::new(std::ptr::null_mut());
-static EDIT: Mutex<u64> = Mutex::new(0);
-
-fn snapshot() -> &'static [Sub] {
-    let p = SUBS.load(Acquire);
-    // SAFETY: snapshots are leaked, never freed.
-    if p.is_null() { &[] } else { unsafe { &*p } }
-}
-
-fn publish(v: Vec<Sub>) {
-    let any = !v.is_empty();
-    SUBS.store(Box::into_raw(Box::new(v)), Release);
-    super::set_flag(super::SUBSCRIBERS, any);
-}
-
-/// Call the subscribers: `exit` is None on entry, else (result, ticks).
-pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(cudaError_t, u64)>) {
-    let subs = snapshot();
-    let pick = |s: &Sub| if exit.is_some() { s.exit } else { s.enter };
-    if !subs.iter().any(|s| pick(s).is_some()) {
-        return;
-    }
-    // A call from inside a callback of this thread is not delivered (see
-    // the module doc). During thread teardown the flag cannot be read:
-    // deliver nothing rather than risk the recursion.
-    let Some(_in_callback) = InCallback::enter() else { return };
-    let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
-    args(&mut captured);
-    let strings: Vec<(CString, CString)> = captured
-        .strings()
-        .into_iter()
-        .map(|(n, v)| (CString::new(n).unwrap_or_default(), CString::new(v).unwrap_or_default()))
-        .collect();
-    let cargs: Vec<cudartShimArg> =
-        strings.iter().map(|(n, v)| cudartShimArg { name: n.as_ptr(), value: v.as_ptr() }).collect();
-    let data = cudartShimCallbackData {
-        function_id: id,
-        function_name: super::site_c_name(id),
-        phase: if exit.is_some() { CUDART_SHIM_PHASE_EXIT } else { CUDART_SHIM_PHASE_ENTER },
-        depth,
-        thread_id: super::gettid(),
-        num_args: cargs.len() as u32,
-        args: cargs.as_ptr(),
-        result: exit.map_or(cudaSuccess, |(r, _)| r),
-        duration_ns: exit.map_or(0, |(_, t)| clock::to_ns(t)),
-    };
-    for s in subs {
-        if let Some(cb) = pick(s) {
-            // SAFETY: a callback the program registered, with its user data.
-            unsafe { cb(s.user as *mut c_void, &data) };
+fn registry_id(id: u32) -> u32 {
+    let Some(slot) = REGISTRY_ID.get(id as usize) else { return hooks::OTHER };
+    match slot.load(Relaxed) {
+        0 => {
+            let r = control::id_of(super::site_name(id)).unwrap_or(hooks::OTHER);
+            slot.store(r + 1, Relaxed);
+            r
         }
+        v => v - 1,
     }
 }
 
-thread_local! {
-    // No destructor: readable at any point of the thread's teardown.
-    static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
+/// What a callback receives, built at the first subscriber that wants the
+/// call: the arguments as text, and the C view of them.
+struct Built {
+    _strings: Vec<(CString, CString)>,
+    args: Vec<cudartShimArg>,
 }
 
-/// This thread is running subscriber callbacks while this guard lives.
-struct InCallback;
-
-impl InCallback {
-    /// None when the thread is already in a callback, or is being torn down.
-    /// (`then`, not `then_some`: an eagerly built guard would be dropped,
-    /// clearing the flag, exactly when it must stay set.)
-    fn enter() -> Option<InCallback> {
-        IN_CALLBACK.try_with(|f| !f.replace(true)).ok()?.then(|| InCallback)
-    }
+/// Deliver a call to the subscribers (trace function `id`, at `depth`):
+/// `exit` is None on entry, else (result, ticks).
+pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(cudaError_t, u64)>) {
+    let phase = if exit.is_some() { hooks::EXIT } else { hooks::ENTER };
+    let mut built: Option<Built> = None;
+    hooks::observe(phase, registry_id(id), |cb, user| {
+        let b = built.get_or_insert_with(|| {
+            let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
+            args(&mut captured);
+            let strings: Vec<(CString, CString)> = captured
+                .strings()
+                .into_iter()
+                .map(|(n, v)| (CString::new(n).unwrap_or_default(), CString::new(v).unwrap_or_default()))
+                .collect();
+            let args = strings.iter().map(|(n, v)| cudartShimArg { name: n.as_ptr(), value: v.as_ptr() }).collect();
+            Built { _strings: strings, args }
+        });
+        let data = cudartShimCallbackData {
+            function_id: id,
+            function_name: super::site_c_name(id),
+            phase: if exit.is_some() { CUDART_SHIM_PHASE_EXIT } else { CUDART_SHIM_PHASE_ENTER },
+            depth,
+            thread_id: super::gettid(),
+            num_args: b.args.len() as u32,
+            args: b.args.as_ptr(),
+            result: exit.map_or(cudaSuccess, |(r, _)| r),
+            duration_ns: exit.map_or(0, |(_, t)| clock::to_ns(t)),
+        };
+        // SAFETY: a callback the program registered, with its user data;
+        // `data` and the strings it points to live through the call.
+        unsafe { cb(user, &data) };
+    });
 }
 
-impl Drop for InCallback {
-    fn drop(&mut self) {
-        let _ = IN_CALLBACK.try_with(|f| f.set(false));
-    }
+/// Observation on or off for subscribers: called by the registry under its
+/// edit mutex, so concurrent edits switch it in the order they publish.
+fn switch(any: bool) {
+    super::set_flag(super::SUBSCRIBERS, any);
 }
 
 /// Register callbacks; `handle` receives the subscription's handle.
 pub fn subscribe(enter: cudartShimCallback, exit: cudartShimCallback, user: *mut c_void, handle: Option<&mut u64>) -> CudaResult {
     let handle = handle.ok_or(cudaErrorInvalidValue)?;
-    if enter.is_none() && exit.is_none() {
-        return Err(cudaErrorInvalidValue);
-    }
-    let mut next = EDIT.lock();
-    *next += 1;
-    let mut v = snapshot().to_vec();
-    v.push(Sub { handle: *next, enter, exit, user: user as usize });
-    *handle = *next;
-    publish(v);
-    Ok(())
+    // The trace's one-time setup first, outside the registry's edit mutex
+    // (`switch` runs under it; the setup may start CUPTI, which calls the
+    // driver).
+    let _ = super::active();
+    hooks::subscribe(enter, exit, user, handle, switch)
 }
 
+/// End a subscription; once it returns (outside a callback) its callbacks
+/// are not running and will not run again.
 pub fn unsubscribe(handle: u64) -> CudaResult {
-    let _g = EDIT.lock();
-    let mut v = snapshot().to_vec();
-    let before = v.len();
-    v.retain(|s| s.handle != handle);
-    if v.len() == before {
-        return Err(cudaErrorInvalidValue);
-    }
-    publish(v);
-    Ok(())
+    hooks::unsubscribe(handle, switch)
 }
 
 fn counter(id: u32) -> cudartShimCounter {
