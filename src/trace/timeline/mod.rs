@@ -4,10 +4,12 @@
 //!
 //! The event model: a traced call is an [`Event`] of kind [`KIND_CALL`]
 //! (function, depth, result, start, duration, flow id of the GPU work it
-//! launched, its kept arguments); a device-memory counter sample is
-//! [`KIND_COUNTER`]; GPU activity arrives as [`GpuEvent`]s (trace/gpu).
-//! Every writer ([`Format`]: `json`, `perfetto`) renders every kind; a new
-//! kind is a new `KIND_*` value here and a case in each writer.
+//! launched, its kept arguments); an allocation or free the ledger booked
+//! is [`KIND_MEMORY`] (an instant and a sample of its device and kind's
+//! counter track); NVTX ranges and marks are `KIND_NVTX_*`; GPU activity
+//! arrives as [`GpuEvent`]s (trace/gpu). Every writer ([`Format`]: `json`,
+//! `perfetto`) renders every kind; a new kind is a new `KIND_*` value here
+//! and a case in each writer.
 //!
 //! Each thread appends its events to the current [`Chunk`] of its own
 //! [`Lane`] without taking a lock (a chunk is a single-producer buffer that
@@ -49,9 +51,17 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize
 /// duration in clock ticks, `value` the flow id of the GPU work it launched
 /// (0: none), and its kept arguments.
 pub const KIND_CALL: u8 = 0;
-/// A sample of the device memory allocated through the runtime: `value`
-/// bytes at `t0`.
-pub const KIND_COUNTER: u8 = 1;
+/// An allocation or a free booked by the ledger (src/ledger, the one
+/// source of memory accounting), made by the call just before it on the
+/// same thread: `site` the calling library ([`crate::ledger::caller`]'s
+/// id), `depth` the ledger's kind, plus [`MEM_ALLOC`] for an allocation,
+/// `result` the device (-1: host), `t0` when the call returned, `dt` the
+/// bytes then live on that device of that kind (not a duration), `value`
+/// the allocation's size. Rendered as an instant on the thread's track
+/// and a sample of the counter track of its device and kind ([`Mem`]).
+pub const KIND_MEMORY: u8 = 1;
+/// In a [`KIND_MEMORY`] event's `depth`: an allocation (else a free).
+pub const MEM_ALLOC: u16 = 0x100;
 /// An NVTX push/pop range: `site` is its domain, `depth` its level in
 /// that domain on its thread, `value` its color ([`nvtx_color`]); the
 /// message and the rest are its arguments (trace/nvtx).
@@ -65,6 +75,48 @@ pub const KIND_NVTX_MARK: u8 = 4;
 /// An NVTX event's color from its `value`: bit 32 set = ARGB in the low half.
 pub fn nvtx_color(value: i64) -> Option<u32> {
     (value >> 32 & 1 == 1).then_some(value as u32)
+}
+
+/// The timeline event of a ledger change ([`KIND_MEMORY`]) made by a
+/// call that returned at `t` (clock ticks).
+pub fn memory_event(m: &crate::ledger::MemEvent, t: u64) -> Event {
+    let depth = m.kind as u32 | if m.alloc { MEM_ALLOC as u32 } else { 0 };
+    Event::new(m.lib as u32, depth, KIND_MEMORY, m.device, t, m.track, m.size as i64)
+}
+
+/// A [`KIND_MEMORY`] event as the writers show it.
+pub(super) struct Mem {
+    /// The instant's name: `alloc` or `free`.
+    pub what: &'static str,
+    /// `device`, `pool`, `vmm`, `managed`, `graph`, `imported`, `host`.
+    pub kind: &'static str,
+    /// -1: host memory.
+    pub device: i32,
+    pub bytes: u64,
+    /// Bytes live on the device of this kind after the call.
+    pub live: u64,
+    /// The calling library (`?`: not known).
+    pub library: String,
+}
+
+impl Mem {
+    pub fn of(e: &Event) -> Mem {
+        let kind = crate::ledger::Kind::ALL.get((e.depth & 0xff) as usize).map_or("?", |k| k.name());
+        Mem {
+            what: if e.depth & MEM_ALLOC != 0 { "alloc" } else { "free" },
+            kind,
+            device: e.result,
+            bytes: e.value as u64,
+            live: e.dt,
+            library: crate::ledger::caller::name(e.site as crate::ledger::caller::LibId),
+        }
+    }
+
+    /// The name of the counter track of this event's device and kind
+    /// (bytes live): `GPU 0 device memory (bytes)`, `host memory (bytes)`.
+    pub fn track_name(&self) -> String {
+        if self.device < 0 { format!("{} memory (bytes)", self.kind) } else { format!("GPU {} {} memory (bytes)", self.device, self.kind) }
+    }
 }
 
 /// One host event (see the `KIND_*` constants for what each field holds).
