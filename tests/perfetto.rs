@@ -103,6 +103,19 @@ fn protobuf_holds_every_json_event_and_perfettos_classes_parse_it() {
     assert_eq!(memcpy(&pe), "cudaMemcpyHostToDevice");
     assert_eq!(count(&je, "C"), count(&pe, "C"), "memory counter samples");
     assert_eq!(count(&je, "C"), 2 * 200 * 2);
+    // The ledger's memory events: an instant per allocation and free (size,
+    // kind, device, library) and the counter of its device and kind.
+    let memory = |e: &[Value]| {
+        let mut m: BTreeMap<String, u64> = BTreeMap::new();
+        for x in e.iter().filter(|x| x["cat"] == "memory") {
+            *m.entry(format!("{} {} {}", x["ph"], x["name"], if x["ph"] == "i" { x["args"].to_string() } else { String::new() })).or_default() += 1;
+        }
+        m
+    };
+    assert_eq!(memory(&je), memory(&pe));
+    let alloc = r#""i" "alloc" {"bytes":65536,"device":0,"kind":"device","library":"perfetto_app"}"#;
+    assert_eq!(memory(&je).get(alloc), Some(&400), "{:?}", memory(&je));
+    assert!(pe.iter().any(|x| x["ph"] == "C" && x["name"] == "GPU 0 device memory (bytes)"));
     let threads = |e: &[Value]| e.iter().filter(|x| x["name"] == "thread_name").count();
     assert_eq!(threads(&je), threads(&pe));
     // The same from Perfetto's own generated classes.
@@ -111,6 +124,7 @@ fn protobuf_holds_every_json_event_and_perfettos_classes_parse_it() {
     assert_eq!(c["counters"].as_u64(), Some(2 * 200 * 2));
     assert_eq!(c["names"]["cudaMalloc"].as_u64(), Some(400));
     assert_eq!(c["results"]["cudaErrorInvalidDevice"].as_u64(), Some(800), "{c}");
+    assert_eq!((c["memory"]["alloc"].as_u64(), c["memory"]["free"].as_u64()), (Some(400), Some(400)), "{c}");
     // Bytes per event (calls and counter samples), both formats.
     let n = (count(&je, "X") + count(&je, "C")) as f64;
     let (jb, pb) = (std::fs::metadata(&j).unwrap().len() as f64, std::fs::metadata(&p).unwrap().len() as f64);
