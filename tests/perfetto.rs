@@ -225,13 +225,37 @@ fn report_and_merge_read_and_write_both_formats() {
     let (j, p) = (dir.join("a.json"), dir.join("b.pftrace"));
     traced(&exe, &["mix", "20"], &j, &[]);
     traced(&exe, &["mix", "20"], &p, &[]);
+    let mut reports = Vec::new();
     for f in [&j, &p] {
         let o = cli_on_fake().arg("report").arg(f).output().unwrap();
         let (out, err) = output_text(&o);
         assert!(o.status.success(), "{err}");
         assert_eq!(summary_calls(&out, "cudaMalloc"), Some(40), "{}:\n{out}", f.display());
         assert_eq!(summary_calls(&out, "cudaSetDevice"), Some(40));
+        reports.push(out);
     }
+    // The same tables from both formats: headings, rows, call counts and
+    // errors (two runs: times, their order and the process line differ;
+    // the same events give the same report exactly: the timeline's unit
+    // test both_writers_give_the_same_events).
+    let shape = |r: &str| {
+        let mut rows: Vec<String> = r
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("Process:") && !l.trim_start().starts_with("---"))
+            .map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                // A table row: keep the call count and the name, or the
+                // error row whole; headings whole.
+                match cols.as_slice() {
+                    [_, _, calls, .., name] if cols.len() == 9 => format!("{calls} {name}"),
+                    _ => cols.join(" "),
+                }
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(shape(&reports[0]), shape(&reports[1]), "report from JSON:\n{}\nfrom protobuf:\n{}", reports[0], reports[1]);
     for out in ["all.json", "all.pftrace"] {
         let m = dir.join(out);
         let o = cli_on_fake().arg("report").arg(&j).arg(&p).arg("--merge").arg(&m).output().unwrap();
