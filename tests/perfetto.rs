@@ -269,3 +269,39 @@ fn report_and_merge_read_and_write_both_formats() {
     }
     assert_eq!(perfetto_check(&dir.join("all.pftrace"))["calls"].as_u64(), Some(800));
 }
+
+/// The size figure (docs/PERFORMANCE.md, docs/TIMELINE.md): bytes per call
+/// event of the protobuf timeline on a framework-like mix of short calls
+/// with 0 to 5 arguments, their driver calls nested under them (traced
+/// through the interposer by `cudart-shim trace`), and allocations; the
+/// same run's JSON for comparison. Printed (`--no-capture`), not a target
+/// checked here.
+#[test]
+fn bytes_per_call_event_on_a_step_mix() {
+    let (dir, exe) = app("perfetto_size");
+    let mut figures = Vec::new();
+    for ext in ["json", "pftrace"] {
+        let f = dir.join(format!("s.{ext}"));
+        let _ = std::fs::remove_file(&f);
+        let o = cli_on_fake().args(["trace", "--timeline", f.to_str().unwrap(), "--"]).arg(&exe).args(["steps", "400"]).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{out}\n{err}");
+        let ev = events(&f);
+        let calls = count(&ev, "X") as u64 - ev.iter().filter(|e| e["cat"] == "nvtx").count() as u64;
+        let nested = ev.iter().filter(|e| e["ph"] == "X" && e["args"]["depth"].as_u64().unwrap_or(0) > 0).count();
+        assert!(nested as u64 > calls / 4, "{ext}: driver calls nest under the runtime's ({nested} of {calls})");
+        figures.push((calls, std::fs::metadata(&f).unwrap().len(), ev));
+    }
+    let (jcalls, jbytes, _) = &figures[0];
+    let c = perfetto_check(&dir.join("s.pftrace"));
+    assert_eq!(c["calls"].as_u64(), Some(figures[1].0));
+    let per_call = c["call_bytes"].as_f64().unwrap() / c["calls"].as_f64().unwrap();
+    let pb_all = figures[1].1 as f64 / figures[1].0 as f64;
+    println!(
+        "timeline size, step mix ({} calls, {} nested): protobuf {per_call:.1} B per call event (begin + end packets and what they intern), whole file {pb_all:.1} B per call; JSON {:.1} B per call",
+        figures[1].0,
+        figures[1].2.iter().filter(|e| e["ph"] == "X" && e["args"]["depth"].as_u64().unwrap_or(0) > 0).count(),
+        *jbytes as f64 / *jcalls as f64
+    );
+    assert!(per_call < *jbytes as f64 / *jcalls as f64 / 3.0);
+}

@@ -9,7 +9,9 @@ timeline of the same run:
   tracks, NVTX's aside), counters, flows_out, flows_in, threads, names
   (calls by name), results (calls with a result annotation, by result),
   nvtx (NVTX ranges and marks, by kind and message: "range NAME",
-  "startend NAME", "mark NAME"), memory (memory instants by name).
+  "startend NAME", "mark NAME"), memory (memory instants by name),
+  call_bytes (bytes of the packets of calls: their begins and ends on
+  thread tracks, with the interned names and values they carry).
 
 Usage: perfetto_check.py FILE.pftrace
 """
@@ -18,6 +20,15 @@ import json
 import sys
 
 from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+
+def _varint(n):
+    b = bytearray()
+    while True:
+        b.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(b)
 
 
 def main(path):
@@ -37,6 +48,8 @@ def main(path):
     memory = collections.Counter()
     asyncs = set()
     for p in trace.packet:
+        size = p.ByteSize()
+        size += 1 + len(_varint(size))
         seq = p.trusted_packet_sequence_id
         if p.sequence_flags & pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED:
             names[seq], arg_names[seq], values[seq], cats[seq] = {}, {}, {}, {}
@@ -71,9 +84,12 @@ def main(path):
                     nvtx["mark " + name] += 1
             elif "memory" in cat:
                 memory[name] += 1
+            elif e.type == pb.TrackEvent.TYPE_SLICE_END and track in threads:
+                out["call_bytes"] += size
             elif e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
                 if track in threads:
                     out["calls"] += 1
+                    out["call_bytes"] += size
                     name = names[seq][e.name_iid] if e.HasField("name_iid") else e.name
                     by_name[name] += 1
                     for a in e.debug_annotations:

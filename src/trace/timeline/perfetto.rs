@@ -39,6 +39,9 @@ struct Seq {
     names: HashMap<String, u64>,
     arg_names: HashMap<&'static str, u64>,
     values: HashMap<String, u64>,
+    /// Hashes of the values seen once (written in full then; interned at
+    /// their second use), cleared when it holds [`INTERN_MAX_VALUES`].
+    seen: HashSet<u64>,
     next_name: u64,
     next_value: u64,
     /// The incremental clock's last timestamp on this sequence.
@@ -103,13 +106,26 @@ impl Seq {
         })
     }
 
-    /// A string value: interned when short and the table has room.
+    /// A string value: interned from its second use when short and the
+    /// table has room, else written in full; an address in full is a
+    /// `pointer_value` (a varint: readers show it as the same `0x...` text).
+    /// Most addresses and sizes a program passes are used once: interning
+    /// one costs its text and an id more than writing it.
     fn value(&mut self, v: &str, new: &mut pb::InternedData) -> AnnValue {
         if let Some(&i) = self.values.get(v) {
             return AnnValue::StringValueIid(i);
         }
-        if v.len() > INTERN_MAX_LEN || self.next_value > INTERN_MAX_VALUES {
-            return AnnValue::StringValue(v.to_owned());
+        let again = v.len() <= INTERN_MAX_LEN && self.next_value <= INTERN_MAX_VALUES && {
+            if self.seen.len() as u64 >= INTERN_MAX_VALUES {
+                self.seen.clear();
+            }
+            !self.seen.insert(fnv(v.as_bytes()))
+        };
+        if !again {
+            return match pointer(v) {
+                Some(p) => AnnValue::PointerValue(p),
+                None => AnnValue::StringValue(v.to_owned()),
+            };
         }
         let i = self.next_value;
         self.next_value += 1;
@@ -188,6 +204,22 @@ impl Perfetto {
         let arg = pb::DebugAnnotation { name_field: Some(AnnName::Name("process".into())), value: Some(AnnValue::StringValue(record)) };
         self.instant(PROCESS_RECORD.to_owned(), vec![arg]);
     }
+}
+
+/// FNV-1a, 64 bits (the seen-once set's key: a collision only interns a
+/// value at its first use).
+fn fnv(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| (h ^ c as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// An address as the trace writes it (`0x` and lowercase hex digits, no
+/// leading zero), which a `pointer_value` gives back exactly.
+fn pointer(v: &str) -> Option<u64> {
+    let h = v.strip_prefix("0x")?;
+    if h.is_empty() || h.len() > 16 || (h.len() > 1 && h.starts_with('0')) || !h.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+        return None;
+    }
+    u64::from_str_radix(h, 16).ok()
 }
 
 /// Set a thread packet's timestamp: a delta on the sequence's incremental
