@@ -106,6 +106,16 @@ impl Seq {
         })
     }
 
+    /// A call's argument: a small decimal number as a `uint_value` (one
+    /// byte less than an interned id; readers show a call's arguments as
+    /// text, so it reads back the same), else as [`Seq::value`].
+    fn arg_value(&mut self, v: &str, new: &mut pb::InternedData) -> AnnValue {
+        match small_number(v) {
+            Some(n) => AnnValue::UintValue(n),
+            None => self.value(v, new),
+        }
+    }
+
     /// A string value: interned from its second use when short and the
     /// table has room, else written in full; an address in full is a
     /// `pointer_value` (a varint: readers show it as the same `0x...` text).
@@ -220,6 +230,15 @@ fn pointer(v: &str) -> Option<u64> {
         return None;
     }
     u64::from_str_radix(h, 16).ok()
+}
+
+/// A decimal number below 2^14 (at most two varint bytes) written the
+/// way it reads back (no sign, no leading zero).
+fn small_number(v: &str) -> Option<u64> {
+    if v.is_empty() || v.len() > 5 || (v.len() > 1 && v.starts_with('0')) || !v.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    v.parse::<u64>().ok().filter(|&n| n < 1 << 14)
 }
 
 /// Set a thread packet's timestamp: a delta on the sequence's incremental
@@ -406,7 +425,7 @@ impl super::Format for Perfetto {
                     for k in &c.args[e.args.0 as usize..e.args.1 as usize] {
                         self.text.clear();
                         k.write_value(c.text, &mut self.text);
-                        let value = seq.value(&self.text, &mut new);
+                        let value = seq.arg_value(&self.text, &mut new);
                         annotate(seq, &mut ev, k.name, value, &mut new);
                     }
                     end = Some((None, ts + clock::to_ns(e.dt)));

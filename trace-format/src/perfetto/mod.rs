@@ -267,10 +267,20 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                         let stack = open.entry(uuid).or_default();
                         let mut args = args;
                         let cat = if at.thread {
+                            let cat = cat.unwrap_or_else(|| "cuda_api".into());
+                            if cat == "cuda_api" {
+                                // A call's arguments are text (the writer
+                                // puts small numbers in a number field).
+                                for v in args.values_mut() {
+                                    if v.is_u64() || v.is_i64() {
+                                        *v = Value::String(v.to_string());
+                                    }
+                                }
+                            }
                             args.entry("result").or_insert_with(|| json!(success_of(&name)));
                             // Set from the nesting once every slice is read.
                             args.insert("depth".into(), json!(0));
-                            cat.unwrap_or_else(|| "cuda_api".into())
+                            cat
                         } else {
                             cat.unwrap_or_default()
                         };
