@@ -305,3 +305,44 @@ fn bytes_per_call_event_on_a_step_mix() {
     );
     assert!(per_call < *jbytes as f64 / *jcalls as f64 / 3.0);
 }
+
+/// A driver-API program (no runtime: the interposer alone reports its
+/// calls): its `cuMemAlloc`/`cuMemFree` reach the timeline through the
+/// ledger as they do from the runtime, the same in both formats.
+#[test]
+fn driver_allocations_through_the_interposer_in_both_formats() {
+    let dir = scratch("perfetto_driver_memory");
+    let exe = dir.join("driver_api");
+    let interposer = target_dir().join("driver/libcuda.so.1");
+    let o = std::process::Command::new("cc")
+        .args(["-Wall", "-Werror", "-g", "-I"])
+        .arg(cuda_include())
+        .arg(repo_root().join("tests/c/driver_api.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", interposer.parent().unwrap().display()))
+        .arg("-lcuda")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "cc driver_api.c: {}", String::from_utf8_lossy(&o.stderr));
+    let mut seen = Vec::new();
+    for ext in ["json", "pftrace"] {
+        let f = dir.join(format!("d.{ext}"));
+        let _ = std::fs::remove_file(&f);
+        let o = cli_on_fake().args(["trace", "--timeline", f.to_str().unwrap(), "--"]).arg(&exe).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{out}\n{err}");
+        let ev = events(&f);
+        let mem: Vec<String> = ev
+            .iter()
+            .filter(|e| e["cat"] == "memory")
+            .map(|e| format!("{} {} {}", e["ph"], e["name"], if e["ph"] == "i" { e["args"].to_string() } else { e["args"]["bytes"].to_string() }))
+            .collect();
+        seen.push(mem);
+    }
+    let alloc = r#""i" "alloc" {"bytes":1048576,"device":0,"kind":"device","library":"driver_api"}"#;
+    assert!(seen[0].iter().any(|m| m == alloc), "{:?}", seen[0]);
+    assert!(seen[0].iter().any(|m| m == r#""C" "GPU 0 device memory (bytes)" 1048576"#), "{:?}", seen[0]);
+    assert!(seen[0].iter().any(|m| m.starts_with(r#""i" "free""#)), "{:?}", seen[0]);
+    assert_eq!(seen[0], seen[1], "JSON vs protobuf");
+}
