@@ -56,7 +56,7 @@ fn memory_events_from_the_ledger() {
     assert_eq!(unsafe { cudaFree(b) }, cudaSuccess);
     trace::flush();
     let ev = read();
-    assert_eq!(ev.iter().filter(|e| e["ph"] == "C").last().unwrap()["args"]["bytes"], 0);
+    assert_eq!(ev.iter().rfind(|e| e["ph"] == "C").unwrap()["args"]["bytes"], 0);
     assert_eq!(ev.iter().filter(|e| e["name"] == "cudaFree").count(), 3);
 }
 

@@ -926,6 +926,9 @@ mod tests {
     use crate::trace::{clock, CallSite, TraceArg};
     use serde_json::Value;
 
+    /// An argument's name and how to capture it.
+    type ArgOf<'a> = (&'static str, &'a dyn Fn(&mut CallArgs, &'static str));
+
     /// A text argument (kept as text, as NVTX messages are).
     struct Text(&'static str);
     impl TraceArg for Text {
@@ -946,7 +949,7 @@ mod tests {
         let (set, malloc, alloc) = (SET.id().unwrap(), MALLOC.id().unwrap(), ALLOC.id().unwrap());
         let t = clock::ticks();
         let chunk = Chunk::new();
-        let push = |ev: Event, args: &[(&'static str, &dyn Fn(&mut CallArgs, &'static str))]| {
+        let push = |ev: Event, args: &[ArgOf<'_>]| {
             let mut c = CallArgs::new(true);
             for (name, f) in args {
                 f(&mut c, name);
