@@ -244,11 +244,13 @@ fn report_and_merge_read_and_write_both_formats() {
             .filter(|l| !l.trim_start().starts_with("Process:") && !l.trim_start().starts_with("---"))
             .map(|l| {
                 let cols: Vec<&str> = l.split_whitespace().collect();
-                // A table row: keep the call count and the name, or the
-                // error row whole; headings whole.
-                match cols.as_slice() {
-                    [_, _, calls, .., name] if cols.len() == 9 => format!("{calls} {name}"),
-                    _ => cols.join(" "),
+                // A timed row (it starts with the time's share): keep
+                // the count and the name (and style); other rows and
+                // headings whole.
+                if cols.len() >= 9 && cols[0].contains('.') && cols[0].parse::<f64>().is_ok() {
+                    format!("{} {}", cols[2], cols[8..].join(" "))
+                } else {
+                    cols.join(" ")
                 }
             })
             .collect();
