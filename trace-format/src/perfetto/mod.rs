@@ -7,22 +7,30 @@
 //! complete trace: the library writes whole packets only.
 //!
 //! What the library writes (src/trace/timeline/perfetto.rs):
-//! - sequence 1: the process track ([`process_uuid`]), the memory counter
-//!   track ([`counter_uuid`]), GPU stream tracks and their slices (category
-//!   `gpu_kernel`, `gpu_memcpy`, `gpu_memset`, as in the JSON), the process
-//!   record (an instant [`PROCESS_RECORD`] with the record's JSON in
-//!   annotation `process`) and markers (other instants on the process
-//!   track: dropped events, the size limit);
+//! - sequence 1: the process track ([`process_uuid`]), GPU stream tracks
+//!   and their slices (category `gpu_kernel`, `gpu_memcpy`, `gpu_memset`,
+//!   as in the JSON), the process record (an instant [`PROCESS_RECORD`]
+//!   with the record's JSON in annotation `process`) and markers (other
+//!   instants on the process track: dropped events, the size limit);
 //! - one sequence per host thread, whose first packet declares the thread's
 //!   track ([`thread_uuid`]) and makes it the sequence's default track;
-//!   each call is a slice (begin and end packets), its name, argument names
-//!   and short argument values interned per sequence. The call's result is
-//!   an annotation `result` when it is not success (no annotation: success);
-//!   its depth is the slice's nesting; the flow to its GPU work is the
-//!   begin's `flow_ids`, ending at the GPU slice's `terminating_flow_ids`.
+//!   each call is a slice (begin and end packets), its name and argument
+//!   names interned per sequence, argument values written in full at first
+//!   use (addresses as `pointer_value`, small numbers as `uint_value`: read
+//!   back as the JSON's text) and interned from the second. The call's
+//!   result is an annotation `result` when it is not success (no
+//!   annotation: success); its depth is the slice's nesting; the flow to
+//!   its GPU work is the begin's `flow_ids`, ending at the GPU slice's
+//!   `terminating_flow_ids`. The same sequence carries the thread's NVTX
+//!   tracks (named `NVTX [domain] thread`, ids as the JSON's track ids) with
+//!   their slices and marks (category `nvtx`), its NVTX start/end ranges
+//!   (one track each, [`async_uuid`], read back as `b`/`e` pairs), its
+//!   memory instants (category `memory`) and the ledger's counter tracks
+//!   ([`memory_uuid`]: one per device and kind).
 //!
 //! Timestamps are nanoseconds on the trace's own axis (since the trace
-//! started, as the JSON's microseconds), on Perfetto's default clock.
+//! started, as the JSON's microseconds), on Perfetto's default clock; a
+//! thread's packets on its sequence's incremental clock.
 
 #[allow(clippy::all, clippy::pedantic, missing_docs)]
 pub mod protos {
