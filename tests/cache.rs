@@ -752,27 +752,26 @@ fn a_one_off_segment_goes_back_once_its_block_is_free() {
     free(c);
 }
 
+/// With the cache on, the ledger (which the timeline's memory track
+/// reads) counts each `cudaMalloc` once, at the size asked, however the
+/// cache serves it; a failed free counts nothing.
 #[test]
-fn trace_memory_counter_sees_cached_blocks_at_their_rounded_size() {
-    let f = scratch("cache_trace").join("summary.json");
-    use_fake_driver(&[
-        ("CUDART_SHIM_POOL", "1"),
-        ("CUDART_SHIM_TRACE", "summary"),
-        ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap()),
-    ]);
-    use cudart_shim::trace::memory_allocated;
+fn ledger_counts_cached_blocks_once() {
+    let f = scratch("cache_trace").join("tl.json");
+    use_fake_driver(&[("CUDART_SHIM_POOL", "1"), ("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap())]);
+    use cudart_shim::ledger::book::used;
     let p = malloc(1000);
-    assert_eq!(memory_allocated(), 1024);
+    assert_eq!(used(0), 1000);
     free(p);
-    assert_eq!(memory_allocated(), 0);
+    assert_eq!(used(0), 0);
     for _ in 0..10 {
         let q = malloc(3 * MIB + 1);
-        assert_eq!(memory_allocated(), 3 * MIB as i64 + 512, "rounded to 512 B, not the segment's size");
+        assert_eq!(used(0), 3 * MIB as u64 + 1, "the request, not the segment");
         free(q);
     }
-    assert_eq!(memory_allocated(), 0);
+    assert_eq!(used(0), 0);
     assert_eq!(unsafe { cudaFree(p) }, cudaErrorInvalidValue);
-    assert_eq!(memory_allocated(), 0, "a failed free counts nothing");
+    assert_eq!(used(0), 0, "a failed free counts nothing");
 }
 
 /// Work still queued on a stream (a host function on the fake driver's

@@ -338,6 +338,11 @@ fn an_oom_report_at_the_first_failure_of_each_kind() {
 #[test]
 fn each_booked_call_leaves_one_memory_event_for_the_timeline() {
     start("");
+    // Events are left only while the timeline is on.
+    assert_eq!(malloc("cudaMalloc", 8, 0x3000), 0);
+    assert_eq!(ledger::take_event(), None, "no timeline, no event");
+    assert_eq!(free("cudaFree", 0x3000), 0);
+    ledger::configure(ledger::Config { timeline: true, ..ledger::config() });
     assert_eq!(malloc("cudaMalloc", 1000, 0x1000), 0);
     let e = ledger::take_event().unwrap();
     assert_eq!((e.alloc, e.device, e.kind, e.size, e.track), (true, 0, ledger::Kind::Device, 1000, 1000));

@@ -310,3 +310,50 @@ fn gpu_projection_equals_the_gpu_slices_launched_inside_each_range() {
     let theirs: f64 = step[2].parse().unwrap();
     assert!((theirs - ours).abs() <= 3.0 + ours * 0.001, "projection {theirs} ns, our GPU rows {ours} ns\n{table}");
 }
+
+/// The same NVTX run written to JSON and to Perfetto's protobuf: the same
+/// NVTX events (push/pop slices on the NVTX tracks, start/end pairs, marks)
+/// with the same names and arguments (level, domain, color, payload,
+/// category), read back by our reader and by Perfetto's own classes.
+#[test]
+fn nvtx_events_are_the_same_in_json_and_protobuf() {
+    let dir = scratch("nvtx_formats");
+    let mut nvtx: Vec<std::collections::BTreeMap<String, u64>> = Vec::new();
+    for f in [dir.join("tl.json"), dir.join("tl.pftrace")] {
+        let _ = std::fs::remove_file(&f);
+        trace("formats", &["--timeline", f.to_str().unwrap()], &["basic"], &[]);
+        let bytes = std::fs::read(&f).unwrap();
+        let ev = if trace_format::perfetto::looks_like_protobuf(&bytes) {
+            trace_format::perfetto::to_chrome(&trace_format::perfetto::packets(&bytes).unwrap())
+        } else {
+            timeline(&f)
+        };
+        let mut m = std::collections::BTreeMap::new();
+        for e in ev.iter().filter(|e| e["cat"] == "nvtx") {
+            *m.entry(format!("{} {} {}", e["ph"], e["name"], e["args"])).or_default() += 1;
+        }
+        // The NVTX tracks keep their names.
+        let names = thread_names(&ev);
+        assert!(names.iter().any(|(_, n)| n == "NVTX mylib main thread"), "{names:?}");
+        nvtx.push(m);
+    }
+    assert!(nvtx[0].keys().any(|k| k.starts_with("\"X\" \"outer\"") && k.contains("#ff0000")), "{:?}", nvtx[0]);
+    assert!(nvtx[0].keys().any(|k| k.starts_with("\"b\" \"handoff\"")), "{:?}", nvtx[0]);
+    assert!(nvtx[0].keys().any(|k| k.starts_with("\"i\" \"tick\"")), "{:?}", nvtx[0]);
+    assert_eq!(nvtx[0], nvtx[1], "JSON vs protobuf");
+    // Perfetto's classes: one range per push, one mark, one start/end.
+    let py = std::env::var_os("CUDART_SHIM_PERFETTO_PY").map_or_else(|| repo_root().join(".cache/perfetto-py"), PathBuf::from);
+    let o = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/perfetto_check.py"))
+        .arg(dir.join("tl.pftrace"))
+        .env("PYTHONPATH", &py)
+        .env("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let count = |ph: &str, name: &str| nvtx[0].iter().filter(|(k, _)| k.starts_with(&format!("\"{ph}\" \"{name}\""))).map(|(_, n)| n).sum::<u64>();
+    for (kind, ph, name) in [("range", "X", "outer"), ("range", "X", "inner"), ("range", "X", "registered"), ("startend", "b", "handoff"), ("mark", "i", "tick")] {
+        assert_eq!(c["nvtx"][format!("{kind} {name}")].as_u64(), Some(count(ph, name)), "{kind} {name}: {c}");
+    }
+}

@@ -103,6 +103,19 @@ fn protobuf_holds_every_json_event_and_perfettos_classes_parse_it() {
     assert_eq!(memcpy(&pe), "cudaMemcpyHostToDevice");
     assert_eq!(count(&je, "C"), count(&pe, "C"), "memory counter samples");
     assert_eq!(count(&je, "C"), 2 * 200 * 2);
+    // The ledger's memory events: an instant per allocation and free (size,
+    // kind, device, library) and the counter of its device and kind.
+    let memory = |e: &[Value]| {
+        let mut m: BTreeMap<String, u64> = BTreeMap::new();
+        for x in e.iter().filter(|x| x["cat"] == "memory") {
+            *m.entry(format!("{} {} {}", x["ph"], x["name"], if x["ph"] == "i" { x["args"].to_string() } else { String::new() })).or_default() += 1;
+        }
+        m
+    };
+    assert_eq!(memory(&je), memory(&pe));
+    let alloc = r#""i" "alloc" {"bytes":65536,"device":0,"kind":"device","library":"perfetto_app"}"#;
+    assert_eq!(memory(&je).get(alloc), Some(&400), "{:?}", memory(&je));
+    assert!(pe.iter().any(|x| x["ph"] == "C" && x["name"] == "GPU 0 device memory (bytes)"));
     let threads = |e: &[Value]| e.iter().filter(|x| x["name"] == "thread_name").count();
     assert_eq!(threads(&je), threads(&pe));
     // The same from Perfetto's own generated classes.
@@ -111,6 +124,7 @@ fn protobuf_holds_every_json_event_and_perfettos_classes_parse_it() {
     assert_eq!(c["counters"].as_u64(), Some(2 * 200 * 2));
     assert_eq!(c["names"]["cudaMalloc"].as_u64(), Some(400));
     assert_eq!(c["results"]["cudaErrorInvalidDevice"].as_u64(), Some(800), "{c}");
+    assert_eq!((c["memory"]["alloc"].as_u64(), c["memory"]["free"].as_u64()), (Some(400), Some(400)), "{c}");
     // Bytes per event (calls and counter samples), both formats.
     let n = (count(&je, "X") + count(&je, "C")) as f64;
     let (jb, pb) = (std::fs::metadata(&j).unwrap().len() as f64, std::fs::metadata(&p).unwrap().len() as f64);
@@ -211,13 +225,39 @@ fn report_and_merge_read_and_write_both_formats() {
     let (j, p) = (dir.join("a.json"), dir.join("b.pftrace"));
     traced(&exe, &["mix", "20"], &j, &[]);
     traced(&exe, &["mix", "20"], &p, &[]);
+    let mut reports = Vec::new();
     for f in [&j, &p] {
         let o = cli_on_fake().arg("report").arg(f).output().unwrap();
         let (out, err) = output_text(&o);
         assert!(o.status.success(), "{err}");
         assert_eq!(summary_calls(&out, "cudaMalloc"), Some(40), "{}:\n{out}", f.display());
         assert_eq!(summary_calls(&out, "cudaSetDevice"), Some(40));
+        reports.push(out);
     }
+    // The same tables from both formats: headings, rows, call counts and
+    // errors (two runs: times, their order and the process line differ;
+    // the same events give the same report exactly: the timeline's unit
+    // test both_writers_give_the_same_events).
+    let shape = |r: &str| {
+        let mut rows: Vec<String> = r
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("Process:") && !l.trim_start().starts_with("---"))
+            .map(|l| {
+                let cols: Vec<&str> = l.split_whitespace().collect();
+                // A timed row (it starts with the time's share): keep
+                // the count and the name (and style); other rows and
+                // headings whole.
+                if cols.len() >= 9 && cols[0].contains('.') && cols[0].parse::<f64>().is_ok() {
+                    format!("{} {}", cols[2], cols[8..].join(" "))
+                } else {
+                    cols.join(" ")
+                }
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(shape(&reports[0]), shape(&reports[1]), "report from JSON:\n{}\nfrom protobuf:\n{}", reports[0], reports[1]);
     for out in ["all.json", "all.pftrace"] {
         let m = dir.join(out);
         let o = cli_on_fake().arg("report").arg(&j).arg(&p).arg("--merge").arg(&m).output().unwrap();
@@ -230,4 +270,81 @@ fn report_and_merge_read_and_write_both_formats() {
         assert_eq!(summary_calls(&output_text(&o).0, "cudaMalloc"), Some(80), "{out}");
     }
     assert_eq!(perfetto_check(&dir.join("all.pftrace"))["calls"].as_u64(), Some(800));
+}
+
+/// The size figure (docs/PERFORMANCE.md, docs/TIMELINE.md): bytes per call
+/// event of the protobuf timeline on a framework-like mix of short calls
+/// with 0 to 5 arguments, their driver calls nested under them (traced
+/// through the interposer by `cudart-shim trace`), and allocations; the
+/// same run's JSON for comparison. Printed (`--no-capture`), not a target
+/// checked here.
+#[test]
+fn bytes_per_call_event_on_a_step_mix() {
+    let (dir, exe) = app("perfetto_size");
+    let mut figures = Vec::new();
+    for ext in ["json", "pftrace"] {
+        let f = dir.join(format!("s.{ext}"));
+        let _ = std::fs::remove_file(&f);
+        let o = cli_on_fake().args(["trace", "--timeline", f.to_str().unwrap(), "--"]).arg(&exe).args(["steps", "400"]).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{out}\n{err}");
+        let ev = events(&f);
+        let calls = count(&ev, "X") as u64 - ev.iter().filter(|e| e["cat"] == "nvtx").count() as u64;
+        let nested = ev.iter().filter(|e| e["ph"] == "X" && e["args"]["depth"].as_u64().unwrap_or(0) > 0).count();
+        assert!(nested as u64 > calls / 4, "{ext}: driver calls nest under the runtime's ({nested} of {calls})");
+        figures.push((calls, std::fs::metadata(&f).unwrap().len(), ev));
+    }
+    let (jcalls, jbytes, _) = &figures[0];
+    let c = perfetto_check(&dir.join("s.pftrace"));
+    assert_eq!(c["calls"].as_u64(), Some(figures[1].0));
+    let per_call = c["call_bytes"].as_f64().unwrap() / c["calls"].as_f64().unwrap();
+    let pb_all = figures[1].1 as f64 / figures[1].0 as f64;
+    println!(
+        "timeline size, step mix ({} calls, {} nested): protobuf {per_call:.1} B per call event (begin + end packets and what they intern), whole file {pb_all:.1} B per call; JSON {:.1} B per call",
+        figures[1].0,
+        figures[1].2.iter().filter(|e| e["ph"] == "X" && e["args"]["depth"].as_u64().unwrap_or(0) > 0).count(),
+        *jbytes as f64 / *jcalls as f64
+    );
+    assert!(per_call < *jbytes as f64 / *jcalls as f64 / 3.0);
+}
+
+/// A driver-API program (no runtime: the interposer alone reports its
+/// calls): its `cuMemAlloc`/`cuMemFree` reach the timeline through the
+/// ledger as they do from the runtime, the same in both formats.
+#[test]
+fn driver_allocations_through_the_interposer_in_both_formats() {
+    let dir = scratch("perfetto_driver_memory");
+    let exe = dir.join("driver_api");
+    let interposer = target_dir().join("driver/libcuda.so.1");
+    let o = std::process::Command::new("cc")
+        .args(["-Wall", "-Werror", "-g", "-I"])
+        .arg(cuda_include())
+        .arg(repo_root().join("tests/c/driver_api.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", interposer.parent().unwrap().display()))
+        .arg("-lcuda")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "cc driver_api.c: {}", String::from_utf8_lossy(&o.stderr));
+    let mut seen = Vec::new();
+    for ext in ["json", "pftrace"] {
+        let f = dir.join(format!("d.{ext}"));
+        let _ = std::fs::remove_file(&f);
+        let o = cli_on_fake().args(["trace", "--timeline", f.to_str().unwrap(), "--"]).arg(&exe).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{out}\n{err}");
+        let ev = events(&f);
+        let mem: Vec<String> = ev
+            .iter()
+            .filter(|e| e["cat"] == "memory")
+            .map(|e| format!("{} {} {}", e["ph"], e["name"], if e["ph"] == "i" { e["args"].to_string() } else { e["args"]["bytes"].to_string() }))
+            .collect();
+        seen.push(mem);
+    }
+    let alloc = r#""i" "alloc" {"bytes":1048576,"device":0,"kind":"device","library":"driver_api"}"#;
+    assert!(seen[0].iter().any(|m| m == alloc), "{:?}", seen[0]);
+    assert!(seen[0].iter().any(|m| m == r#""C" "GPU 0 device memory (bytes)" 1048576"#), "{:?}", seen[0]);
+    assert!(seen[0].iter().any(|m| m.starts_with(r#""i" "free""#)), "{:?}", seen[0]);
+    assert_eq!(seen[0], seen[1], "JSON vs protobuf");
 }

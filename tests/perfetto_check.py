@@ -6,8 +6,12 @@ one JSON line, what the tests and scripts/gpu-perfetto compare with the JSON
 timeline of the same run:
 
   packets, bytes, calls (slices on thread tracks), gpu (slices on other
-  tracks), counters, flows_out, flows_in, threads, names (calls by name),
-  results (calls with a result annotation, by result).
+  tracks, NVTX's aside), counters, flows_out, flows_in, threads, names
+  (calls by name), results (calls with a result annotation, by result),
+  nvtx (NVTX ranges and marks, by kind and message: "range NAME",
+  "startend NAME", "mark NAME"), memory (memory instants by name),
+  call_bytes (bytes of the packets of calls: their begins and ends on
+  thread tracks, with the interned names and values they carry).
 
 Usage: perfetto_check.py FILE.pftrace
 """
@@ -18,6 +22,15 @@ import sys
 from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
 
 
+def _varint(n):
+    b = bytearray()
+    while True:
+        b.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(b)
+
+
 def main(path):
     data = open(path, "rb").read()
     trace = pb.Trace()
@@ -25,20 +38,28 @@ def main(path):
     threads = set()
     defaults = {}
     names = {}
+    cats = {}
     arg_names = {}
     values = {}
     out = collections.Counter()
     by_name = collections.Counter()
     results = collections.Counter()
+    nvtx = collections.Counter()
+    memory = collections.Counter()
+    asyncs = set()
     for p in trace.packet:
+        size = p.ByteSize()
+        size += 1 + len(_varint(size))
         seq = p.trusted_packet_sequence_id
         if p.sequence_flags & pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED:
-            names[seq], arg_names[seq], values[seq] = {}, {}, {}
+            names[seq], arg_names[seq], values[seq], cats[seq] = {}, {}, {}, {}
         if p.HasField("trace_packet_defaults"):
             defaults[seq] = p.trace_packet_defaults.track_event_defaults.track_uuid
         if p.HasField("interned_data"):
             for n in p.interned_data.event_names:
                 names.setdefault(seq, {})[n.iid] = n.name
+            for n in p.interned_data.event_categories:
+                cats.setdefault(seq, {})[n.iid] = n.name
             for n in p.interned_data.debug_annotation_names:
                 arg_names.setdefault(seq, {})[n.iid] = n.name
             for v in p.interned_data.debug_annotation_string_values:
@@ -47,14 +68,28 @@ def main(path):
             d = p.track_descriptor
             if d.HasField("thread"):
                 threads.add(d.uuid)
+            elif d.name.startswith("NVTX") and d.name.endswith("start/end"):
+                asyncs.add(d.uuid)
         if p.HasField("track_event"):
             e = p.track_event
             track = e.track_uuid if e.HasField("track_uuid") else defaults.get(seq)
             out["flows_out"] += len(e.flow_ids)
             out["flows_in"] += len(e.terminating_flow_ids)
-            if e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+            cat = [cats.get(seq, {}).get(i) for i in e.category_iids]
+            name = names.get(seq, {}).get(e.name_iid) if e.HasField("name_iid") else e.name
+            if "nvtx" in cat:
+                if e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+                    nvtx[("startend " if track in asyncs else "range ") + name] += 1
+                elif e.type == pb.TrackEvent.TYPE_INSTANT:
+                    nvtx["mark " + name] += 1
+            elif "memory" in cat:
+                memory[name] += 1
+            elif e.type == pb.TrackEvent.TYPE_SLICE_END and track in threads:
+                out["call_bytes"] += size
+            elif e.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
                 if track in threads:
                     out["calls"] += 1
+                    out["call_bytes"] += size
                     name = names[seq][e.name_iid] if e.HasField("name_iid") else e.name
                     by_name[name] += 1
                     for a in e.debug_annotations:
@@ -69,6 +104,8 @@ def main(path):
     out["threads"] = len(threads)
     out["names"] = dict(by_name)
     out["results"] = dict(results)
+    out["nvtx"] = dict(nvtx)
+    out["memory"] = dict(memory)
     print(json.dumps(out, sort_keys=True))
 
 

@@ -1,11 +1,12 @@
 //! Tracing entry points used by other areas, in process over the fake
-//! driver: the device-memory counter. (Driver entry points handed out by
+//! driver: the ledger's memory events on the timeline. (Driver entry points handed out by
 //! `cudaGetDriverEntryPoint*` are traced by the driver interposer:
 //! tests/interposer.rs.)
 
 mod common;
 use common::*;
 use cudart_shim::api::device::*;
+use cudart_shim::api::memory::{cudaFree, cudaMalloc};
 use cudart_shim::trace;
 use cudart_shim::types::*;
 
@@ -17,33 +18,46 @@ fn env(vars: &[(&str, &str)]) {
     }
 }
 
+/// The timeline's memory events come from the ledger (the one source of
+/// memory accounting), which the timeline switches on: each allocation
+/// and free is an instant (size, kind, device, library) and a sample of
+/// the counter track of its device and kind (bytes live). The protobuf
+/// writer's: tests/perfetto.rs.
 #[test]
-fn memory_counter_track_in_timeline() {
-    let f = scratch("memcounter").join("tl.json");
+fn memory_events_from_the_ledger() {
+    let f = scratch("memevents").join("tl.json");
     let _ = std::fs::remove_file(&f);
     env(&[("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", f.to_str().unwrap())]);
-    let mut d = 0;
-    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
-    trace::memory_counter(1 << 20);
-    trace::memory_counter(4096);
-    trace::memory_counter(-(1 << 20));
-    assert_eq!(trace::memory_allocated(), 4096);
+    let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
+    assert_eq!(unsafe { cudaMalloc(&mut a, 1 << 20) }, cudaSuccess);
+    assert_eq!(unsafe { cudaMalloc(&mut b, 4096) }, cudaSuccess);
+    assert_eq!(unsafe { cudaFree(a) }, cudaSuccess);
+    // A failed free changes nothing: no event.
+    assert_eq!(unsafe { cudaFree(a) }, cudaErrorInvalidValue);
     trace::flush();
-    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-    let vals: Vec<i64> = j["traceEvents"]
-        .as_array()
-        .unwrap()
+    let read = || -> Vec<serde_json::Value> {
+        let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        j["traceEvents"].as_array().unwrap().clone()
+    };
+    let ev = read();
+    let instants: Vec<(&str, u64, &str, i64)> = ev
         .iter()
-        .filter(|e| e["ph"] == "C")
-        .map(|e| e["args"]["bytes"].as_i64().unwrap())
+        .filter(|e| e["ph"] == "i" && e["cat"] == "memory")
+        .map(|e| (e["name"].as_str().unwrap(), e["args"]["bytes"].as_u64().unwrap(), e["args"]["kind"].as_str().unwrap(), e["args"]["device"].as_i64().unwrap()))
         .collect();
-    assert_eq!(vals, [1 << 20, (1 << 20) + 4096, 4096]);
+    assert_eq!(instants, [("alloc", 1 << 20, "device", 0), ("alloc", 4096, "device", 0), ("free", 1 << 20, "device", 0)]);
+    // The library: the test binary itself, the first caller outside our libraries.
+    let lib = ev.iter().find(|e| e["ph"] == "i" && e["cat"] == "memory").unwrap()["args"]["library"].as_str().unwrap().to_owned();
+    assert!(lib.starts_with("trace_inprocess"), "{lib}");
+    let counter: Vec<(&str, i64)> = ev.iter().filter(|e| e["ph"] == "C").map(|e| (e["name"].as_str().unwrap(), e["args"]["bytes"].as_i64().unwrap())).collect();
+    let name = "GPU 0 device memory (bytes)";
+    assert_eq!(counter, [(name, 1 << 20), (name, (1 << 20) + 4096), (name, 4096)]);
     // Flushing again later keeps the file valid and adds the new events.
-    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    assert_eq!(unsafe { cudaFree(b) }, cudaSuccess);
     trace::flush();
-    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
-    let n = j["traceEvents"].as_array().unwrap().iter().filter(|e| e["name"] == "cudaGetDevice").count();
-    assert_eq!(n, 2);
+    let ev = read();
+    assert_eq!(ev.iter().rfind(|e| e["ph"] == "C").unwrap()["args"]["bytes"], 0);
+    assert_eq!(ev.iter().filter(|e| e["name"] == "cudaFree").count(), 3);
 }
 
 /// Threads append to their timeline buffers without a lock while flushes

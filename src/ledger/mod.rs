@@ -160,10 +160,16 @@ pub struct Config {
     pub file: Option<String>,
     /// `CUDART_SHIM_MEMORY_BACKTRACE=N`: frames kept per allocation.
     pub backtrace: u32,
+    /// The timeline is on: every allocation and free becomes a timeline
+    /// event ([`take_event`]), so the ledger accounts (with attribution)
+    /// even with no limit and no report.
+    pub timeline: bool,
 }
 
 const ON_TRACK: u8 = 1;
 const ON_REPORT: u8 = 2;
+/// Leave a [`MemEvent`] for the observation stage (the timeline is on).
+const ON_EVENTS: u8 = 4;
 static ON: AtomicU8 = AtomicU8::new(0);
 static BACKTRACE: AtomicU32 = AtomicU32::new(0);
 static CONFIG: OnceLock<parking_lot::Mutex<Config>> = OnceLock::new();
@@ -203,6 +209,17 @@ fn reporting() -> bool {
     ON.load(Relaxed) & ON_REPORT != 0
 }
 
+/// Whether allocations are attributed to their calling library (the
+/// reports and the timeline show it; limits alone need none).
+fn attributing() -> bool {
+    ON.load(Relaxed) & (ON_REPORT | ON_EVENTS) != 0
+}
+
+#[inline(always)]
+fn events() -> bool {
+    ON.load(Relaxed) & ON_EVENTS != 0
+}
+
 /// Switch the ledger on as `c` says (off when it asks for nothing).
 pub fn configure(c: Config) {
     for d in 0..book::DEVICES {
@@ -210,7 +227,10 @@ pub fn configure(c: Config) {
     }
     BACKTRACE.store(c.backtrace, Relaxed);
     let _ = START_NS.compare_exchange(0, crate::trace::clock::mono_ns(), Relaxed, Relaxed);
-    let on = if c.report { ON_TRACK | ON_REPORT } else if !c.limit.is_empty() { ON_TRACK } else { 0 };
+    let mut on = if c.report { ON_TRACK | ON_REPORT } else if !c.limit.is_empty() { ON_TRACK } else { 0 };
+    if c.timeline {
+        on |= ON_TRACK | ON_EVENTS;
+    }
     *CONFIG.get_or_init(Default::default).lock() = c;
     ON.store(on, Release);
 }
@@ -225,7 +245,7 @@ pub fn config() -> Config {
 pub fn configure_from_env() {
     let m = crate::config::memory_config();
     let t = crate::config::trace_config();
-    configure(Config { limit: m.limit.clone(), report: t.memory, file: t.memory_file.clone(), backtrace: m.backtrace });
+    configure(Config { limit: m.limit.clone(), report: t.memory, file: t.memory_file.clone(), backtrace: m.backtrace, timeline: t.timeline });
 }
 
 /// Nanoseconds since the ledger started.
@@ -256,8 +276,9 @@ enum Pending {
 
 /// What one call changed in the ledger, for the timeline (the pipeline's
 /// observation stage takes it with [`take_event`] after the ledger stage
-/// ran): an allocation or a free as an instant carrying its size and
-/// library, and the new value of the counter track of its device and kind.
+/// ran; left only while the timeline is on, [`Config::timeline`]): an
+/// allocation or a free as an instant carrying its size and library, and
+/// the new value of the counter track of its device and kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemEvent {
     pub alloc: bool,
@@ -270,12 +291,18 @@ pub struct MemEvent {
 }
 
 /// The memory event of this thread's last call, if it changed the ledger.
+/// Each call of the program's own (depth 0) clears what an earlier call
+/// left, so the event is always this call's.
+#[inline]
 pub fn take_event() -> Option<MemEvent> {
+    if !events() {
+        return None;
+    }
     EVENT.try_with(|e| e.take()).ok().flatten()
 }
 
 fn set_event(alloc: bool, e: &book::Entry) {
-    if reporting() {
+    if events() {
         let ev = MemEvent { alloc, device: e.device, kind: e.kind, size: e.size, lib: e.lib, track: book::track(e.device, e.kind) };
         let _ = EVENT.try_with(|c| c.set(Some(ev)));
     }
@@ -468,6 +495,11 @@ pub fn after_view<C: CallView>(call: &C, result: i32) -> i32 {
     if call.depth() > 0 || !active() {
         return result;
     }
+    if events() {
+        // An event an earlier call left untaken (made outside a capture
+        // window) is not this call's.
+        let _ = EVENT.try_with(|c| c.set(None));
+    }
     let Some(op) = op_for(call) else { return result };
     match (op, take_pending()) {
         (Op::Alloc(a), Pending::Alloc { device, charged, requested }) => {
@@ -527,7 +559,7 @@ pub fn after_view<C: CallView>(call: &C, result: i32) -> i32 {
 /// The calling library and return address of this call (0 when the
 /// reports are off: limits need no attribution).
 fn caller_of<C: CallView>(call: &C) -> (caller::LibId, usize, Option<Box<[usize]>>) {
-    if !reporting() {
+    if !attributing() {
         return (0, 0, None);
     }
     let frames = BACKTRACE.load(Relaxed) as usize;
@@ -567,7 +599,7 @@ fn allocated<C: CallView>(call: &C, a: &Alloc, device: i32, mut charged: u64, re
     let e = book::Entry { size, device, kind: a.kind, lib, caller: ret, stream, time_ns: coarse_ns(), tid: tid(), seq: 0, backtrace, charged };
     let (kind, lib) = (e.kind, e.lib);
     book::insert(a.space, handle, e);
-    if reporting() {
+    if events() {
         let ev = MemEvent { alloc: true, device, kind, size, lib, track: book::track(device, kind) };
         let _ = EVENT.try_with(|c| c.set(Some(ev)));
     }

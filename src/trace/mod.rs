@@ -64,7 +64,7 @@ use parking_lot::Mutex;
 use stats::{Agg, SiteStats};
 use std::cell::Cell;
 use std::ffi::{c_char, CString};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicPtr, AtomicU32, AtomicU8, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicU8, Ordering::*};
 use std::sync::OnceLock;
 
 /// Functions that can be traced (exports plus known driver functions).
@@ -685,12 +685,18 @@ fn traced_as_work<R>(
     let fault = fault_mark();
     gpu::end_launch(launch);
     let status = status_of(&r);
+    // What the call changed in the ledger (the one source of memory
+    // accounting; it leaves events while the timeline is on).
+    let memory = if flags & TIMELINE != 0 { crate::ledger::take_event() } else { None };
     if site.included.load(Relaxed) {
         let ev = (t0, dt, launch as i64);
         match st {
             Some(s) => record(s, id, flags, depth, ev, (status, fault), args),
             None => with_late_state(|s| record(s, id, flags, depth, ev, (status, fault), args)),
         }
+    }
+    if let Some(m) = memory {
+        memory_event(st, &m, t0 + dt);
     }
     if flags & SUBSCRIBERS != 0 {
         subscribe::notify(id, depth, args, Some((status, dt)));
@@ -774,6 +780,19 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
     }
 }
 
+/// The timeline event of a ledger change made by the call that returned
+/// at `t`, after the call's own event.
+#[cold]
+#[inline(never)]
+fn memory_event(st: Option<&'static ThreadState>, m: &crate::ledger::MemEvent, t: u64) {
+    let ev = timeline::memory_event(m, t);
+    let none = CallArgs::new(false);
+    match st {
+        Some(s) => timeline::push(&s.lane, ev, &none),
+        None => with_late_state(|s| timeline::push(&s.lane, ev, &none)),
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
@@ -819,31 +838,6 @@ pub fn status_of_value<T: 'static>(r: &T) -> cudaError_t {
     } else {
         crate::types::cudaSuccess
     }
-}
-
-// ---- device memory counter ---------------------------------------------
-
-static ALLOCATED: AtomicI64 = AtomicI64::new(0);
-
-/// Device memory allocated through the runtime changed by `delta` bytes
-/// (the memory area calls this from `cudaMalloc*`/`cudaFree*` after the
-/// driver call succeeded). Adds a point to the timeline's counter track.
-pub fn memory_counter(delta: i64) {
-    let now = ALLOCATED.fetch_add(delta, Relaxed) + delta;
-    if FLAGS.load(Relaxed) & TIMELINE == 0 {
-        return;
-    }
-    let ev = timeline::Event::new(0, 0, timeline::KIND_COUNTER, 0, clock::ticks(), 0, now);
-    let none = CallArgs::new(false);
-    match state() {
-        Some(s) => timeline::push(&s.lane, ev, &none),
-        None => with_late_state(|s| timeline::push(&s.lane, ev, &none)),
-    }
-}
-
-/// Bytes of device memory currently allocated through the runtime.
-pub fn memory_allocated() -> i64 {
-    ALLOCATED.load(Relaxed)
 }
 
 // ---- reading, flushing, exit --------------------------------------------

@@ -10,6 +10,12 @@
  *   perfetto_app hang K
  *     the mix, then cudartShimFlush(), prints "flushed", then more calls
  *     and waits to be killed (the file must be complete as it stands).
+ *   perfetto_app steps K
+ *     the size figure's mix, like a framework's step loop: two threads,
+ *     each K rounds of short calls with 0 to 5 arguments on a stream
+ *     (event record and wait, async copy and memset, queries, the device,
+ *     the last error; under `cudart-shim trace` their driver calls nest
+ *     under them), with an allocation and a free every 8 rounds.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cudart_shim.h>
@@ -53,11 +59,43 @@ static void *mix(void *arg) {
   return NULL;
 }
 
+static void *steps(void *arg) {
+  (void)arg;
+  static char host[4096];
+  cudaStream_t s;
+  cudaEvent_t e;
+  void *buf = NULL, *p = NULL;
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), cudaSuccess);
+  CHECK(cudaMalloc(&buf, sizeof host), cudaSuccess);
+  for (int i = 0; i < rounds; i++) {
+    int d = -1;
+    enum cudaStreamCaptureStatus st;
+    CHECK(cudaGetDevice(&d), cudaSuccess);
+    CHECK(cudaStreamIsCapturing(s, &st), cudaSuccess);
+    CHECK(cudaMemsetAsync(buf, i & 0xff, 256 + (i & 7) * 64, s), cudaSuccess);
+    CHECK(cudaMemcpyAsync(buf, host, 1024, cudaMemcpyHostToDevice, s), cudaSuccess);
+    CHECK(cudaEventRecord(e, s), cudaSuccess);
+    CHECK(cudaStreamWaitEvent(s, e, 0), cudaSuccess);
+    cudaEventQuery(e);
+    CHECK(cudaPeekAtLastError(), cudaSuccess);
+    if (i % 8 == 0) {
+      CHECK(cudaMalloc(&p, 4096 + (size_t)(i & 15) * 512), cudaSuccess);
+      CHECK(cudaFree(p), cudaSuccess);
+    }
+  }
+  CHECK(cudaStreamSynchronize(s), cudaSuccess);
+  CHECK(cudaFree(buf), cudaSuccess);
+  CHECK(cudaEventDestroy(e), cudaSuccess);
+  CHECK(cudaStreamDestroy(s), cudaSuccess);
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
   rounds = atoi(argv[2]);
   pthread_t t[2];
-  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, mix, NULL);
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, strcmp(argv[1], "steps") == 0 ? steps : mix, NULL);
   for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
   if (strcmp(argv[1], "hang") == 0) {
     CHECK(cudartShimFlush(), cudaSuccess);

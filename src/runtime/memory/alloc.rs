@@ -1,7 +1,6 @@
 //! Allocation and release of device, host, registered and managed memory.
 
 use super::cache::{self, Kind};
-use super::dptr;
 use crate::runtime::context::enter;
 use crate::runtime::{out_first, required};
 use crate::types::*;
@@ -18,16 +17,11 @@ pub fn malloc(out: Option<&mut *mut c_void>, size: usize) -> CudaResult {
         if size == 0 {
             return Ok(null_mut());
         }
-        let p = if cache::enabled() {
-            cache::malloc(Kind::Device, ctx, device, size)?
+        if cache::enabled() {
+            cache::malloc(Kind::Device, ctx, device, size)
         } else {
-            cache::driver_alloc(Kind::Device, size)?
-        };
-        if crate::trace::active() {
-            // A cached block counts at its rounded size, as `free` sees it.
-            crate::trace::memory_counter(cache::block_size(p).unwrap_or(size) as i64);
+            cache::driver_alloc(Kind::Device, size)
         }
-        Ok(p)
     })
 }
 
@@ -40,41 +34,12 @@ pub fn free(p: *mut c_void) -> CudaResult {
     if p.is_null() {
         return Ok(());
     }
-    if crate::trace::active() {
-        return free_traced(p);
-    }
-    release(p)
-}
-
-/// `cudaFree` of a non-NULL pointer: the cache's block, or the driver's.
-#[inline(always)]
-fn release(p: *mut c_void) -> CudaResult {
     if cache::enabled()
         && let Some(r) = cache::free(Kind::Device, p)
     {
         return r;
     }
     cache::driver_free(Kind::Device, p)
-}
-
-/// `cudaFree` while tracing: the timeline's memory track needs the size
-/// (the driver's allocation size; for a cached block, its rounded size:
-/// the driver would report the whole segment it was carved from).
-#[cold]
-fn free_traced(p: *mut c_void) -> CudaResult {
-    let (mut base, mut size) = (0, 0usize);
-    let known = match cache::block_size(p) {
-        Some(s) => {
-            size = s;
-            true
-        }
-        None => cu!(cuMemGetAddressRange(&mut base, &mut size, dptr(p))).is_ok(),
-    };
-    release(p)?;
-    if known {
-        crate::trace::memory_counter(-(size as i64));
-    }
-    Ok(())
 }
 
 /// `cudaMallocHost`: page-locked host memory, portable and mapped like

@@ -668,14 +668,6 @@ pub fn free(kind: Kind, p: *mut c_void) -> Option<CudaResult> {
     ours.then_some(Err(cudaErrorInvalidValue))
 }
 
-/// The size of the cache's block at `p` (its request rounded to 512 B),
-/// None when the program holds no such block (for the trace's memory
-/// track).
-pub fn block_size(p: *mut c_void) -> Option<usize> {
-    let cache = CACHE.get()?;
-    cache.shard(p as usize).lock().get(&(p as usize)).map(|o| o.size)
-}
-
 /// Bytes of device memory the cache holds free on `device` (added to
 /// `cudaMemGetInfo`'s free bytes: the program could get them).
 pub fn cached_device_bytes(device: c_int) -> usize {

@@ -2,7 +2,7 @@
 //! which Perfetto's UI and chrome://tracing load. Each object on a line of
 //! its own; the closing `]}` is the trailer the writer steps back over.
 
-use super::{nvtx_color, push_us, GpuEvent, GpuSlice, GpuWhat, View, KIND_COUNTER, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
+use super::{nvtx_color, push_us, GpuEvent, GpuSlice, GpuWhat, Mem, View, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
 use crate::trace::args::{escape_into, push_int, write_kept};
 use crate::trace::{clock, output};
 use std::collections::HashSet;
@@ -83,15 +83,8 @@ impl super::Format for Json {
                 nvtx(b, &mut self.named, pid, tid, thread_name, e, c);
                 continue;
             }
-            if e.kind == KIND_COUNTER {
-                let _ = write!(
-                    b,
-                    "{{\"name\":\"device memory allocated (bytes)\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{tid},\"ts\":"
-                );
-                push_us(b, clock::since_start_ns(e.t0) as u64);
-                b.push_str(",\"args\":{\"bytes\":");
-                push_int(b, e.value);
-                b.push_str("}}");
+            if e.kind == KIND_MEMORY {
+                memory(b, pid, tid, e);
                 continue;
             }
             if e.value != 0 {
@@ -299,6 +292,23 @@ fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_nam
             let _ = write!(b, ",\"args\":{{\"mark\":true{members}}}}}");
         }
     }
+}
+
+/// A ledger change ([`KIND_MEMORY`]): an instant on the thread's track
+/// with its size, kind, device and library, and a sample of the counter
+/// track of its device and kind (bytes live).
+fn memory(b: &mut String, pid: u32, tid: i32, e: &super::Event) {
+    let m = Mem::of(e);
+    let ts = clock::since_start_ns(e.t0) as u64;
+    let _ = write!(b, "{{\"name\":\"{}\",\"cat\":\"memory\",\"ph\":\"i\",\"s\":\"t\",\"pid\":{pid},\"tid\":{tid},\"ts\":", m.what);
+    push_us(b, ts);
+    let _ = write!(b, ",\"args\":{{\"bytes\":{},\"kind\":\"{}\",\"device\":{},\"library\":\"", m.bytes, m.kind, m.device);
+    escape_into(&m.library, b);
+    b.push_str("\"}},\n{\"name\":\"");
+    escape_into(&m.track_name(), b);
+    let _ = write!(b, "\",\"cat\":\"memory\",\"ph\":\"C\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
+    push_us(b, ts);
+    let _ = write!(b, ",\"args\":{{\"bytes\":{}}}}}", m.live);
 }
 
 /// JSON string escaping for names we did not write ourselves.

@@ -4,10 +4,12 @@
 //!
 //! The event model: a traced call is an [`Event`] of kind [`KIND_CALL`]
 //! (function, depth, result, start, duration, flow id of the GPU work it
-//! launched, its kept arguments); a device-memory counter sample is
-//! [`KIND_COUNTER`]; GPU activity arrives as [`GpuEvent`]s (trace/gpu).
-//! Every writer ([`Format`]: `json`, `perfetto`) renders every kind; a new
-//! kind is a new `KIND_*` value here and a case in each writer.
+//! launched, its kept arguments); an allocation or free the ledger booked
+//! is [`KIND_MEMORY`] (an instant and a sample of its device and kind's
+//! counter track); NVTX ranges and marks are `KIND_NVTX_*`; GPU activity
+//! arrives as [`GpuEvent`]s (trace/gpu). Every writer ([`Format`]: `json`,
+//! `perfetto`) renders every kind; a new kind is a new `KIND_*` value here
+//! and a case in each writer.
 //!
 //! Each thread appends its events to the current [`Chunk`] of its own
 //! [`Lane`] without taking a lock (a chunk is a single-producer buffer that
@@ -49,9 +51,17 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize
 /// duration in clock ticks, `value` the flow id of the GPU work it launched
 /// (0: none), and its kept arguments.
 pub const KIND_CALL: u8 = 0;
-/// A sample of the device memory allocated through the runtime: `value`
-/// bytes at `t0`.
-pub const KIND_COUNTER: u8 = 1;
+/// An allocation or a free booked by the ledger (src/ledger, the one
+/// source of memory accounting), made by the call just before it on the
+/// same thread: `site` the calling library ([`crate::ledger::caller`]'s
+/// id), `depth` the ledger's kind, plus [`MEM_ALLOC`] for an allocation,
+/// `result` the device (-1: host), `t0` when the call returned, `dt` the
+/// bytes then live on that device of that kind (not a duration), `value`
+/// the allocation's size. Rendered as an instant on the thread's track
+/// and a sample of the counter track of its device and kind ([`Mem`]).
+pub const KIND_MEMORY: u8 = 1;
+/// In a [`KIND_MEMORY`] event's `depth`: an allocation (else a free).
+pub const MEM_ALLOC: u16 = 0x100;
 /// An NVTX push/pop range: `site` is its domain, `depth` its level in
 /// that domain on its thread, `value` its color ([`nvtx_color`]); the
 /// message and the rest are its arguments (trace/nvtx).
@@ -65,6 +75,48 @@ pub const KIND_NVTX_MARK: u8 = 4;
 /// An NVTX event's color from its `value`: bit 32 set = ARGB in the low half.
 pub fn nvtx_color(value: i64) -> Option<u32> {
     (value >> 32 & 1 == 1).then_some(value as u32)
+}
+
+/// The timeline event of a ledger change ([`KIND_MEMORY`]) made by a
+/// call that returned at `t` (clock ticks).
+pub fn memory_event(m: &crate::ledger::MemEvent, t: u64) -> Event {
+    let depth = m.kind as u32 | if m.alloc { MEM_ALLOC as u32 } else { 0 };
+    Event::new(m.lib as u32, depth, KIND_MEMORY, m.device, t, m.track, m.size as i64)
+}
+
+/// A [`KIND_MEMORY`] event as the writers show it.
+pub(super) struct Mem {
+    /// The instant's name: `alloc` or `free`.
+    pub what: &'static str,
+    /// `device`, `pool`, `vmm`, `managed`, `graph`, `imported`, `host`.
+    pub kind: &'static str,
+    /// -1: host memory.
+    pub device: i32,
+    pub bytes: u64,
+    /// Bytes live on the device of this kind after the call.
+    pub live: u64,
+    /// The calling library (`?`: not known).
+    pub library: String,
+}
+
+impl Mem {
+    pub fn of(e: &Event) -> Mem {
+        let kind = crate::ledger::Kind::ALL.get((e.depth & 0xff) as usize).map_or("?", |k| k.name());
+        Mem {
+            what: if e.depth & MEM_ALLOC != 0 { "alloc" } else { "free" },
+            kind,
+            device: e.result,
+            bytes: e.value as u64,
+            live: e.dt,
+            library: crate::ledger::caller::name(e.site as crate::ledger::caller::LibId),
+        }
+    }
+
+    /// The name of the counter track of this event's device and kind
+    /// (bytes live): `GPU 0 device memory (bytes)`, `host memory (bytes)`.
+    pub fn track_name(&self) -> String {
+        if self.device < 0 { format!("{} memory (bytes)", self.kind) } else { format!("GPU {} {} memory (bytes)", self.device, self.kind) }
+    }
 }
 
 /// One host event (see the `KIND_*` constants for what each field holds).
@@ -870,6 +922,90 @@ pub fn disable_in_child() {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::trace::{clock, CallSite, TraceArg};
+    use serde_json::Value;
+
+    /// An argument's name and how to capture it.
+    type ArgOf<'a> = (&'static str, &'a dyn Fn(&mut CallArgs, &'static str));
+
+    /// A text argument (kept as text, as NVTX messages are).
+    struct Text(&'static str);
+    impl TraceArg for Text {
+        fn trace(&self, out: &mut String) {
+            out.push_str(self.0);
+        }
+    }
+
+    /// The same events (one thread: nested calls, a failed call, a memory
+    /// event, NVTX ranges, a mark and a start/end range) rendered by both
+    /// writers read back as the same Chrome events: what `cudart-shim
+    /// report` and `--merge` read, so both formats give the same tables.
+    #[test]
+    fn both_writers_give_the_same_events() {
+        static SET: CallSite = CallSite::new("cudaSetDevice");
+        static MALLOC: CallSite = CallSite::new("cudaMalloc");
+        static ALLOC: CallSite = CallSite::driver_api("cuMemAlloc_v2");
+        let (set, malloc, alloc) = (SET.id().unwrap(), MALLOC.id().unwrap(), ALLOC.id().unwrap());
+        let t = clock::ticks();
+        let chunk = Chunk::new();
+        let push = |ev: Event, args: &[ArgOf<'_>]| {
+            let mut c = CallArgs::new(true);
+            for (name, f) in args {
+                f(&mut c, name);
+            }
+            assert!(chunk.try_push(&ev, &c));
+        };
+        let int = |v: u64| move |c: &mut CallArgs, n: &'static str| c.arg(n, false, &v);
+        let text = |v: &'static str| move |c: &mut CallArgs, n: &'static str| c.arg(n, false, &Text(v));
+        let memory = crate::ledger::MemEvent { alloc: true, device: 0, kind: crate::ledger::Kind::Device, size: 64, lib: 0, track: 64 };
+        push(Event::new(set, 0, KIND_CALL, 101, t + 10, 100, 0), &[("device", &int(7))]);
+        // An inner call returns (and is pushed) before the call around it.
+        // (Failed: without the interposer's registry a driver success has
+        // no name here.)
+        push(Event::new(alloc, 1, KIND_CALL, 2, t + 1100, 300, 0), &[("bytesize", &int(64))]);
+        push(Event::new(malloc, 0, KIND_CALL, 0, t + 1000, 1000, 0), &[("size", &int(64))]);
+        push(memory_event(&memory, t + 2000), &[]);
+        push(Event::new(0, 1, KIND_NVTX_RANGE, 0, t + 950, 500, (1 << 32) | 0xff0000), &[("message", &text("inner")), ("payload", &int(42))]);
+        push(Event::new(0, 0, KIND_NVTX_RANGE, 0, t + 900, 2000, 0), &[("message", &text("outer"))]);
+        push(Event::new(0, 0, KIND_NVTX_MARK, 0, t + 1500, 0, 0), &[("message", &text("tick"))]);
+        push(Event::new(0, 0, KIND_NVTX_ASYNC, 5, t + 20, 5000, 0), &[("message", &text("handoff"))]);
+        let (view, _) = chunk.pending();
+        let tid = 4242;
+        let mut j = json::Json::new();
+        let mut bytes = j.head().to_vec();
+        bytes.extend_from_slice(j.host(tid, "main", &view));
+        bytes.extend_from_slice(j.trailer());
+        let doc: Value = serde_json::from_slice(&bytes).unwrap();
+        let mut p = perfetto::Perfetto::new();
+        let mut pb = p.head().to_vec();
+        pb.extend_from_slice(p.host(tid, "main", &view));
+        let from_pb = trace_format::perfetto::to_chrome(&trace_format::perfetto::packets(&pb).unwrap());
+        // Every event but the metadata, in one order.
+        let key = |e: &Value| {
+            let mut e = e.clone();
+            if let Some(m) = e.as_object_mut() {
+                m.remove("pid");
+            }
+            e.to_string()
+        };
+        let events = |list: &[Value]| {
+            let mut v: Vec<String> = list.iter().filter(|e| e["ph"] != "M").map(key).collect();
+            v.sort();
+            v
+        };
+        let (a, b) = (events(doc["traceEvents"].as_array().unwrap()), events(&from_pb));
+        assert_eq!(a.len(), 10, "{a:#?}");
+        assert_eq!(a, b);
+        // The NVTX tracks' names too.
+        let names = |list: &[Value]| {
+            let mut v: Vec<String> = list.iter().filter(|e| e["name"] == "thread_name").map(|e| format!("{} {}", e["tid"], e["args"]["name"])).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names(doc["traceEvents"].as_array().unwrap()), names(&from_pb));
+    }
+
     #[test]
     fn microseconds_with_three_decimals() {
         for (ns, us) in [(0u64, "0.000"), (7, "0.007"), (999, "0.999"), (1000, "1.000"), (123_456_789, "123456.789"), (10_050, "10.050")] {

@@ -7,10 +7,10 @@
 //! interned per sequence; success is the absence of a result. Only whole
 //! packets are written, so the file is a complete trace after every batch.
 
-use super::{GpuEvent, GpuSlice, GpuWhat, View, KIND_COUNTER};
+use super::{nvtx_color, GpuEvent, GpuSlice, GpuWhat, Mem, View, KIND_CALL, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
 use crate::trace::{clock, output};
-use std::collections::HashMap;
-use trace_format::perfetto::{counter_uuid, process_uuid, protos as pb, put_packet, thread_uuid, PROCESS_RECORD};
+use std::collections::{HashMap, HashSet};
+use trace_format::perfetto::{async_uuid, memory_uuid, process_uuid, protos as pb, put_packet, thread_uuid, PROCESS_RECORD};
 
 use pb::debug_annotation::{NameField as AnnName, Value as AnnValue};
 use pb::trace_packet::{Data, OptionalTrustedPacketSequenceId as SeqId};
@@ -39,6 +39,9 @@ struct Seq {
     names: HashMap<String, u64>,
     arg_names: HashMap<&'static str, u64>,
     values: HashMap<String, u64>,
+    /// Hashes of the values seen once (written in full then; interned at
+    /// their second use), cleared when it holds [`INTERN_MAX_VALUES`].
+    seen: HashSet<u64>,
     next_name: u64,
     next_value: u64,
     /// The incremental clock's last timestamp on this sequence.
@@ -74,6 +77,16 @@ impl Seq {
         i
     }
 
+    /// A name the program chose (an NVTX message): interned when short and
+    /// the table has room, else written in full.
+    fn free_name(&mut self, name: &str, new: &mut pb::InternedData) -> NameField {
+        if self.names.contains_key(name) || (name.len() <= INTERN_MAX_LEN && (self.names.len() as u64) < INTERN_MAX_VALUES) {
+            NameField::NameIid(self.name(name, new))
+        } else {
+            NameField::Name(name.to_owned())
+        }
+    }
+
     fn category(&mut self, cat: &'static str, new: &mut pb::InternedData) -> u64 {
         let key = format!("\0{cat}");
         if let Some(&i) = self.names.get(&key) {
@@ -93,13 +106,36 @@ impl Seq {
         })
     }
 
-    /// A string value: interned when short and the table has room.
+    /// A call's argument: a small decimal number as a `uint_value` (one
+    /// byte less than an interned id; readers show a call's arguments as
+    /// text, so it reads back the same), else as [`Seq::value`].
+    fn arg_value(&mut self, v: &str, new: &mut pb::InternedData) -> AnnValue {
+        match small_number(v) {
+            Some(n) => AnnValue::UintValue(n),
+            None => self.value(v, new),
+        }
+    }
+
+    /// A string value: interned from its second use when short and the
+    /// table has room, else written in full; an address in full is a
+    /// `pointer_value` (a varint: readers show it as the same `0x...` text).
+    /// Most addresses and sizes a program passes are used once: interning
+    /// one costs its text and an id more than writing it.
     fn value(&mut self, v: &str, new: &mut pb::InternedData) -> AnnValue {
         if let Some(&i) = self.values.get(v) {
             return AnnValue::StringValueIid(i);
         }
-        if v.len() > INTERN_MAX_LEN || self.next_value > INTERN_MAX_VALUES {
-            return AnnValue::StringValue(v.to_owned());
+        let again = v.len() <= INTERN_MAX_LEN && self.next_value <= INTERN_MAX_VALUES && {
+            if self.seen.len() as u64 >= INTERN_MAX_VALUES {
+                self.seen.clear();
+            }
+            !self.seen.insert(fnv(v.as_bytes()))
+        };
+        if !again {
+            return match pointer(v) {
+                Some(p) => AnnValue::PointerValue(p),
+                None => AnnValue::StringValue(v.to_owned()),
+            };
         }
         let i = self.next_value;
         self.next_value += 1;
@@ -119,11 +155,14 @@ pub(super) struct Perfetto {
     text: String,
     /// GPU stream tracks declared (declared again at a restart).
     gpu_tracks: Vec<pb::TrackDescriptor>,
+    /// NVTX and memory counter tracks declared (since the last restart).
+    nvtx_tracks: HashSet<u64>,
+    memory_tracks: HashSet<u64>,
 }
 
 impl Perfetto {
     pub(super) fn new() -> Perfetto {
-        Perfetto { pid: std::process::id(), buf: Vec::new(), threads: HashMap::new(), process: Seq::new(PROCESS_SEQ), next_seq: PROCESS_SEQ + 1, text: String::new(), gpu_tracks: Vec::new() }
+        Perfetto { pid: std::process::id(), buf: Vec::new(), threads: HashMap::new(), process: Seq::new(PROCESS_SEQ), next_seq: PROCESS_SEQ + 1, text: String::new(), gpu_tracks: Vec::new(), nvtx_tracks: HashSet::new(), memory_tracks: HashSet::new() }
     }
 
     fn packet(seq: u32, ts: Option<u64>, data: Data) -> pb::TracePacket {
@@ -143,7 +182,7 @@ impl Perfetto {
         put_packet(&Self::packet(PROCESS_SEQ, Some(ts), Data::TrackEvent(ev)), &mut self.buf);
     }
 
-    /// The process track (first on its sequence) and the memory counter's.
+    /// The process track (first on its sequence).
     fn declare_process(&mut self) {
         let pid = self.pid;
         let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
@@ -168,14 +207,6 @@ impl Perfetto {
         p.sequence_flags = Some(pb::trace_packet::SequenceFlags::SeqIncrementalStateCleared as u32);
         p.first_packet_on_sequence = Some(true);
         put_packet(&p, &mut self.buf);
-        let counter = pb::TrackDescriptor {
-            uuid: Some(counter_uuid(pid)),
-            parent_uuid: Some(process_uuid(pid)),
-            static_or_dynamic_name: Some(pb::track_descriptor::StaticOrDynamicName::Name("device memory allocated (bytes)".into())),
-            counter: Some(pb::CounterDescriptor { unit: Some(pb::counter_descriptor::Unit::SizeBytes as i32), ..Default::default() }),
-            ..Default::default()
-        };
-        put_packet(&Self::packet(PROCESS_SEQ, None, Data::TrackDescriptor(counter)), &mut self.buf);
     }
 
     fn record(&mut self) {
@@ -183,6 +214,31 @@ impl Perfetto {
         let arg = pb::DebugAnnotation { name_field: Some(AnnName::Name("process".into())), value: Some(AnnValue::StringValue(record)) };
         self.instant(PROCESS_RECORD.to_owned(), vec![arg]);
     }
+}
+
+/// FNV-1a, 64 bits (the seen-once set's key: a collision only interns a
+/// value at its first use).
+fn fnv(b: &[u8]) -> u64 {
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| (h ^ c as u64).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// An address as the trace writes it (`0x` and lowercase hex digits, no
+/// leading zero), which a `pointer_value` gives back exactly.
+fn pointer(v: &str) -> Option<u64> {
+    let h = v.strip_prefix("0x")?;
+    if h.is_empty() || h.len() > 16 || (h.len() > 1 && h.starts_with('0')) || !h.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+        return None;
+    }
+    u64::from_str_radix(h, 16).ok()
+}
+
+/// A decimal number below 2^14 (at most two varint bytes) written the
+/// way it reads back (no sign, no leading zero).
+fn small_number(v: &str) -> Option<u64> {
+    if v.is_empty() || v.len() > 5 || (v.len() > 1 && v.starts_with('0')) || !v.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    v.parse::<u64>().ok().filter(|&n| n < 1 << 14)
 }
 
 /// Set a thread packet's timestamp: a delta on the sequence's incremental
@@ -201,6 +257,57 @@ fn stamp(seq: &mut Seq, ts: u64, p: &mut pb::TracePacket) {
 fn interned(new: &mut pb::InternedData) -> Option<pb::InternedData> {
     let empty = new.event_names.is_empty() && new.event_categories.is_empty() && new.debug_annotation_names.is_empty() && new.debug_annotation_string_values.is_empty();
     (!empty).then(|| std::mem::take(new))
+}
+
+/// Add an annotation named `name` (interned) to `ev`.
+fn annotate(seq: &mut Seq, ev: &mut pb::TrackEvent, name: &'static str, value: AnnValue, new: &mut pb::InternedData) {
+    let n = seq.arg_name(name, new);
+    ev.debug_annotations.push(pb::DebugAnnotation { name_field: Some(AnnName::NameIid(n)), value: Some(value) });
+}
+
+/// Write `packet` with `ev` as its event, and take the event back (its
+/// vectors keep their capacity); the packet's interned data is cleared.
+fn put_event(packet: &mut pb::TracePacket, ev: &mut pb::TrackEvent, buf: &mut Vec<u8>) {
+    packet.data = Some(Data::TrackEvent(std::mem::take(ev)));
+    put_packet(packet, buf);
+    if let Some(Data::TrackEvent(back)) = packet.data.take() {
+        *ev = back;
+    }
+    packet.interned_data = None;
+}
+
+/// The ends of the slices a batch opened, by track (None: the thread's
+/// own), each track's a stack (its slices nest); written in time order
+/// between the batch's other packets.
+#[derive(Default)]
+struct Ends {
+    stacks: Vec<(Option<u64>, Vec<u64>)>,
+}
+
+impl Ends {
+    fn push(&mut self, track: Option<u64>, at: u64) {
+        match self.stacks.iter_mut().find(|(t, _)| *t == track) {
+            Some((_, s)) => s.push(at),
+            None => self.stacks.push((track, vec![at])),
+        }
+    }
+
+    /// Write every end at or before `ts`, earliest first.
+    fn write_until(&mut self, ts: u64, seq: &mut Seq, sid: Option<SeqId>, buf: &mut Vec<u8>) {
+        loop {
+            let next = self.stacks.iter().enumerate().filter_map(|(i, (_, s))| s.last().map(|&e| (e, i))).min();
+            let Some((at, i)) = next.filter(|&(at, _)| at <= ts) else { return };
+            let track = self.stacks[i].0;
+            self.stacks[i].1.pop();
+            if self.stacks[i].1.is_empty() && track.is_some() {
+                self.stacks.swap_remove(i);
+            }
+            let mut p = pb::TracePacket { optional_trusted_packet_sequence_id: sid, ..Default::default() };
+            stamp(seq, at, &mut p);
+            p.data = Some(Data::TrackEvent(pb::TrackEvent { r#type: Some(Type::SliceEnd as i32), track_uuid: track, ..Default::default() }));
+            put_packet(&p, buf);
+        }
+    }
 }
 
 impl super::Format for Perfetto {
@@ -226,6 +333,8 @@ impl super::Format for Perfetto {
         // Threads get new sequences (declared at their next event); the
         // process sequence starts again.
         self.threads.clear();
+        self.nvtx_tracks.clear();
+        self.memory_tracks.clear();
         self.process = Seq::new(PROCESS_SEQ);
         self.declare_process();
         for d in &self.gpu_tracks {
@@ -245,6 +354,9 @@ impl super::Format for Perfetto {
             Seq::new(*next - 1)
         });
         let sid = Some(SeqId::TrustedPacketSequenceId(seq.id));
+        // A name the program gave the thread through NVTX wins (as in the JSON).
+        let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
+        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
         if fresh {
             let track = thread_uuid(pid, tid as u32);
             let mut p = Self::packet(
@@ -279,74 +391,155 @@ impl super::Format for Perfetto {
         // interleaved, so the incremental clock's deltas stay small and
         // positive. A call that began before what this sequence already
         // wrote (its inner calls were in an earlier batch) gets an
-        // absolute timestamp.
+        // absolute timestamp. Outer before inner at one instant (calls'
+        // and NVTX ranges' `depth` is their level); a memory event (its
+        // `depth` holds its kind, above any level) after the call that
+        // made it.
         let start = |e: &super::Event| clock::since_start_ns(e.t0) as u64;
         let mut order: Vec<usize> = (0..c.events.len()).collect();
         order.sort_by_key(|&i| (start(&c.events[i]), c.events[i].depth));
-        let mut ends: Vec<u64> = Vec::new();
-        let end_packet = |seq: &mut Seq, at: u64, buf: &mut Vec<u8>| {
-            let mut p = pb::TracePacket { optional_trusted_packet_sequence_id: sid, ..Default::default() };
-            stamp(seq, at, &mut p);
-            p.data = Some(Data::TrackEvent(pb::TrackEvent { r#type: Some(Type::SliceEnd as i32), ..Default::default() }));
-            put_packet(&p, buf);
-        };
+        let mut ends = Ends::default();
         for i in order {
             let e = &c.events[i];
             let ts = start(e);
-            while let Some(&end) = ends.last()
-                && end <= ts
-            {
-                ends.pop();
-                end_packet(seq, end, &mut self.buf);
-            }
-            stamp(seq, ts, &mut packet);
+            ends.write_until(ts, seq, sid, &mut self.buf);
             ev.debug_annotations.clear();
             ev.flow_ids.clear();
-            if e.kind == KIND_COUNTER {
-                ev.r#type = Some(Type::Counter as i32);
-                ev.track_uuid = Some(counter_uuid(pid));
-                ev.name_field = None;
-                ev.counter_value_field = Some(pb::track_event::CounterValueField::CounterValue(e.value));
-                packet.data = Some(Data::TrackEvent(std::mem::take(&mut ev)));
-                put_packet(&packet, &mut self.buf);
-                if let Some(Data::TrackEvent(back)) = packet.data.take() {
-                    ev = back;
+            ev.track_uuid = None;
+            ev.category_iids.clear();
+            ev.counter_value_field = None;
+            let mut end = None;
+            match e.kind {
+                KIND_CALL => {
+                    ev.r#type = Some(Type::SliceBegin as i32);
+                    ev.name_field = Some(NameField::NameIid(seq.site(e.site, &mut new)));
+                    if e.value != 0 {
+                        ev.flow_ids.push(e.value as u64);
+                    }
+                    if e.result != 0 {
+                        self.text.clear();
+                        crate::trace::status_name(e.site, e.result, &mut self.text);
+                        let value = seq.value(&self.text, &mut new);
+                        annotate(seq, &mut ev, "result", value, &mut new);
+                    }
+                    for k in &c.args[e.args.0 as usize..e.args.1 as usize] {
+                        self.text.clear();
+                        k.write_value(c.text, &mut self.text);
+                        let value = seq.arg_value(&self.text, &mut new);
+                        annotate(seq, &mut ev, k.name, value, &mut new);
+                    }
+                    end = Some((None, ts + clock::to_ns(e.dt)));
                 }
-                ev.track_uuid = None;
-                ev.counter_value_field = None;
-                continue;
+                KIND_MEMORY => {
+                    let m = Mem::of(e);
+                    // The counter track of the device and kind, declared
+                    // on first use.
+                    let uuid = memory_uuid(pid, m.device, (e.depth & 0xff) as u8);
+                    if self.memory_tracks.insert(uuid) {
+                        let d = pb::TrackDescriptor {
+                            uuid: Some(uuid),
+                            parent_uuid: Some(process_uuid(pid)),
+                            static_or_dynamic_name: Some(pb::track_descriptor::StaticOrDynamicName::Name(m.track_name())),
+                            counter: Some(pb::CounterDescriptor { unit: Some(pb::counter_descriptor::Unit::SizeBytes as i32), ..Default::default() }),
+                            ..Default::default()
+                        };
+                        put_packet(&Self::packet(seq.id, None, Data::TrackDescriptor(d)), &mut self.buf);
+                    }
+                    // The instant, on the thread's track.
+                    ev.r#type = Some(Type::Instant as i32);
+                    ev.name_field = Some(NameField::NameIid(seq.name(m.what, &mut new)));
+                    ev.category_iids.push(seq.category("memory", &mut new));
+                    annotate(seq, &mut ev, "bytes", AnnValue::UintValue(m.bytes), &mut new);
+                    let kind = seq.value(m.kind, &mut new);
+                    annotate(seq, &mut ev, "kind", kind, &mut new);
+                    annotate(seq, &mut ev, "device", AnnValue::IntValue(m.device as i64), &mut new);
+                    let lib = seq.value(&m.library, &mut new);
+                    annotate(seq, &mut ev, "library", lib, &mut new);
+                    stamp(seq, ts, &mut packet);
+                    packet.interned_data = interned(&mut new);
+                    put_event(&mut packet, &mut ev, &mut self.buf);
+                    // The counter sample.
+                    ev.debug_annotations.clear();
+                    ev.category_iids.clear();
+                    ev.r#type = Some(Type::Counter as i32);
+                    ev.name_field = None;
+                    ev.track_uuid = Some(uuid);
+                    ev.counter_value_field = Some(pb::track_event::CounterValueField::CounterValue(m.live as i64));
+                    stamp(seq, ts, &mut packet);
+                    put_event(&mut packet, &mut ev, &mut self.buf);
+                    continue;
+                }
+                kind => {
+                    // NVTX (as the JSON: see json.rs's `nvtx`): a push/pop
+                    // range is a slice on the NVTX track of its thread and
+                    // domain, a mark an instant there, a start/end range a
+                    // slice on a track of its own (it may cross threads).
+                    let args = &c.args[e.args.0 as usize..e.args.1 as usize];
+                    let domain = crate::trace::nvtx::domain_name(e.site);
+                    let uuid = if kind == KIND_NVTX_ASYNC {
+                        let uuid = async_uuid(pid, e.result as u32);
+                        let name = if domain.is_empty() { "NVTX start/end".to_owned() } else { format!("NVTX {domain} start/end") };
+                        let d = pb::TrackDescriptor { uuid: Some(uuid), parent_uuid: Some(process_uuid(pid)), static_or_dynamic_name: Some(pb::track_descriptor::StaticOrDynamicName::Name(name)), ..Default::default() };
+                        put_packet(&Self::packet(seq.id, None, Data::TrackDescriptor(d)), &mut self.buf);
+                        uuid
+                    } else {
+                        let track = crate::trace::nvtx::track_of(tid, e.site);
+                        let uuid = thread_uuid(pid, track as u32);
+                        if self.nvtx_tracks.insert(uuid) {
+                            let name = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
+                            let d = pb::TrackDescriptor { uuid: Some(uuid), parent_uuid: Some(process_uuid(pid)), static_or_dynamic_name: Some(pb::track_descriptor::StaticOrDynamicName::Name(name)), ..Default::default() };
+                            put_packet(&Self::packet(seq.id, None, Data::TrackDescriptor(d)), &mut self.buf);
+                        }
+                        uuid
+                    };
+                    self.text.clear();
+                    if let Some(k) = args.iter().find(|k| k.name == "message") {
+                        k.write_value(c.text, &mut self.text);
+                    }
+                    ev.name_field = Some(seq.free_name(&self.text, &mut new));
+                    ev.category_iids.push(seq.category("nvtx", &mut new));
+                    ev.track_uuid = Some(uuid);
+                    match kind {
+                        KIND_NVTX_RANGE => {
+                            ev.r#type = Some(Type::SliceBegin as i32);
+                            annotate(seq, &mut ev, "level", AnnValue::UintValue(e.depth as u64), &mut new);
+                            end = Some((Some(uuid), ts + clock::to_ns(e.dt)));
+                        }
+                        KIND_NVTX_ASYNC => {
+                            ev.r#type = Some(Type::SliceBegin as i32);
+                            let style = seq.value("StartEnd", &mut new);
+                            annotate(seq, &mut ev, "style", style, &mut new);
+                            end = Some((Some(uuid), ts + clock::to_ns(e.dt)));
+                        }
+                        _ => {
+                            ev.r#type = Some(Type::Instant as i32);
+                            annotate(seq, &mut ev, "mark", AnnValue::BoolValue(true), &mut new);
+                        }
+                    }
+                    if !domain.is_empty() {
+                        let d = seq.value(domain, &mut new);
+                        annotate(seq, &mut ev, "domain", d, &mut new);
+                    }
+                    if let Some(col) = nvtx_color(e.value) {
+                        let v = seq.value(&format!("#{:06x}", col & 0xff_ffff), &mut new);
+                        annotate(seq, &mut ev, "color", v, &mut new);
+                    }
+                    for k in args.iter().filter(|k| k.name != "message") {
+                        self.text.clear();
+                        k.write_value(c.text, &mut self.text);
+                        let value = seq.value(&self.text, &mut new);
+                        annotate(seq, &mut ev, k.name, value, &mut new);
+                    }
+                }
             }
-            ev.r#type = Some(Type::SliceBegin as i32);
-            ev.name_field = Some(NameField::NameIid(seq.site(e.site, &mut new)));
-            if e.value != 0 {
-                ev.flow_ids.push(e.value as u64);
-            }
-            if e.result != 0 {
-                self.text.clear();
-                crate::trace::status_name(e.site, e.result, &mut self.text);
-                let name = seq.arg_name("result", &mut new);
-                let value = seq.value(&self.text, &mut new);
-                ev.debug_annotations.push(pb::DebugAnnotation { name_field: Some(AnnName::NameIid(name)), value: Some(value) });
-            }
-            for k in &c.args[e.args.0 as usize..e.args.1 as usize] {
-                self.text.clear();
-                k.write_value(c.text, &mut self.text);
-                let name = seq.arg_name(k.name, &mut new);
-                let value = seq.value(&self.text, &mut new);
-                ev.debug_annotations.push(pb::DebugAnnotation { name_field: Some(AnnName::NameIid(name)), value: Some(value) });
-            }
+            stamp(seq, ts, &mut packet);
             packet.interned_data = interned(&mut new);
-            packet.data = Some(Data::TrackEvent(std::mem::take(&mut ev)));
-            put_packet(&packet, &mut self.buf);
-            if let Some(Data::TrackEvent(back)) = packet.data.take() {
-                ev = back;
+            put_event(&mut packet, &mut ev, &mut self.buf);
+            if let Some((track, at)) = end {
+                ends.push(track, at);
             }
-            packet.interned_data = None;
-            ends.push(ts + clock::to_ns(e.dt));
         }
-        while let Some(end) = ends.pop() {
-            end_packet(seq, end, &mut self.buf);
-        }
+        ends.write_until(u64::MAX, seq, sid, &mut self.buf);
         &self.buf
     }
 

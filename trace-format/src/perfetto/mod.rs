@@ -7,22 +7,30 @@
 //! complete trace: the library writes whole packets only.
 //!
 //! What the library writes (src/trace/timeline/perfetto.rs):
-//! - sequence 1: the process track ([`process_uuid`]), the memory counter
-//!   track ([`counter_uuid`]), GPU stream tracks and their slices (category
-//!   `gpu_kernel`, `gpu_memcpy`, `gpu_memset`, as in the JSON), the process
-//!   record (an instant [`PROCESS_RECORD`] with the record's JSON in
-//!   annotation `process`) and markers (other instants on the process
-//!   track: dropped events, the size limit);
+//! - sequence 1: the process track ([`process_uuid`]), GPU stream tracks
+//!   and their slices (category `gpu_kernel`, `gpu_memcpy`, `gpu_memset`,
+//!   as in the JSON), the process record (an instant [`PROCESS_RECORD`]
+//!   with the record's JSON in annotation `process`) and markers (other
+//!   instants on the process track: dropped events, the size limit);
 //! - one sequence per host thread, whose first packet declares the thread's
 //!   track ([`thread_uuid`]) and makes it the sequence's default track;
-//!   each call is a slice (begin and end packets), its name, argument names
-//!   and short argument values interned per sequence. The call's result is
-//!   an annotation `result` when it is not success (no annotation: success);
-//!   its depth is the slice's nesting; the flow to its GPU work is the
-//!   begin's `flow_ids`, ending at the GPU slice's `terminating_flow_ids`.
+//!   each call is a slice (begin and end packets), its name and argument
+//!   names interned per sequence, argument values written in full at first
+//!   use (addresses as `pointer_value`, small numbers as `uint_value`: read
+//!   back as the JSON's text) and interned from the second. The call's
+//!   result is an annotation `result` when it is not success (no
+//!   annotation: success); its depth is the slice's nesting; the flow to
+//!   its GPU work is the begin's `flow_ids`, ending at the GPU slice's
+//!   `terminating_flow_ids`. The same sequence carries the thread's NVTX
+//!   tracks (named `NVTX [domain] thread`, ids as the JSON's track ids) with
+//!   their slices and marks (category `nvtx`), its NVTX start/end ranges
+//!   (one track each, [`async_uuid`], read back as `b`/`e` pairs), its
+//!   memory instants (category `memory`) and the ledger's counter tracks
+//!   ([`memory_uuid`]: one per device and kind).
 //!
 //! Timestamps are nanoseconds on the trace's own axis (since the trace
-//! started, as the JSON's microseconds), on Perfetto's default clock.
+//! started, as the JSON's microseconds), on Perfetto's default clock; a
+//! thread's packets on its sequence's incremental clock.
 
 #[allow(clippy::all, clippy::pedantic, missing_docs)]
 pub mod protos {
@@ -48,9 +56,31 @@ pub fn thread_uuid(pid: u32, tid: u32) -> u64 {
     process_uuid(pid) | tid as u64
 }
 
-/// The device-memory counter's track.
+/// A counter track of a merged trace (`report --merge`), `n`-th of its
+/// process.
 pub fn counter_uuid(pid: u32) -> u64 {
     process_uuid(pid) | 0xffff_ffff
+}
+
+/// The ledger's counter track of memory of `kind` (the ledger's kind
+/// number) on `device` (-1: host): bytes live.
+pub fn memory_uuid(pid: u32, device: i32, kind: u8) -> u64 {
+    process_uuid(pid) | 0xfffe_0000 | (((device + 1) as u64 & 0xfff) << 4) | (kind as u64 & 0xf)
+}
+
+/// Low bits of an NVTX start/end range's track (one track per range):
+/// `0xc000_0000 | id`, above the GPU stream tracks (2^30 + ...).
+const ASYNC_TAG: u64 = 0xc000_0000;
+const ASYNC_MASK: u64 = 0xf000_0000;
+
+/// The track of NVTX start/end range `id`.
+pub fn async_uuid(pid: u32, id: u32) -> u64 {
+    process_uuid(pid) | ASYNC_TAG | (id as u64 & !ASYNC_MASK & 0xffff_ffff)
+}
+
+/// The range id of an NVTX start/end range's track.
+pub fn async_id(uuid: u64) -> Option<u64> {
+    (uuid & ASYNC_MASK == ASYNC_TAG).then_some(uuid & 0x0fff_ffff)
 }
 
 /// Whether a file's first bytes are a protobuf trace (a packet: field 1,
@@ -114,6 +144,9 @@ struct Where {
     tid: u64,
     /// A host thread's track (its slices are calls).
     thread: bool,
+    /// An NVTX start/end range's track: the range's id (its slice is an
+    /// async pair in the JSON).
+    range: Option<u64>,
 }
 
 fn us(ns: u64) -> Value {
@@ -184,26 +217,35 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                 };
                 if let Some(pr) = &d.process {
                     let pid = pr.pid() as u64;
-                    tracks.insert(uuid, Where { pid, tid: 0, thread: false });
+                    tracks.insert(uuid, Where { pid, tid: 0, thread: false, range: None });
                     out.push(json!({"name": "process_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": pr.process_name()}}));
                 } else if let Some(t) = &d.thread {
                     let (pid, tid) = (t.pid() as u64, t.tid() as u64);
-                    tracks.insert(uuid, Where { pid, tid, thread: true });
+                    tracks.insert(uuid, Where { pid, tid, thread: true, range: None });
                     out.push(json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": t.thread_name()}}));
                 } else if d.counter.is_some() {
                     counters.insert(uuid, name);
+                } else if let Some(id) = async_id(uuid) {
+                    // An NVTX start/end range: its events name the thread.
+                    let pid = d.parent_uuid.and_then(|u| tracks.get(&u)).map_or(uuid >> 32, |w| w.pid);
+                    tracks.insert(uuid, Where { pid, tid: 0, thread: false, range: Some(id) });
                 } else {
-                    // A GPU stream: a track of its own under the process.
+                    // A GPU stream or an NVTX track: a track of its own
+                    // under the process (GPU streams sorted by their id).
                     let pid = d.parent_uuid.and_then(|u| tracks.get(&u)).map_or(uuid >> 32, |w| w.pid);
                     let tid = uuid & 0xffff_ffff;
-                    tracks.insert(uuid, Where { pid, tid, thread: false });
+                    tracks.insert(uuid, Where { pid, tid, thread: false, range: None });
                     out.push(json!({"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": name}}));
-                    out.push(json!({"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid, "args": {"sort_index": tid}}));
+                    if d.sibling_order_rank.is_some() {
+                        out.push(json!({"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid, "args": {"sort_index": tid}}));
+                    }
                 }
             }
             Some(pb::trace_packet::Data::TrackEvent(e)) => {
                 let Some(uuid) = e.track_uuid.or(seq.default_track) else { continue };
-                let at = tracks.get(&uuid).copied().unwrap_or(Where { pid: uuid >> 32, tid: uuid & 0xffff_ffff, thread: false });
+                let at = tracks.get(&uuid).copied().unwrap_or(Where { pid: uuid >> 32, tid: uuid & 0xffff_ffff, thread: false, range: None });
+                // The thread whose sequence wrote the event.
+                let writer = seq.default_track.and_then(|u| tracks.get(&u)).map_or(0, |w| w.tid);
                 let name = match &e.name_field {
                     Some(pb::track_event::NameField::NameIid(i)) => seq.names.get(i).cloned().unwrap_or_default(),
                     Some(pb::track_event::NameField::Name(n)) => n.clone(),
@@ -219,14 +261,34 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                 }
                 use pb::track_event::Type;
                 match Type::try_from(e.r#type.unwrap_or(0)).unwrap_or(Type::Unspecified) {
+                    Type::SliceBegin if at.range.is_some() => {
+                        let id = at.range.unwrap_or(0);
+                        out.push(json!({"name": name, "cat": cat.clone().unwrap_or_default(), "ph": "b", "pid": at.pid, "tid": writer, "id": id, "ts": us(ts), "args": args}));
+                        open.entry(uuid).or_default().push(Open { ts, name, cat: cat.unwrap_or_default(), args: Map::new() });
+                    }
+                    Type::SliceEnd if at.range.is_some() => {
+                        if let Some(o) = open.get_mut(&uuid).and_then(Vec::pop) {
+                            out.push(json!({"name": o.name, "cat": o.cat, "ph": "e", "pid": at.pid, "tid": writer, "id": at.range.unwrap_or(0), "ts": us(ts)}));
+                        }
+                    }
                     Type::SliceBegin => {
                         let stack = open.entry(uuid).or_default();
                         let mut args = args;
                         let cat = if at.thread {
+                            let cat = cat.unwrap_or_else(|| "cuda_api".into());
+                            if cat == "cuda_api" {
+                                // A call's arguments are text (the writer
+                                // puts small numbers in a number field).
+                                for v in args.values_mut() {
+                                    if v.is_u64() || v.is_i64() {
+                                        *v = Value::String(v.to_string());
+                                    }
+                                }
+                            }
                             args.entry("result").or_insert_with(|| json!(success_of(&name)));
                             // Set from the nesting once every slice is read.
                             args.insert("depth".into(), json!(0));
-                            cat.unwrap_or_else(|| "cuda_api".into())
+                            cat
                         } else {
                             cat.unwrap_or_default()
                         };
@@ -243,9 +305,8 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                             Some(pb::track_event::CounterValueField::DoubleCounterValue(v)) => json!(v),
                             None => json!(0),
                         };
-                        let thread = seq.default_track.and_then(|u| tracks.get(&u)).map_or(0, |w| w.tid);
                         let name = counters.get(&uuid).cloned().unwrap_or(name);
-                        out.push(json!({"name": name, "cat": "memory", "ph": "C", "pid": at.pid, "tid": thread, "ts": us(ts), "args": {"bytes": value}}));
+                        out.push(json!({"name": name, "cat": "memory", "ph": "C", "pid": at.pid, "tid": writer, "ts": us(ts), "args": {"bytes": value}}));
                     }
                     Type::Instant if name == PROCESS_RECORD => {
                         let record = args.get("process").and_then(Value::as_str).and_then(|s| serde_json::from_str::<Value>(s).ok());
@@ -253,6 +314,10 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                     }
                     Type::Instant if !at.thread && at.tid == 0 => {
                         out.push(json!({"name": "process_labels", "ph": "M", "pid": at.pid, "tid": 0, "args": {"labels": name}}));
+                    }
+                    // NVTX marks, memory events: instants of a thread's track.
+                    Type::Instant if cat.is_some() => {
+                        out.push(json!({"name": name, "cat": cat, "ph": "i", "s": "t", "pid": at.pid, "tid": at.tid, "ts": us(ts), "args": args}));
                     }
                     // Flow ends with no slice of their own (written above).
                     _ => {}
