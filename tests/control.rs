@@ -160,8 +160,12 @@ unsafe extern "C" fn guarded(user: *mut c_void, _: *mut cudartShimCall) -> c_int
     0
 }
 
-#[test]
-fn unregister_while_eight_threads_call() {
+/// 8 threads call cudaGetDevice while the main thread, 200 times, adds a
+/// handler with fresh user data (`add(round, data)` returns its handle),
+/// removes it (`remove`), and frees the data at once. Returns (calls the
+/// handlers counted, calls made); a handler that ran on freed data sets
+/// RAN_DEAD.
+fn churn_while_eight_threads_call(add: impl Fn(usize, *mut c_void) -> u64, remove: impl Fn(u64) -> cudaError_t) -> (u64, u64) {
     use_fake_driver(&[]);
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let threads: Vec<_> = (0..8)
@@ -181,18 +185,25 @@ fn unregister_while_eight_threads_call() {
     let mut total = 0;
     for round in 0..200 {
         let g = Box::into_raw(Box::new(Guarded { dead: AtomicBool::new(false), calls: AtomicU64::new(0) }));
-        let phase = [CUDART_SHIM_HOOK_BEFORE, CUDART_SHIM_HOOK_AFTER][round % 2];
-        let h = register(c"cudaGetDevice", phase, guarded, g.cast());
+        let h = add(round, g.cast());
         std::thread::sleep(std::time::Duration::from_micros(200));
-        assert_eq!(unsafe { cudartShimHookUnregister(h) }, cudaSuccess);
-        // Once unregister returns the handler is not running: free its data.
+        assert_eq!(remove(h), cudaSuccess);
+        // Once the removal returns the handler is not running: free its data.
         let g = unsafe { Box::from_raw(g) };
         g.dead.store(true, SeqCst);
         total += g.calls.load(Relaxed);
         drop(g);
     }
     stop.store(true, Relaxed);
-    let calls: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    (total, threads.into_iter().map(|t| t.join().unwrap()).sum())
+}
+
+#[test]
+fn unregister_while_eight_threads_call() {
+    let (total, calls) = churn_while_eight_threads_call(
+        |round, g| register(c"cudaGetDevice", [CUDART_SHIM_HOOK_BEFORE, CUDART_SHIM_HOOK_AFTER][round % 2], guarded, g),
+        |h| unsafe { cudartShimHookUnregister(h) },
+    );
     assert!(!RAN_DEAD.load(SeqCst), "a handler ran after its unregister returned");
     assert!(total > 0 && calls > total / 2, "handlers ran {total} times over {calls} calls");
 }
@@ -248,37 +259,14 @@ unsafe extern "C" fn guarded_sub(user: *mut c_void, _: *const cudartShimCallback
 /// "nothing on").
 #[test]
 fn unsubscribe_while_eight_threads_call() {
-    use_fake_driver(&[]);
-    let stop = std::sync::Arc::new(AtomicBool::new(false));
-    let threads: Vec<_> = (0..8)
-        .map(|_| {
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                let mut n = 0u64;
-                while !stop.load(Relaxed) {
-                    let mut d = -1;
-                    assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
-                    n += 1;
-                }
-                n
-            })
-        })
-        .collect();
-    let mut total = 0;
-    for round in 0..200 {
-        let g = Box::into_raw(Box::new(Guarded { dead: AtomicBool::new(false), calls: AtomicU64::new(0) }));
-        let cb: cudartShimCallback = Some(guarded_sub);
-        let (enter, exit) = [(cb, None), (None, cb), (cb, cb)][round % 3];
-        let h = subscribe(enter, exit, g.cast());
-        std::thread::sleep(std::time::Duration::from_micros(200));
-        assert_eq!(unsafe { cudartShimUnsubscribe(h) }, cudaSuccess);
-        let g = unsafe { Box::from_raw(g) };
-        g.dead.store(true, SeqCst);
-        total += g.calls.load(Relaxed);
-        drop(g);
-    }
-    stop.store(true, Relaxed);
-    let calls: u64 = threads.into_iter().map(|t| t.join().unwrap()).sum();
+    let (total, calls) = churn_while_eight_threads_call(
+        |round, g| {
+            let cb: cudartShimCallback = Some(guarded_sub);
+            let (enter, exit) = [(cb, None), (None, cb), (cb, cb)][round % 3];
+            subscribe(enter, exit, g)
+        },
+        |h| unsafe { cudartShimUnsubscribe(h) },
+    );
     assert!(!RAN_DEAD.load(SeqCst), "a subscriber ran after its unsubscribe returned");
     assert!(total > 0 && calls > total / 3, "subscribers ran {total} times over {calls} calls");
     use cudart_shim::control::switch;
