@@ -109,7 +109,22 @@ pub fn status<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: 
         let p: &P = p;
         return finish(guard(site, move || run_status(init, p, body), Err(cudaErrorUnknown)));
     }
+    if intercept::recorder_alone() {
+        return status_recorded(site, init, p, args, body);
+    }
     status_slow(site, init, id, p, args, body)
+}
+
+/// A status export with the flight recorder alone on: observed, with no
+/// stage around it (`intercept::recorder_alone`). The same order as the
+/// pipeline: the last error is recorded inside the observed call.
+#[inline(never)]
+fn status_recorded<P>(site: &'static CallSite, init: bool, p: &P, args: Args<'_, P>, body: impl FnOnce(&P) -> CudaResult) -> cudaError_t {
+    guard(
+        site,
+        || trace::traced(site, &|c: &mut CallArgs| args(c, p), || finish(guard(site, || run_status(init, p, body), Err(cudaErrorUnknown))), |e| *e),
+        cudaErrorUnknown,
+    )
 }
 
 #[inline(always)]
@@ -182,7 +197,16 @@ pub fn value<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id
         let p: &P = p;
         return guard(site, move || body(p), on_panic);
     }
+    if intercept::recorder_alone() {
+        return value_recorded(site, p, args, body, on_panic);
+    }
     value_slow(site, id, p, args, body, on_panic)
+}
+
+/// [`status_recorded`] for an export that returns a value.
+#[inline(never)]
+fn value_recorded<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, p: &P, args: Args<'_, P>, body: impl FnOnce(&P) -> T, on_panic: T) -> T {
+    guard(site, || trace::traced(site, &|c: &mut CallArgs| args(c, p), || guard(site, || body(p), on_panic), trace::status_of_value), on_panic)
 }
 
 /// A value export through the pipeline: hooks see it before and after;

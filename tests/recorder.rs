@@ -171,9 +171,11 @@ fn a_sticky_error_dumps_the_rings_once() {
     // stderr: the thread's last calls, ending with the failing one.
     let calls: Vec<Line> = err.lines().filter(|l| l.starts_with("[cudart-shim] tid=")).map(parse_line).collect();
     let names: Vec<&str> = calls.iter().map(|l| l.name.as_str()).collect();
-    assert_eq!(names, ["cudaMalloc", "cudaFree", "cudaDeviceSynchronize"], "{err}");
-    assert_eq!(calls[2].result, "cudaErrorIllegalAddress");
-    assert!(calls[0].args.starts_with("devPtr=0x") && calls[0].args.ends_with("size=4096"), "{:?}", calls[0]);
+    assert_eq!(names, ["cudaSetDevice", "cudaGetLastError", "cudaGetLastError", "cudaMalloc", "cudaFree", "cudaDeviceSynchronize"], "{err}");
+    // The last-error rule holds while recorded (the program checks it too).
+    let results: Vec<&str> = calls.iter().map(|l| l.result.as_str()).collect();
+    assert_eq!(results, ["cudaErrorInvalidDevice", "cudaErrorInvalidDevice", "cudaSuccess", "cudaSuccess", "cudaSuccess", "cudaErrorIllegalAddress"], "{err}");
+    assert!(calls[3].args.starts_with("devPtr=0x") && calls[3].args.ends_with("size=4096"), "{:?}", calls[3]);
     let pid = err.lines().find_map(|l| l.split("cudart-shim-recorder-").nth(1)).and_then(|r| r.split('.').next()).unwrap().to_owned();
     let d = read_dump(&work.join(format!("cudart-shim-recorder-{pid}.log")));
     assert_eq!(d.reason, why);

@@ -21,7 +21,10 @@ pub const HOOKS: u32 = 4;
 pub const FAULTS: u32 = 8;
 /// The ledger wants calls (`crate::ledger`).
 pub const LEDGER: u32 = 16;
-/// The flight recorder wants calls.
+/// Observation is the flight recorder alone (set instead of [`TRACE`]):
+/// with nothing else on, a call takes the recorder's short path
+/// (`crate::entry`), not the whole pipeline. The recorder's cost target
+/// (15 ns a call) leaves no room for the stages it would skip anyway.
 pub const RECORDER: u32 = 32;
 
 /// The word.

@@ -76,6 +76,10 @@ unsafe extern "C" fn call(id: u32, params: *mut c_void, args: *const u64, run: R
         unsafe { std::slice::from_raw_parts(args, crate::trace::driver::nargs(id)) }
     };
     let r = catch_unwind(AssertUnwindSafe(|| {
+        // The flight recorder alone: no stage to run (as `entry`).
+        if super::recorder_alone() {
+            return observe_driver(id, words, go);
+        }
         observe_driver(id, words, || {
             let mut c = describe(DRIVER_BASE + id, DRIVER, params);
             stages(&mut c, true, go)

@@ -62,6 +62,14 @@ pub fn wants(id: u32) -> bool {
     }
 }
 
+/// Whether the flight recorder is all that is on: a call that [`wants`]
+/// the slow path then goes straight to observation (`trace::traced`),
+/// with no stage to run (no hook, fault or ledger is on).
+#[inline(always)]
+pub fn recorder_alone() -> bool {
+    switch::bits() == CONFIGURED | RECORDER
+}
+
 /// Set or clear a capability's bit, after the one-time setup.
 pub fn set(bit: u32, on: bool) {
     configure();
@@ -158,7 +166,7 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
 /// Observation around the stages: traced when the trace is on.
 #[inline]
 pub fn observe<R>(site: &'static CallSite, args: &dyn Fn(&mut CallArgs), run: impl FnOnce() -> R, status_of: impl Fn(&R) -> crate::types::cudaError_t) -> R {
-    if switch::bits() & TRACE != 0 {
+    if switch::bits() & (TRACE | RECORDER) != 0 {
         trace::traced(site, args, run, status_of)
     } else {
         run()
@@ -184,5 +192,5 @@ impl Drop for Nested {
 /// Observation of a driver call (the interposer's function `id`).
 #[inline]
 fn observe_driver(id: u32, words: &[u64], run: impl FnOnce() -> std::ffi::c_int) -> std::ffi::c_int {
-    if switch::bits() & TRACE != 0 { trace::driver::observe(id, words, run) } else { run() }
+    if switch::bits() & (TRACE | RECORDER) != 0 { trace::driver::observe(id, words, run) } else { run() }
 }

@@ -225,7 +225,20 @@ pub(crate) fn set_flag(flag: u32, on: bool) {
     } else {
         FLAGS.fetch_and(!flag, Relaxed);
     }
-    crate::control::switch::mark(crate::control::switch::TRACE, FLAGS.load(Relaxed) > CONFIGURED);
+    publish_switch(FLAGS.load(Relaxed));
+}
+
+/// Tell the pipeline's switch word what observation wants: [`switch::TRACE`]
+/// for any output, or [`switch::RECORDER`] when the flight recorder is the
+/// only one (its short path; a window rule still applies there).
+///
+/// [`switch::TRACE`]: crate::control::switch::TRACE
+/// [`switch::RECORDER`]: crate::control::switch::RECORDER
+fn publish_switch(flags: u32) {
+    use crate::control::switch::{mark, RECORDER as ALONE, TRACE};
+    let recorder_alone = flags & !(CONFIGURED | CLOSED) == RECORDER && !gpu::on();
+    mark(TRACE, flags > CONFIGURED && !recorder_alone);
+    mark(ALONE, recorder_alone);
 }
 
 /// The summary's and the call log's destinations, opened at the first
@@ -362,7 +375,7 @@ fn configure() -> bool {
         }
         FLAGS.fetch_or(flags, Relaxed);
         // The pipeline's switch word: observation wants calls.
-        crate::control::switch::mark(crate::control::switch::TRACE, flags > CONFIGURED);
+        publish_switch(flags);
     });
     FLAGS.load(Relaxed) > CONFIGURED
 }

@@ -5,6 +5,8 @@
  *     thread * 1000000 + iteration + 1 (so a dump shows which thread and
  *     which iteration each call was); then main calls cudartShimFlush().
  *   recorder sticky
+ *     cudaSetDevice(9999) (an error that is not sticky: the last-error rule
+ *     holds while recorded), cudaGetLastError twice,
  *     cudaMalloc, cudaFree, then cudaDeviceSynchronize twice (the test
  *     makes the fake driver's cuCtxSynchronize fail with 700, a sticky
  *     error); returns 0.
@@ -97,6 +99,9 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(mode, "sticky")) {
     void *p = NULL;
+    CHECK(cudaSetDevice(9999), cudaErrorInvalidDevice);
+    CHECK(cudaGetLastError(), cudaErrorInvalidDevice);
+    CHECK(cudaGetLastError(), cudaSuccess);
     CHECK(cudaMalloc(&p, 4096), cudaSuccess);
     CHECK(cudaFree(p), cudaSuccess);
     CHECK(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
