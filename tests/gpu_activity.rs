@@ -120,7 +120,12 @@ struct Trace {
 }
 
 impl Trace {
+    /// A timeline in either format (protobuf read back as the JSON's events).
     fn load(p: &Path) -> Trace {
+        let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        if trace_format::perfetto::looks_like_protobuf(&bytes) {
+            return Trace { events: trace_format::perfetto::to_chrome(&trace_format::perfetto::packets(&bytes).unwrap()) };
+        }
         Trace { events: json_file(p)["traceEvents"].as_array().unwrap().clone() }
     }
     fn gpu_slices(&self) -> Vec<&Value> {
@@ -140,7 +145,50 @@ fn timeline_has_gpu_tracks_and_launch_arrows() {
     let (dir, exe) = program("gpu_timeline");
     let f = dir.join("trace.json");
     run_gpu(&exe, &[], &[("CUDART_SHIM_TRACE", "gpu,timeline"), ("CUDART_SHIM_TRACE_TIMELINE_FILE", f.to_str().unwrap())]);
-    let t = Trace::load(&f);
+    check_gpu_timeline(&Trace::load(&f));
+}
+
+/// The same in Perfetto's protobuf (GPU slices on their stream's own
+/// sequence, the launch id carried once as the flow's): read back, the
+/// same slices with the same arguments, arrows and tracks; Perfetto's own
+/// classes count the same slices and arrows.
+#[test]
+fn protobuf_timeline_has_the_same_gpu_slices_and_launch_arrows() {
+    let (dir, exe) = program("gpu_timeline_pb");
+    let (json, pb) = (dir.join("trace.json"), dir.join("trace.pftrace"));
+    let mut slices = Vec::new();
+    for f in [&json, &pb] {
+        run_gpu(&exe, &[], &[("CUDART_SHIM_TRACE", "gpu,timeline"), ("CUDART_SHIM_TRACE_TIMELINE_FILE", f.to_str().unwrap())]);
+        let t = Trace::load(f);
+        check_gpu_timeline(&t);
+        // Two runs: the same slices but for their start times and ids.
+        let mut s: Vec<String> = t
+            .gpu_slices()
+            .iter()
+            .map(|s| {
+                let mut a = s["args"].clone();
+                a.as_object_mut().unwrap().retain(|k, _| k != "launch" && k != "correlation");
+                format!("{} {} {} {}", s["name"], s["cat"], s["dur"], a)
+            })
+            .collect();
+        s.sort();
+        slices.push(s);
+    }
+    assert_eq!(slices[0], slices[1], "JSON vs protobuf");
+    let py = std::env::var_os("CUDART_SHIM_PERFETTO_PY").map_or_else(|| repo_root().join(".cache/perfetto-py"), PathBuf::from);
+    let o = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/perfetto_check.py"))
+        .arg(&pb)
+        .env("PYTHONPATH", &py)
+        .env("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((c["gpu"].as_u64(), c["flows_out"].as_u64(), c["flows_in"].as_u64()), (Some(9), Some(9), Some(9)), "{c}");
+}
+
+fn check_gpu_timeline(t: &Trace) {
     // One track per device and stream, named, sorted after the host threads.
     let names: HashMap<u64, String> = t
         .events

@@ -16,8 +16,16 @@ use pb::debug_annotation::{NameField as AnnName, Value as AnnValue};
 use pb::trace_packet::{Data, OptionalTrustedPacketSequenceId as SeqId};
 use pb::track_event::{NameField, Type};
 
+/// Names the program chose (NVTX messages) longer than this are written in
+/// full, never interned: many are unique (`emit_nvtx` puts an op id in each).
+const INTERN_MAX_NAME_LEN: usize = 64;
 /// Argument values longer than this are written in full, never interned.
-const INTERN_MAX_LEN: usize = 64;
+/// Long values that repeat are kernel symbols (a mangled name with its
+/// address, 100 to 1000 bytes, once per launch): worth an id.
+const INTERN_MAX_LEN: usize = 4096;
+/// Bytes of interned argument values a sequence keeps, at most (the table
+/// lives as long as the sequence); later new values are written in full.
+const INTERN_MAX_BYTES: usize = 4 << 20;
 /// Interned values per sequence; later new values are written in full.
 const INTERN_MAX_VALUES: u64 = 1 << 16;
 /// The sequence of the process, GPU tracks and markers.
@@ -44,6 +52,8 @@ struct Seq {
     seen: HashSet<u64>,
     next_name: u64,
     next_value: u64,
+    /// Bytes of the values in `values`.
+    value_bytes: usize,
     /// The incremental clock's last timestamp on this sequence.
     last_ts: u64,
 }
@@ -80,7 +90,7 @@ impl Seq {
     /// A name the program chose (an NVTX message): interned when short and
     /// the table has room, else written in full.
     fn free_name(&mut self, name: &str, new: &mut pb::InternedData) -> NameField {
-        if self.names.contains_key(name) || (name.len() <= INTERN_MAX_LEN && (self.names.len() as u64) < INTERN_MAX_VALUES) {
+        if self.names.contains_key(name) || (name.len() <= INTERN_MAX_NAME_LEN && (self.names.len() as u64) < INTERN_MAX_VALUES) {
             NameField::NameIid(self.name(name, new))
         } else {
             NameField::Name(name.to_owned())
@@ -125,7 +135,7 @@ impl Seq {
         if let Some(&i) = self.values.get(v) {
             return AnnValue::StringValueIid(i);
         }
-        let again = v.len() <= INTERN_MAX_LEN && self.next_value <= INTERN_MAX_VALUES && {
+        let again = v.len() <= INTERN_MAX_LEN && self.next_value <= INTERN_MAX_VALUES && self.value_bytes + v.len() <= INTERN_MAX_BYTES && {
             if self.seen.len() as u64 >= INTERN_MAX_VALUES {
                 self.seen.clear();
             }
@@ -139,6 +149,7 @@ impl Seq {
         }
         let i = self.next_value;
         self.next_value += 1;
+        self.value_bytes += v.len();
         self.values.insert(v.to_owned(), i);
         new.debug_annotation_string_values.push(pb::InternedString { iid: Some(i), str: Some(v.as_bytes().to_vec()) });
         AnnValue::StringValueIid(i)
@@ -155,6 +166,10 @@ pub(super) struct Perfetto {
     text: String,
     /// GPU stream tracks declared (declared again at a restart).
     gpu_tracks: Vec<pb::TrackDescriptor>,
+    /// Each GPU stream track's sequence, by its timeline thread id: its
+    /// slices on their own incremental clock and default track, as a
+    /// host thread's calls (no track id nor absolute time per packet).
+    gpu_seqs: HashMap<u32, Seq>,
     /// NVTX and memory counter tracks declared (since the last restart).
     nvtx_tracks: HashSet<u64>,
     memory_tracks: HashSet<u64>,
@@ -162,11 +177,38 @@ pub(super) struct Perfetto {
 
 impl Perfetto {
     pub(super) fn new() -> Perfetto {
-        Perfetto { pid: std::process::id(), buf: Vec::new(), threads: HashMap::new(), process: Seq::new(PROCESS_SEQ), next_seq: PROCESS_SEQ + 1, text: String::new(), gpu_tracks: Vec::new(), nvtx_tracks: HashSet::new(), memory_tracks: HashSet::new() }
+        Perfetto { pid: std::process::id(), buf: Vec::new(), threads: HashMap::new(), process: Seq::new(PROCESS_SEQ), next_seq: PROCESS_SEQ + 1, text: String::new(), gpu_tracks: Vec::new(), gpu_seqs: HashMap::new(), nvtx_tracks: HashSet::new(), memory_tracks: HashSet::new() }
     }
 
     fn packet(seq: u32, ts: Option<u64>, data: Data) -> pb::TracePacket {
         pb::TracePacket { timestamp: ts, data: Some(data), optional_trusted_packet_sequence_id: Some(SeqId::TrustedPacketSequenceId(seq)), ..Default::default() }
+    }
+
+    /// Open sequence `seq` with its track's descriptor, which makes the
+    /// track the sequence's default and its timestamps deltas on the
+    /// sequence's incremental clock (origin 0 on both it and the trace
+    /// clock: timestamps are nanoseconds since the trace started).
+    fn open_sequence(seq: u32, descriptor: pb::TrackDescriptor, buf: &mut Vec<u8>) {
+        let track = descriptor.uuid;
+        let mut p = Self::packet(seq, None, Data::TrackDescriptor(descriptor));
+        p.sequence_flags = Some(pb::trace_packet::SequenceFlags::SeqIncrementalStateCleared as u32);
+        p.first_packet_on_sequence = Some(true);
+        p.trace_packet_defaults = Some(pb::TracePacketDefaults {
+            timestamp_clock_id: Some(INCREMENTAL_CLOCK),
+            track_event_defaults: Some(pb::TrackEventDefaults { track_uuid: track }),
+        });
+        put_packet(&p, buf);
+        let clock = |id, incremental| pb::clock_snapshot::Clock { clock_id: Some(id), timestamp: Some(0), is_incremental: incremental, unit_multiplier_ns: None };
+        let snap = pb::ClockSnapshot { clocks: vec![clock(INCREMENTAL_CLOCK, Some(true)), clock(BOOTTIME, None)] };
+        put_packet(&Self::packet(seq, None, Data::ClockSnapshot(snap)), buf);
+    }
+
+    /// The sequence of GPU track `d` (thread id `tid`): a new one, opened.
+    fn open_gpu_sequence(&mut self, tid: u32, d: pb::TrackDescriptor) {
+        let seq = Seq::new(self.next_seq);
+        self.next_seq += 1;
+        Self::open_sequence(seq.id, d, &mut self.buf);
+        self.gpu_seqs.insert(tid, seq);
     }
 
     /// An instant on the process track (the process record, markers).
@@ -337,8 +379,10 @@ impl super::Format for Perfetto {
         self.memory_tracks.clear();
         self.process = Seq::new(PROCESS_SEQ);
         self.declare_process();
-        for d in &self.gpu_tracks {
-            put_packet(&Self::packet(PROCESS_SEQ, None, Data::TrackDescriptor(d.clone())), &mut self.buf);
+        self.gpu_seqs.clear();
+        for d in self.gpu_tracks.clone() {
+            let tid = d.uuid.unwrap_or(0) as u32;
+            self.open_gpu_sequence(tid, d);
         }
         &self.buf
     }
@@ -358,29 +402,13 @@ impl super::Format for Perfetto {
         let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
         let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
         if fresh {
-            let track = thread_uuid(pid, tid as u32);
-            let mut p = Self::packet(
-                seq.id,
-                None,
-                Data::TrackDescriptor(pb::TrackDescriptor {
-                    uuid: Some(track),
-                    parent_uuid: Some(process_uuid(pid)),
-                    thread: Some(pb::ThreadDescriptor { pid: Some(pid as i32), tid: Some(tid as i64), thread_name: Some(thread_name.to_owned()) }),
-                    ..Default::default()
-                }),
-            );
-            p.sequence_flags = Some(pb::trace_packet::SequenceFlags::SeqIncrementalStateCleared as u32);
-            p.first_packet_on_sequence = Some(true);
-            p.trace_packet_defaults = Some(pb::TracePacketDefaults {
-                timestamp_clock_id: Some(INCREMENTAL_CLOCK),
-                track_event_defaults: Some(pb::TrackEventDefaults { track_uuid: Some(track) }),
-            });
-            put_packet(&p, &mut self.buf);
-            // The incremental clock's origin: 0 on both it and the trace
-            // clock (timestamps are nanoseconds since the trace started).
-            let clock = |id, incremental| pb::clock_snapshot::Clock { clock_id: Some(id), timestamp: Some(0), is_incremental: incremental, unit_multiplier_ns: None };
-            let snap = pb::ClockSnapshot { clocks: vec![clock(INCREMENTAL_CLOCK, Some(true)), clock(BOOTTIME, None)] };
-            put_packet(&Self::packet(seq.id, None, Data::ClockSnapshot(snap)), &mut self.buf);
+            let d = pb::TrackDescriptor {
+                uuid: Some(thread_uuid(pid, tid as u32)),
+                parent_uuid: Some(process_uuid(pid)),
+                thread: Some(pb::ThreadDescriptor { pid: Some(pid as i32), tid: Some(tid as i64), thread_name: Some(thread_name.to_owned()) }),
+                ..Default::default()
+            };
+            Self::open_sequence(seq.id, d, &mut self.buf);
         }
         let mut new = pb::InternedData::default();
         // Reused: the annotations' vector keeps its capacity.
@@ -558,8 +586,8 @@ impl super::Format for Perfetto {
                         sibling_order_rank: Some(*tid as i32),
                         ..Default::default()
                     };
-                    put_packet(&Self::packet(PROCESS_SEQ, None, Data::TrackDescriptor(d.clone())), &mut self.buf);
-                    self.gpu_tracks.push(d);
+                    self.gpu_tracks.push(d.clone());
+                    self.open_gpu_sequence(*tid, d);
                 }
                 GpuEvent::FlowEnd { tid, ts, id } => {
                     // The arrow's end with no slice written beside it (its
@@ -607,7 +635,13 @@ impl super::Format for Perfetto {
 
 impl Perfetto {
     fn slice(&mut self, s: &GpuSlice, flow_end: Option<u64>, new: &mut pb::InternedData) {
-        let seq = &mut self.process;
+        if !self.gpu_seqs.contains_key(&s.tid) {
+            // A track declared before a restart that dropped it: again.
+            let d = pb::TrackDescriptor { uuid: Some(thread_uuid(self.pid, s.tid)), parent_uuid: Some(process_uuid(self.pid)), ..Default::default() };
+            let d = self.gpu_tracks.iter().find(|t| t.uuid == d.uuid).cloned().unwrap_or(d);
+            self.open_gpu_sequence(s.tid, d);
+        }
+        let Some(seq) = self.gpu_seqs.get_mut(&s.tid) else { return };
         let cat = match s.what {
             GpuWhat::Kernel { .. } => "gpu_kernel",
             GpuWhat::Copy { .. } => "gpu_memcpy",
@@ -620,7 +654,9 @@ impl Perfetto {
         arg(seq, "device", AnnValue::UintValue(s.device as u64), new);
         arg(seq, "stream", AnnValue::UintValue(s.stream as u64), new);
         arg(seq, "correlation", AnnValue::UintValue(s.correlation as u64), new);
-        if s.launch != 0 {
+        // The launch's id is the flow's: written once, as the flow's end,
+        // when the flow ends here (readers give it back as `launch`).
+        if s.launch != 0 && flow_end != Some(s.launch) {
             arg(seq, "launch", AnnValue::UintValue(s.launch), new);
         }
         if s.graph != 0 {
@@ -652,20 +688,20 @@ impl Perfetto {
                 arg(seq, "bandwidth (GB/s)", bandwidth(*bytes), new);
             }
         }
-        let track = thread_uuid(self.pid, s.tid);
         let begin = pb::TrackEvent {
             r#type: Some(Type::SliceBegin as i32),
-            track_uuid: Some(track),
             name_field: Some(NameField::NameIid(seq.name(&s.name, new))),
             category_iids: vec![seq.category(cat, new)],
             terminating_flow_ids: flow_end.into_iter().collect(),
             debug_annotations: args,
             ..Default::default()
         };
-        let mut p = Self::packet(PROCESS_SEQ, Some(s.ts), Data::TrackEvent(begin));
+        let mut p = Self::packet(seq.id, None, Data::TrackEvent(begin));
+        stamp(seq, s.ts, &mut p);
         p.interned_data = interned(new);
         put_packet(&p, &mut self.buf);
-        let end = pb::TrackEvent { r#type: Some(Type::SliceEnd as i32), track_uuid: Some(track), ..Default::default() };
-        put_packet(&Self::packet(PROCESS_SEQ, Some(s.ts + s.dur), Data::TrackEvent(end)), &mut self.buf);
+        let mut p = Self::packet(seq.id, None, Data::TrackEvent(pb::TrackEvent { r#type: Some(Type::SliceEnd as i32), ..Default::default() }));
+        stamp(seq, s.ts + s.dur, &mut p);
+        put_packet(&p, &mut self.buf);
     }
 }

@@ -7,11 +7,16 @@
 //! complete trace: the library writes whole packets only.
 //!
 //! What the library writes (src/trace/timeline/perfetto.rs):
-//! - sequence 1: the process track ([`process_uuid`]), GPU stream tracks
-//!   and their slices (category `gpu_kernel`, `gpu_memcpy`, `gpu_memset`,
-//!   as in the JSON), the process record (an instant [`PROCESS_RECORD`]
-//!   with the record's JSON in annotation `process`) and markers (other
-//!   instants on the process track: dropped events, the size limit);
+//! - sequence 1: the process track ([`process_uuid`]), the process record
+//!   (an instant [`PROCESS_RECORD`] with the record's JSON in annotation
+//!   `process`), markers (other instants on the process track: dropped
+//!   events, the size limit) and the ends of launch flows whose GPU slice
+//!   went out in an earlier batch (instants on the GPU track);
+//! - one sequence per GPU stream track, whose first packet declares the
+//!   track and makes it the default: its slices (category `gpu_kernel`,
+//!   `gpu_memcpy`, `gpu_memset`, as in the JSON) on its incremental clock;
+//!   a slice where its launch's flow ends carries the launch id as that
+//!   flow's id only (read back as the JSON's `launch` argument);
 //! - one sequence per host thread, whose first packet declares the thread's
 //!   track ([`thread_uuid`]) and makes it the sequence's default track;
 //!   each call is a slice (begin and end packets), its name and argument
@@ -290,7 +295,13 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                             args.insert("depth".into(), json!(0));
                             cat
                         } else {
-                            cat.unwrap_or_default()
+                            let cat = cat.unwrap_or_default();
+                            // GPU work whose flow ends here carries its
+                            // launch's id once, as the flow's id.
+                            if cat.starts_with("gpu_") && !args.contains_key("launch") && let Some(id) = e.terminating_flow_ids.first() {
+                                args.insert("launch".into(), json!(id));
+                            }
+                            cat
                         };
                         stack.push(Open { ts, name, cat, args });
                     }
