@@ -175,16 +175,7 @@ fn protobuf_timeline_has_the_same_gpu_slices_and_launch_arrows() {
         slices.push(s);
     }
     assert_eq!(slices[0], slices[1], "JSON vs protobuf");
-    let py = std::env::var_os("CUDART_SHIM_PERFETTO_PY").map_or_else(|| repo_root().join(".cache/perfetto-py"), PathBuf::from);
-    let o = std::process::Command::new("python3")
-        .arg(repo_root().join("tests/perfetto_check.py"))
-        .arg(&pb)
-        .env("PYTHONPATH", &py)
-        .env("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = perfetto_check(&pb);
     assert_eq!((c["gpu"].as_u64(), c["flows_out"].as_u64(), c["flows_in"].as_u64()), (Some(9), Some(9), Some(9)), "{c}");
 }
 

@@ -342,16 +342,7 @@ fn nvtx_events_are_the_same_in_json_and_protobuf() {
     assert!(nvtx[0].keys().any(|k| k.starts_with("\"i\" \"tick\"")), "{:?}", nvtx[0]);
     assert_eq!(nvtx[0], nvtx[1], "JSON vs protobuf");
     // Perfetto's classes: one range per push, one mark, one start/end.
-    let py = std::env::var_os("CUDART_SHIM_PERFETTO_PY").map_or_else(|| repo_root().join(".cache/perfetto-py"), PathBuf::from);
-    let o = std::process::Command::new("python3")
-        .arg(repo_root().join("tests/perfetto_check.py"))
-        .arg(dir.join("tl.pftrace"))
-        .env("PYTHONPATH", &py)
-        .env("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let c: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = perfetto_check(&dir.join("tl.pftrace"));
     let count = |ph: &str, name: &str| nvtx[0].iter().filter(|(k, _)| k.starts_with(&format!("\"{ph}\" \"{name}\""))).map(|(_, n)| n).sum::<u64>();
     for (kind, ph, name) in [("range", "X", "outer"), ("range", "X", "inner"), ("range", "X", "registered"), ("startend", "b", "handoff"), ("mark", "i", "tick")] {
         assert_eq!(c["nvtx"][format!("{kind} {name}")].as_u64(), Some(count(ph, name)), "{kind} {name}: {c}");

@@ -388,3 +388,20 @@ pub fn wait_or_fail(child: &mut std::process::Child, secs: u64, what: &str) -> s
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+/// Perfetto's Python classes' reading of a protobuf timeline
+/// (tests/perfetto_check.py); the package is installed by
+/// scripts/setup-perfetto-py (scripts/test runs it).
+pub fn perfetto_check(file: &Path) -> serde_json::Value {
+    let py = std::env::var_os("CUDART_SHIM_PERFETTO_PY").map_or_else(|| repo_root().join(".cache/perfetto-py"), PathBuf::from);
+    assert!(py.join("perfetto").is_dir(), "{} is missing: run scripts/setup-perfetto-py", py.display());
+    let o = std::process::Command::new("python3")
+        .arg(repo_root().join("tests/perfetto_check.py"))
+        .arg(file)
+        .env("PYTHONPATH", &py)
+        .env("PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION", "python")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "Perfetto's classes failed on {}:\n{}", file.display(), String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
