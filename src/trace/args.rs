@@ -399,18 +399,6 @@ impl CallArgs {
             k.write_value(&self.text, out);
         }
     }
-
-    /// Every argument as (name, value text) (subscribers).
-    pub fn strings(&self) -> Vec<(&'static str, String)> {
-        self.kept()
-            .iter()
-            .map(|k| {
-                let mut v = String::new();
-                k.write_value(&self.text, &mut v);
-                (k.name, v)
-            })
-            .collect()
-    }
 }
 
 /// Write kept arguments as JSON members `,"name":"value"`. Values are

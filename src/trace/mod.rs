@@ -687,8 +687,10 @@ fn traced_as_work<R>(
         s.depth.store(d + 1, Relaxed);
         d
     });
+    // The thread's id as subscribers see it (kept in its state: no system call).
+    let tid = || st.map_or_else(gettid, |s| s.tid.load(Relaxed));
     if flags & SUBSCRIBERS != 0 {
-        subscribe::notify(id, depth, args, None);
+        subscribe::notify(id, tid(), depth, args, None);
     }
     // GPU work this call starts is linked to it (timeline and gpu on).
     let launch = gpu::begin_launch(id);
@@ -712,7 +714,7 @@ fn traced_as_work<R>(
         memory_event(st, &m, t0 + dt);
     }
     if flags & SUBSCRIBERS != 0 {
-        subscribe::notify(id, depth, args, Some((status, dt)));
+        subscribe::notify(id, tid(), depth, args, Some((status, dt)));
     }
     if flags & RECORDER != 0
         && let Some(s) = st

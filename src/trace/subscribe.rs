@@ -30,7 +30,7 @@ use crate::types::{
     cudaError_t, cudaErrorInvalidValue, cudaSuccess, cudartShimArg, cudartShimCallback, cudartShimCallbackData,
     cudartShimCounter, CudaResult, CUDART_SHIM_PHASE_ENTER, CUDART_SHIM_PHASE_EXIT,
 };
-use std::ffi::{c_void, CStr, CString};
+use std::ffi::{c_void, CStr};
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU32, Ordering::*};
 
@@ -52,35 +52,73 @@ fn registry_id(id: u32) -> u32 {
 }
 
 /// What a callback receives, built at the first subscriber that wants the
-/// call: the arguments as text, and the C view of them.
+/// call: the arguments as text (`name\0value\0` for each, in one buffer),
+/// and the C view of them. Kept per thread and reused, so that a delivery
+/// allocates nothing once the buffers have grown.
+#[derive(Default)]
 struct Built {
-    _strings: Vec<(CString, CString)>,
+    text: Vec<u8>,
+    /// Each argument's name and value offsets in `text`.
+    at: Vec<(usize, usize)>,
     args: Vec<cudartShimArg>,
+    /// One value's text, before it is copied into `text`.
+    value: String,
 }
 
-/// Deliver a call to the subscribers (trace function `id`, at `depth`):
-/// `exit` is None on entry, else (result, ticks).
-pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(cudaError_t, u64)>) {
+impl Built {
+    fn fill(&mut self, captured: &CallArgs) {
+        self.text.clear();
+        self.at.clear();
+        self.args.clear();
+        for k in captured.kept() {
+            self.value.clear();
+            k.write_value(&captured.text, &mut self.value);
+            let name = self.text.len();
+            self.text.extend_from_slice(k.name.as_bytes());
+            self.text.push(0);
+            let v = self.text.len();
+            // A value holding a NUL is cut there (C sees it so anyway).
+            let value = self.value.as_bytes();
+            self.text.extend_from_slice(&value[..value.iter().position(|&b| b == 0).unwrap_or(value.len())]);
+            self.text.push(0);
+            self.at.push((name, v));
+        }
+        // The pointers once the text has stopped growing.
+        let base = self.text.as_ptr();
+        // SAFETY: offsets within `text`, each at a NUL-terminated string.
+        self.args.extend(self.at.iter().map(|&(n, v)| unsafe { cudartShimArg { name: base.add(n).cast(), value: base.add(v).cast() } }));
+    }
+}
+
+thread_local! {
+    static BUILT: std::cell::RefCell<Built> = std::cell::RefCell::new(Built::default());
+}
+
+/// Deliver a call to the subscribers (trace function `id`, on thread `tid`,
+/// at `depth`): `exit` is None on entry, else (result, ticks).
+pub fn notify(id: u32, tid: i32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(cudaError_t, u64)>) {
     let phase = if exit.is_some() { hooks::EXIT } else { hooks::ENTER };
-    let mut built: Option<Built> = None;
+    // The thread's buffers; fresh ones if a delivery on this thread is
+    // already using them (a callback's own calls are not delivered, so
+    // only a signal handler's could be) or the thread is being torn down.
+    let mut own = None;
+    let _ = BUILT.try_with(|b| own = b.try_borrow_mut().ok().map(|mut b| std::mem::take(&mut *b)));
+    let mut built = own.unwrap_or_default();
+    let mut filled = false;
     hooks::observe(phase, registry_id(id), |cb, user| {
-        let b = built.get_or_insert_with(|| {
+        if !filled {
             let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
             args(&mut captured);
-            let strings: Vec<(CString, CString)> = captured
-                .strings()
-                .into_iter()
-                .map(|(n, v)| (CString::new(n).unwrap_or_default(), CString::new(v).unwrap_or_default()))
-                .collect();
-            let args = strings.iter().map(|(n, v)| cudartShimArg { name: n.as_ptr(), value: v.as_ptr() }).collect();
-            Built { _strings: strings, args }
-        });
+            built.fill(&captured);
+            filled = true;
+        }
+        let b = &built;
         let data = cudartShimCallbackData {
             function_id: id,
             function_name: super::site_c_name(id),
             phase: if exit.is_some() { CUDART_SHIM_PHASE_EXIT } else { CUDART_SHIM_PHASE_ENTER },
             depth,
-            thread_id: super::gettid(),
+            thread_id: tid,
             num_args: b.args.len() as u32,
             args: b.args.as_ptr(),
             result: exit.map_or(cudaSuccess, |(r, _)| r),
@@ -89,6 +127,11 @@ pub fn notify(id: u32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(c
         // SAFETY: a callback the program registered, with its user data;
         // `data` and the strings it points to live through the call.
         unsafe { cb(user, &data) };
+    });
+    let _ = BUILT.try_with(|b| {
+        if let Ok(mut b) = b.try_borrow_mut() {
+            *b = built;
+        }
     });
 }
 

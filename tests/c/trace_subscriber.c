@@ -1,21 +1,26 @@
 /* The shim's own API from C: subscribe enter/exit callbacks, read counters,
  * reset, flush. Prints what it observed; the test checks it. */
+#define _GNU_SOURCE
 #include <cudart_shim.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static int enters, exits, nested_seen, failed_exits;
 static char last_args[512];
 
 static void on_enter(void *user, const cudartShimCallbackData *d) {
   if (d->phase != CUDART_SHIM_PHASE_ENTER || user != (void *)&enters) abort();
+  if (d->thread_id != (int)syscall(SYS_gettid)) abort();
   enters++;
   if (d->depth > 0) nested_seen++;
 }
 
 static void on_exit_cb(void *user, const cudartShimCallbackData *d) {
   if (d->phase != CUDART_SHIM_PHASE_EXIT || user != (void *)&enters) abort();
+  if (d->thread_id != (int)syscall(SYS_gettid)) abort();
   exits++;
   if (d->result != cudaSuccess) failed_exits++;
   if (strcmp(d->function_name, cudartShimGetFunctionName(d->function_id)) != 0) abort();
