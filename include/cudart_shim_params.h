@@ -20,7 +20,7 @@ typedef struct cudartShimCUipcHandle { char reserved[64]; } cudartShimCUipcHandl
 
 #define CUDART_SHIM_RUNTIME_COUNT 488
 #define CUDART_SHIM_DRIVER_BASE 488
-#define CUDART_SHIM_FUNCTION_COUNT 1122
+#define CUDART_SHIM_FUNCTION_COUNT 1124
 
 #define CUDART_SHIM_ID___cudaGetKernel 0
 #define CUDART_SHIM_ID___cudaGetProcAddress 1
@@ -1144,6 +1144,8 @@ typedef struct cudartShimCUipcHandle { char reserved[64]; } cudartShimCUipcHandl
 #define CUDART_SHIM_ID_cuCheckpointProcessCheckpoint 1119
 #define CUDART_SHIM_ID_cuCheckpointProcessRestore 1120
 #define CUDART_SHIM_ID_cuCheckpointProcessUnlock 1121
+#define CUDART_SHIM_ID_cuProfilerStart 1122
+#define CUDART_SHIM_ID_cuProfilerStop 1123
 
 typedef struct __cudaGetKernel_params {
     cudaKernel_t *kernel;

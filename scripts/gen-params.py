@@ -5,7 +5,8 @@ Sources (the lists that already drive the exports and the interposer):
   - runtime: the literal C signatures of the exports in src/api/*.rs (the 13
     surface; src/api/abi12.rs holds the 12.9 forms) and their C prototypes in
     include/cudart_shim.h (for the C field types);
-  - driver: interposer/src/generated/api.rs (from cuda.h).
+  - driver: interposer/src/generated/api.rs (from cuda.h and
+    cudaProfilerTypedefs.h).
 
 Writes:
   src/control/params.rs          one #[repr(C)] struct per function, fields

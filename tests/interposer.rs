@@ -141,11 +141,44 @@ fn driver_api_program_is_traced_and_keeps_its_exit_status() {
     }
     assert_eq!(failed(&err, "cuDeviceGet", "CUDA_ERROR_INVALID_DEVICE"), Some(1), "{err}");
     assert!(!rows(&err).iter().any(|r| r.starts_with("cuda")), "no runtime call in a driver-API program:\n{err}");
-    // An entry point with no signature in the list: handed out as the
-    // driver gave it (the call works), counted once under a name that says so.
-    assert!(out.contains("cuProfilerStart = 0"), "{out}");
-    let untraced = err.lines().find(|l| l.contains("cuProfilerStart [entry point not traced: not in the interposer's list]")).expect(&err);
+    // An entry point with no signature in the list (cuProfilerInitialize:
+    // an untyped export): handed out as the driver gave it (the call works),
+    // counted once under a name that says so.
+    assert!(out.contains("cuProfilerInitialize = 0"), "{out}");
+    let untraced = err.lines().find(|l| l.contains("cuProfilerInitialize [entry point not traced: not in the interposer's list]")).expect(&err);
     assert_eq!(untraced.split_whitespace().nth(2), Some("1"), "{untraced}");
+}
+
+/// A driver-only program (no runtime of ours, as with NVIDIA's static
+/// runtime or CuPy) opens capture windows with cuProfilerStart/Stop: called
+/// by name, or through the pointers cuGetProcAddress hands out (the way a
+/// static runtime's cudaProfilerStart reaches them).
+#[test]
+fn cu_profiler_start_stop_open_capture_windows_in_a_driver_only_program() {
+    let exe = driver_api_program("ip_profiler");
+    for mode in ["profiler", "profiler-gpa"] {
+        let o = cli_on_fake().args(["trace", "--capture-range=cudaProfilerApi", "--"]).arg(&exe).args(["0", mode]).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{mode}: {out}\n{err}");
+        assert!(out.contains(&format!("profiler window ({mode}) done")), "{out}");
+        assert!(err.contains("Capture windows: 1 window:"), "{mode}:\n{err}");
+        // Inside: the 3 attribute queries and the stop (recorded, then it
+        // closes the window). Outside: the 4th query, before the start.
+        assert_eq!(summary_calls(&err, "cuDeviceGetAttribute"), Some(3), "{mode}:\n{err}");
+        assert_eq!(summary_calls(&err, "cuProfilerStop"), Some(1), "{mode}:\n{err}");
+        for outside in ["cuInit", "cuProfilerStart", "cuMemAlloc_v2", "cuStreamQuery", "cuMemFree_v2", "cuGetProcAddress_v2"] {
+            assert_eq!(summary_calls(&err, outside), None, "{mode}: {outside} is outside the window:\n{err}");
+        }
+        assert!(!err.contains("cuProfilerStart [entry point not traced"), "{mode}:\n{err}");
+    }
+    // Without the rule, both are traced calls like any other.
+    let o = cli_on_fake().args(["trace", "--"]).arg(&exe).args(["0", "profiler-gpa"]).output().unwrap();
+    let (out, err) = output_text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(!err.contains("Capture windows"), "{err}");
+    for (name, n) in [("cuProfilerStart", 1), ("cuProfilerStop", 1), ("cuDeviceGetAttribute", 4), ("cuGetProcAddress_v2", 4)] {
+        assert_eq!(summary_calls(&err, name), Some(n), "{name}:\n{err}");
+    }
 }
 
 #[test]
@@ -165,7 +198,7 @@ fn driver_calls_are_logged_with_decoded_arguments() {
     // No runtime here: nothing nests, except the mark of the untraced entry
     // point, made inside the cuGetProcAddress call that handed it out.
     let nested: Vec<&str> = err.lines().filter(|l| l.contains("nested=")).collect();
-    assert!(nested.len() == 1 && nested[0].contains("nested=1 cuProfilerStart [entry point not traced"), "{err}");
+    assert!(nested.len() == 1 && nested[0].contains("nested=1 cuProfilerInitialize [entry point not traced"), "{err}");
 }
 
 #[test]

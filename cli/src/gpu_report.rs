@@ -60,6 +60,18 @@ pub fn eprint_from_summary(file: &std::path::Path) {
     }
 }
 
+/// The capture windows of a summary file written by the library, as the
+/// line that follows its API table, when it has windows and no NVTX table
+/// (which states them itself).
+pub fn windows_line_from_summary(file: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let j = serde_json::from_str::<Value>(&text).ok()?;
+    if j.get("nvtx_sum").is_some() {
+        return None;
+    }
+    j.get("capture_windows")?.as_str().map(|w| format!("\n Capture windows: {w}\n"))
+}
+
 /// Print the NVTX table (and capture windows) of a summary file written by
 /// the library, if it has them.
 pub fn eprint_nvtx_from_summary(file: &std::path::Path) {

@@ -330,6 +330,9 @@ fn print_summaries(dir: &Path) {
             eprintln!("\ncudart-shim: {name}");
         }
         eprint!("{}", s.to_text());
+        if let Some(w) = crate::gpu_report::windows_line_from_summary(&f) {
+            eprint!("{w}");
+        }
         crate::gpu_report::eprint_from_summary(&f);
         crate::gpu_report::eprint_nvtx_from_summary(&f);
     }

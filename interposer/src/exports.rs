@@ -51,7 +51,8 @@ crate::driver_api_list!(typed_exports);
 
 /// Each untyped export: a jump through the real pointer, with the caller's
 /// registers and stack untouched, so any signature works (these have none in
-/// cuda.h: OpenGL, EGL, VDPAU, profiler and debugger entry points).
+/// cuda.h or cudaProfilerTypedefs.h that the generator resolves: OpenGL,
+/// EGL, VDPAU, cuProfilerInitialize and debugger entry points).
 macro_rules! untyped_exports {
     ($( $i:literal $name:ident )*) => {
         $(

@@ -28,10 +28,12 @@
 //!   installation makes NVIDIA's runtime answer, with one warning listing
 //!   what was searched.
 //! - **Every export of the real driver.** The 634 functions of cuda.h
-//!   (every version: `_v2`, `_ptds`, `_ptsz`) are typed exports generated
-//!   from one list (`src/generated/api.rs`, by `scripts/gen-driver-api.py`); the
-//!   48 other exports of driver 580 (OpenGL, EGL, VDPAU, profiler, debugger
-//!   entry points) are untyped jumps to the real function.
+//!   (every version: `_v2`, `_ptds`, `_ptsz`) and cuProfilerStart/Stop
+//!   (cudaProfilerTypedefs.h; traced so that a program on NVIDIA's static
+//!   runtime opens capture windows) are typed exports generated from one
+//!   list (`src/generated/api.rs`, by `scripts/gen-driver-api.py`); the 46
+//!   other exports of driver 580 (OpenGL, EGL, VDPAU, cuProfilerInitialize,
+//!   debugger entry points) are untyped jumps to the real function.
 //! - **Entry points handed out** by `cuGetProcAddress[_v2]` are mapped to
 //!   our export of the same real address ([`proc_address`]); an address we
 //!   do not know (a driver newer than the list) goes out untraced and is

@@ -14,10 +14,10 @@ pub const RUNTIME_COUNT: u32 = 488;
 /// Driver function `i` of the interposer's list has id `DRIVER_BASE + i`.
 pub const DRIVER_BASE: u32 = 488;
 /// Every id is below this.
-pub const COUNT: u32 = 1122;
+pub const COUNT: u32 = 1124;
 
 /// Name of each function, by id.
-pub static NAMES: [&str; 1122] = [
+pub static NAMES: [&str; 1124] = [
     "__cudaGetKernel",
     "__cudaGetProcAddress",
     "__cudaInitModule",
@@ -1140,6 +1140,8 @@ pub static NAMES: [&str; 1122] = [
     "cuCheckpointProcessCheckpoint",
     "cuCheckpointProcessRestore",
     "cuCheckpointProcessUnlock",
+    "cuProfilerStart",
+    "cuProfilerStop",
 ];
 
 #[repr(C)]
@@ -7070,6 +7072,12 @@ pub mod driver {
     #[repr(C)]
     pub struct cuCheckpointProcessUnlock { pub pid: c_int, pub args: *mut c_void }
     impl cuCheckpointProcessUnlock { pub const ID: u32 = 1121; }
+    #[repr(C)]
+    pub struct cuProfilerStart {}
+    impl cuProfilerStart { pub const ID: u32 = 1122; }
+    #[repr(C)]
+    pub struct cuProfilerStop {}
+    impl cuProfilerStop { pub const ID: u32 = 1123; }
 }
 
 /// Every `CUresult` by name (cuda.h), for naming driver errors.

@@ -1000,16 +1000,37 @@ fn write_summary(api: bool) {
     if empty && (FORKED_CHILD.load(Relaxed) || in_calls || o.summary().path().is_none()) {
         return;
     }
-    let windows = window::describe().map(|w| format!("\n Capture windows: {w}\n")).unwrap_or_default();
+    let described = window::describe();
+    let windows = described.as_ref().map(|w| format!("\n Capture windows: {w}\n")).unwrap_or_default();
+    // In JSON, the windows as `capture_windows` (what `cudart-shim trace`
+    // reads back to say which windows the API table covers).
+    let with_windows = |m: &mut serde_json::Map<String, serde_json::Value>| {
+        if let Some(w) = &described {
+            m.insert("capture_windows".into(), w.clone().into());
+        }
+    };
     let render = |path: Option<&str>| -> String {
         let (csv, json) = (path.is_some_and(|p| p.ends_with(".csv")), path.is_some_and(|p| p.ends_with(".json")));
         let Some(g) = &g else {
-            let Some(n) = &nv else { return if csv || json { s.render_for(path) } else { summary_text(&s) + &windows } };
+            let Some(n) = &nv else {
+                return match () {
+                    _ if json && described.is_some() => {
+                        let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
+                        if let Some(m) = j.as_object_mut() {
+                            with_windows(m);
+                        }
+                        serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
+                    }
+                    _ if csv || json => s.render_for(path),
+                    _ => summary_text(&s) + &windows,
+                };
+            };
             return match () {
                 _ if json => {
                     let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
                     if let Some(m) = j.as_object_mut() {
                         m.extend(n.json_members());
+                        with_windows(m);
                     }
                     serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
                 }
@@ -1022,6 +1043,7 @@ fn write_summary(api: bool) {
                 let mut j: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap_or_default();
                 if let Some(m) = j.as_object_mut() {
                     m.extend(g.json_members());
+                    with_windows(m);
                     if let Some(n) = &nv {
                         m.extend(n.json_members());
                     }
@@ -1049,7 +1071,7 @@ fn write_summary(api: bool) {
     };
     if in_calls {
         let calls = o.calls();
-        let text = if g.is_some() || nv.is_some() { render(calls.path()) } else { s.render_for(calls.path()) };
+        let text = if g.is_some() || nv.is_some() || described.is_some() { render(calls.path()) } else { s.render_for(calls.path()) };
         output::write_all(calls.fd(), text.as_bytes());
         return;
     }

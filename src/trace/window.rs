@@ -3,8 +3,10 @@
 //! Rules (`cudart-shim trace --capture-range ...` or the environment, see
 //! [`crate::config::Capture`]): cudaProfilerStart/Stop (and the driver's
 //! cuProfilerStart/Stop when a program calls them through our runtime's
-//! driver table or reports them as traced calls), an NVTX range of a given
-//! message, a delay and a duration, a signal.
+//! driver table or through the driver interposer, which traces them by
+//! name and through cuGetProcAddress: a program on NVIDIA's static runtime
+//! reaches them that way), an NVTX range of a given message, a delay and a
+//! duration, a signal.
 //!
 //! Mechanism: while no window is open the trace switch word
 //! ([`super::FLAGS`]) carries [`super::CLOSED`]; the observation stage

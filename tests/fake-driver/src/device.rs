@@ -623,6 +623,14 @@ pub unsafe extern "C" fn cuProfilerStart() -> CUresult {
     }
 }
 
+/// `cuProfilerInitialize(configFile, outputFile, outputMode)` (deprecated in
+/// NVIDIA's driver; an export the interposer leaves untyped). Accepts
+/// anything: the tests only check that it is reached.
+pub unsafe extern "C" fn cuProfilerInitialize(_config: *const c_char, _output: *const c_char, _mode: c_int) -> CUresult {
+    fake_enter!("cuProfilerInitialize");
+    SUCCESS
+}
+
 pub unsafe extern "C" fn cuProfilerStop() -> CUresult {
     fake_enter!("cuProfilerStop");
     match current_active() {
@@ -730,6 +738,7 @@ pub static SYMBOLS: Symbols = &[
     sym!(cuFlushGPUDirectRDMAWrites),
     sym!(cuProfilerStart),
     sym!(cuProfilerStop),
+    sym!(cuProfilerInitialize),
     sym!(cuDeviceRegisterAsyncNotification),
     sym!(cuDeviceUnregisterAsyncNotification),
     sym!(cuDeviceGetNvSciSyncAttributes),
