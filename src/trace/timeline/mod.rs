@@ -16,8 +16,10 @@
 //! publishes each event with one release store), so a traced call pays no
 //! atomic read-modify-write here. A flush reads other threads' published
 //! events in place, under their lane's lock, which the owner takes only to
-//! swap a full chunk out. A full chunk goes to a bounded queue drained by
-//! one writer thread; when the queue is full the calling thread waits
+//! swap a full chunk out. A full chunk (or a thread's last one, as it
+//! ends) goes to a bounded queue drained by one writer thread, moved there
+//! while no flush runs (`HANDOFF`: a flush finds every chunk in its lane
+//! or in the queue, never between); when the queue is full the calling thread waits
 //! (back-pressure), so memory stays bounded. If the writer takes nothing
 //! for 200 ms the calling thread writes the queued chunks itself: the
 //! writer may be unable to run at all, as when calls are made from a
@@ -302,7 +304,8 @@ impl Lane {
     }
 
     /// Put `next` in place of the current chunk (owner only); the old one,
-    /// if any, with the thread it belongs to.
+    /// if any, with the thread it belongs to. Only [`hand_off`] calls it:
+    /// the chunk taken out must reach the queue before a flush looks.
     fn replace(&self, next: Option<Box<Chunk>>) -> Option<Full> {
         let m = super::lock(&self.meta);
         let old = self.cur.swap(next.map_or(std::ptr::null_mut(), Box::into_raw), AcqRel);
@@ -337,6 +340,8 @@ static POOL: std::sync::Mutex<Vec<Box<Chunk>>> = std::sync::Mutex::new(Vec::new(
 static WRITER: std::sync::Mutex<Option<Writer>> = std::sync::Mutex::new(None);
 /// Set once the final flush has closed the trace: later events are dropped.
 static FINISHED: AtomicBool = AtomicBool::new(false);
+/// Set in a forked child (which writes no timeline).
+static CHILD: AtomicBool = AtomicBool::new(false);
 pub static DROPPED: AtomicU64 = AtomicU64::new(0);
 /// Batches the writer thread has taken from the queue and not yet written.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
@@ -692,12 +697,16 @@ fn lane_chunk<R>(lane: &Lane, f: impl FnOnce(&Chunk) -> R) -> Option<R> {
 
 /// Keep written chunks for reuse, up to the queue's size.
 fn recycle(batch: Vec<Full>) {
+    for f in batch {
+        recycle_chunk(f.chunk);
+    }
+}
+
+fn recycle_chunk(mut chunk: Box<Chunk>) {
     let mut pool = super::lock(&POOL);
-    for mut f in batch {
-        if pool.len() < QUEUE_MAX {
-            f.chunk.reset();
-            pool.push(f.chunk);
-        }
+    if pool.len() < QUEUE_MAX {
+        chunk.reset();
+        pool.push(chunk);
     }
 }
 
@@ -783,8 +792,10 @@ pub fn push(lane: &Lane, ev: Event, args: &CallArgs) {
 #[inline(never)]
 fn push_to_fresh(lane: &Lane, ev: Event, args: &CallArgs) {
     let fresh = super::lock(&POOL).pop().unwrap_or_else(Chunk::new);
-    if let Some(full) = lane.replace(Some(fresh)) {
-        enqueue(full);
+    if !hand_off(lane, Some(fresh)) {
+        // The trace closed meanwhile.
+        DROPPED.fetch_add(1, Relaxed);
+        return;
     }
     let c = lane.cur.load(Relaxed);
     // SAFETY: as in `push`; just installed, so not null. A call whose
@@ -866,6 +877,8 @@ pub fn flush(lanes: &[&Lane], last: bool) {
     if FINISHED.load(Relaxed) || (super::lock(&WRITER).is_none() && super::lock(&PENDING).is_none()) {
         return;
     }
+    // No chunk leaves a lane until every lane is read (see HANDOFF).
+    let handoffs = HANDOFF.write().unwrap_or_else(std::sync::PoisonError::into_inner);
     if last {
         FINISHED.store(true, Relaxed);
     }
@@ -888,6 +901,7 @@ pub fn flush(lanes: &[&Lane], last: bool) {
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
     write_pending(batch, lanes, last);
+    drop(handoffs);
     if let Some(w) = super::lock(&WRITER).as_mut() {
         w.write_process();
     }
@@ -903,18 +917,70 @@ pub fn flush(lanes: &[&Lane], last: bool) {
 /// Hand a retiring thread's pending events to the writer (its owner, or
 /// the thread that borrowed it, calls this last).
 pub fn flush_one(lane: &Lane) {
-    if let Some(full) = lane.replace(None) {
-        if FINISHED.load(Relaxed) {
+    hand_off(lane, None);
+}
+
+/// Held (shared) by a thread while it moves a chunk from its lane to the
+/// queue ([`hand_off`]), and (exclusive) by a flush from before it drains
+/// the queue until it has read every lane ([`flush`]). So a chunk is, for
+/// a flush, always in one place it looks: in its lane or in the queue (or
+/// the writer's hands, counted by `IN_FLIGHT`), never between the two.
+///
+/// Without it a flush could run entirely inside a hand-off's gap, after
+/// `Lane::replace` took the chunk out of the lane and before `enqueue`
+/// put it in the queue: it found the lane empty and the queue drained, and
+/// returned without those events. At exit that lost them for good (found
+/// with tests/c/timeline_exit.c: threads ending while the process exits
+/// lost their whole last chunk, silently, in about 1 run in 5): the final
+/// flush closed the trace, then the thread either saw `FINISHED` and threw
+/// the chunk away uncounted, or queued it for a writer that never ran
+/// again. After a `cudartShimFlush()` the events came later, but the file
+/// the flush left lacked events made before it began.
+///
+/// A shared lock, taken once per chunk (4096 events) and at thread exit,
+/// never per event. std's (futex), as the queue's: threads in teardown
+/// take it.
+static HANDOFF: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Put `next` in the lane's place (owner only) and queue the chunk it
+/// held for the writer. False: the trace is closed; the chunk's events not
+/// yet written are counted as dropped, and nothing is put in the lane.
+fn hand_off(lane: &Lane, next: Option<Box<Chunk>>) -> bool {
+    if CHILD.load(Relaxed) {
+        // A forked child writes no timeline, and may have inherited the
+        // lock held by a thread that does not exist in it.
+        if let Some(full) = lane.replace(None) {
             recycle(vec![full]);
-        } else {
-            enqueue(full);
         }
+        if let Some(c) = next {
+            recycle_chunk(c);
+        }
+        return false;
     }
+    let _h = HANDOFF.read().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Checked under the lock: a final flush that closed the trace first
+    // has read this lane, and wrote its events up to `consumed`; what was
+    // published after is dropped, and said so.
+    if FINISHED.load(Relaxed) {
+        if let Some(full) = lane.replace(None) {
+            DROPPED.fetch_add(full.chunk.unwritten(), Relaxed);
+            recycle(vec![full]);
+        }
+        if let Some(c) = next {
+            recycle_chunk(c);
+        }
+        return false;
+    }
+    if let Some(full) = lane.replace(next) {
+        enqueue(full);
+    }
+    true
 }
 
 /// A forked child has no writer thread and may have inherited a held lock:
 /// it writes no timeline.
 pub fn disable_in_child() {
+    CHILD.store(true, Relaxed);
     FINISHED.store(true, Relaxed);
     std::mem::forget(WRITER.try_lock().map(|mut w| w.take()));
     std::mem::forget(PENDING.try_lock().map(|mut p| p.take()));
