@@ -268,47 +268,49 @@ fn gpu_projection_equals_the_gpu_slices_launched_inside_each_range() {
     let dir = scratch("nvtx_gpu");
     let inc = format!("-I{}", nvtx_include().display());
     let exe = compile_cu(&[&repo_root().join("tests/cu/nvtx_gpu.cu")], &dir.join("nvtx_gpu"), &[&inc, "-ldl"]);
-    let tl = dir.join("tl.json");
     let cupti = target_dir().join("libfake_cupti.so");
-    let o = cli_on_fake()
-        .env("CUDART_SHIM_CUPTI", &cupti)
-        .args(["trace", "--gpu", "--timeline"])
-        .arg(&tl)
-        .arg("--")
-        .arg(&exe)
-        .args(["3", "4"])
-        .output()
-        .unwrap();
-    let (out, err) = output_text(&o);
-    assert!(o.status.success(), "{err}");
-    assert_eq!(out, "nvtx_gpu done\n");
-    let table = &err[err.find("(nvtx_gpu_proj_sum)").unwrap_or_else(|| panic!("no projection table: {err}"))..];
-    let row = |name: &str| -> Vec<String> {
-        let l = table.lines().find(|l| l.trim_start().starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("no {name}: {table}"));
-        l.split_whitespace().map(str::to_owned).collect()
-    };
-    let (step, inner) = (row("step"), row("inner"));
-    // Range, Style, Total Proj, Total Range, Instances, ..., Total GPU Ops.
-    assert_eq!((step[4].as_str(), step[10].as_str()), ("3", "12"), "{table}");
-    assert_eq!((inner[4].as_str(), inner[10].as_str()), ("3", "3"), "{table}");
-    // The projection of "step" from our own rows: per instance, the GPU
-    // slices whose launching call lies inside it, first start to last end.
-    let ev = timeline(&tl);
-    let us = |e: &Value, k: &str| e[k].as_f64().unwrap_or(0.0);
-    let flows: Vec<(f64, u64)> = ev.iter().filter(|e| e["ph"] == "s" && e["cat"] == "gpu_launch").map(|e| (us(e, "ts"), e["id"].as_u64().unwrap())).collect();
-    let slices: Vec<&Value> = ev.iter().filter(|e| e["cat"] == "gpu_kernel").collect();
-    let mut ours = 0.0;
-    for r in ev.iter().filter(|e| e["cat"] == "nvtx" && e["name"] == "step") {
-        let (t0, t1) = (us(r, "ts"), us(r, "ts") + us(r, "dur"));
-        let ids: Vec<u64> = flows.iter().filter(|f| f.0 >= t0 && f.0 <= t1).map(|f| f.1).collect();
-        let mine: Vec<&&Value> = slices.iter().filter(|s| ids.contains(&s["args"]["launch"].as_u64().unwrap_or(0))).collect();
-        assert_eq!(mine.len(), 4);
-        let first = mine.iter().map(|s| us(s, "ts")).fold(f64::MAX, f64::min);
-        let last = mine.iter().map(|s| us(s, "ts") + us(s, "dur")).fold(0.0, f64::max);
-        ours += (last - first) * 1000.0;
+    // A table's rows by range name (split on whitespace).
+    fn rows_of(text: &str, title: &str) -> Vec<Vec<String>> {
+        let t = &text[text.find(title).unwrap_or_else(|| panic!("no {title}: {text}"))..];
+        t.lines().skip(1).skip_while(|l| !l.trim_start().starts_with("---")).skip(1).take_while(|l| !l.trim().is_empty() && !l.starts_with("cudart-shim")).map(|l| l.split_whitespace().map(str::to_owned).collect()).collect()
     }
-    let theirs: f64 = step[2].parse().unwrap();
-    assert!((theirs - ours).abs() <= 3.0 + ours * 0.001, "projection {theirs} ns, our GPU rows {ours} ns\n{table}");
+    for tl in [dir.join("tl.json"), dir.join("tl.pftrace")] {
+        let _ = std::fs::remove_file(&tl);
+        let o = cli_on_fake().env("CUDART_SHIM_CUPTI", &cupti).args(["trace", "--gpu", "--timeline"]).arg(&tl).arg("--").arg(&exe).args(["3", "4"]).output().unwrap();
+        let (out, err) = output_text(&o);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(out, "nvtx_gpu done\n");
+        let table = rows_of(&err, "(nvtx_gpu_proj_sum)");
+        let row = |name: &str| table.iter().find(|r| r[0] == name).unwrap_or_else(|| panic!("no {name}: {table:?}")).clone();
+        let (step, inner) = (row("step"), row("inner"));
+        // Range, Style, Total Proj, Total Range, Instances, ..., Total GPU Ops.
+        assert_eq!((step[4].as_str(), step[10].as_str()), ("3", "12"), "{table:?}");
+        assert_eq!((inner[4].as_str(), inner[10].as_str()), ("3", "3"), "{table:?}");
+        // `report` computes the same table from the saved timeline.
+        let (again, rerr) = output_text(&cli_on_fake().arg("report").arg(&tl).output().unwrap());
+        assert_eq!(rows_of(&again, "(nvtx_gpu_proj_sum)"), table, "{}: {again}{rerr}", tl.display());
+        if tl.extension().is_some_and(|e| e == "pftrace") {
+            continue;
+        }
+        // The projection of "step" from our own rows: per instance, the GPU
+        // slices whose launching call lies inside it, first start to last end.
+        let ev = timeline(&tl);
+        let us = |e: &Value, k: &str| e[k].as_f64().unwrap_or(0.0);
+        let flows: Vec<(f64, u64)> = ev.iter().filter(|e| e["ph"] == "s" && e["cat"] == "gpu_launch").map(|e| (us(e, "ts"), e["id"].as_u64().unwrap())).collect();
+        let slices: Vec<&Value> = ev.iter().filter(|e| e["cat"] == "gpu_kernel").collect();
+        let mut ours = 0.0;
+        for r in ev.iter().filter(|e| e["cat"] == "nvtx" && e["name"] == "step") {
+            let (t0, t1) = (us(r, "ts"), us(r, "ts") + us(r, "dur"));
+            let ids: Vec<u64> = flows.iter().filter(|f| f.0 >= t0 && f.0 <= t1).map(|f| f.1).collect();
+            let mine: Vec<&&Value> = slices.iter().filter(|s| ids.contains(&s["args"]["launch"].as_u64().unwrap_or(0))).collect();
+            assert_eq!(mine.len(), 4);
+            let first = mine.iter().map(|s| us(s, "ts")).fold(f64::MAX, f64::min);
+            let last = mine.iter().map(|s| us(s, "ts") + us(s, "dur")).fold(0.0, f64::max);
+            ours += (last - first) * 1000.0;
+        }
+        let theirs: f64 = step[2].parse().unwrap();
+        assert!((theirs - ours).abs() <= 3.0 + ours * 0.001, "projection {theirs} ns, our GPU rows {ours} ns\n{table:?}");
+    }
 }
 
 /// The same NVTX run written to JSON and to Perfetto's protobuf: the same

@@ -7,11 +7,11 @@
 
 use clap::Args;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use trace_format::nvtx_table::NvtxSummary;
+use trace_format::nvtx_table::{NvtxGpuProj, NvtxSummary, ProjRow};
 use trace_format::process::Process;
 use trace_format::table::{ErrRow, Row, Summary, grouped};
 
@@ -45,6 +45,9 @@ struct Input {
     gpu: Option<trace_format::gpu_table::GpuSummary>,
     /// The NVTX table (`nvtx_sum`), when the trace has NVTX ranges.
     nvtx: Option<NvtxSummary>,
+    /// `nvtx_gpu_proj_sum`, when ranges launched GPU work that the trace
+    /// holds (GPU activity with launch links).
+    nvtx_proj: Option<NvtxGpuProj>,
 }
 
 impl Input {
@@ -80,7 +83,7 @@ pub fn run(o: Options) -> ExitCode {
     inputs.sort_by_key(|i| i.process.as_ref().map_or((u32::MAX, u32::MAX), |p| (p.rank.unwrap_or(u32::MAX), p.pid)));
     let text = match (inputs.as_slice(), o.format.as_str()) {
         ([one], format) => match crate::gpu_report::render(&one.summary, one.gpu.as_ref(), format) {
-            Some(text) => with_nvtx(text, one.nvtx.as_ref(), format),
+            Some(text) => with_nvtx(text, one.nvtx.as_ref(), one.nvtx_proj.as_ref(), format),
             None => {
                 eprintln!("cudart-shim: unknown format {format:?}; accepted: text, csv, json");
                 return ExitCode::from(2);
@@ -137,7 +140,8 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
         let summary = Summary::from_json(&j)?;
         let gpu = trace_format::gpu_table::GpuSummary::from_json(&j);
         let nvtx = NvtxSummary::from_json(&j);
-        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None, gpu, nvtx });
+        let nvtx_proj = NvtxGpuProj::from_json(&j).filter(|p| !p.is_empty());
+        return Ok(Input { file: file.to_owned(), process: summary.process.clone(), summary, events: None, gpu, nvtx, nvtx_proj });
     }
     let mut process = Process::from_json(&j["otherData"]["process"]);
     let events = match j.get_mut("traceEvents") {
@@ -153,7 +157,71 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
     summary.process = process.clone();
     let gpu = crate::gpu_report::from_events(&events);
     let nvtx = nvtx_of(&events);
-    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events), gpu, nvtx })
+    let nvtx_proj = nvtx_proj_of(&events);
+    Ok(Input { file: file.to_owned(), process, summary, events: keep_events.then_some(events), gpu, nvtx, nvtx_proj })
+}
+
+/// The `nvtx_gpu_proj_sum` table of a Chrome trace written by the library,
+/// as the program computed it at exit: for each push/pop range instance,
+/// the GPU work launched by its thread's calls inside it (the launch
+/// flows that start there, matched to GPU slices by their `launch` id),
+/// projected from the start of the first operation to the end of the last.
+/// Instances that launched nothing are left out. None without any.
+fn nvtx_proj_of(events: &[Value]) -> Option<NvtxGpuProj> {
+    let ns = |e: &Value, k: &str| (e[k].as_f64().unwrap_or(0.0) * 1000.0).round() as u64;
+    // Flow starts by (pid, thread): (time, launch id), in time order.
+    let mut starts: HashMap<(i64, i64), Vec<(u64, u64)>> = HashMap::new();
+    for e in events.iter().filter(|e| e["ph"] == "s" && e["cat"] == "gpu_launch") {
+        starts.entry((e["pid"].as_i64().unwrap_or(0), e["tid"].as_i64().unwrap_or(0))).or_default().push((ns(e, "ts"), e["id"].as_u64().unwrap_or(0)));
+    }
+    if starts.is_empty() {
+        return None;
+    }
+    for v in starts.values_mut() {
+        v.sort_unstable();
+    }
+    // GPU operations by launch id: (start, end).
+    let mut ops: HashMap<u64, Vec<(u64, u64)>> = HashMap::new();
+    for e in events.iter().filter(|e| e["ph"] == "X" && e["cat"].as_str().is_some_and(|c| c.starts_with("gpu_"))) {
+        if let Some(id) = e["args"]["launch"].as_u64() {
+            let t = ns(e, "ts");
+            ops.entry(id).or_default().push((t, t + ns(e, "dur")));
+        }
+    }
+    // Per range (name with its domain): (projected ns, range ns, ops) per instance.
+    let mut rows: BTreeMap<String, Vec<(u64, u64, u64)>> = BTreeMap::new();
+    for r in events.iter().filter(|e| e["ph"] == "X" && e["cat"] == "nvtx") {
+        // The NVTX track of a thread (and domain) holds the thread id in its low 22 bits.
+        let thread = r["tid"].as_i64().unwrap_or(0) & 0x3f_ffff;
+        let Some(launches) = starts.get(&(r["pid"].as_i64().unwrap_or(0), thread)) else { continue };
+        let (t0, t1) = (ns(r, "ts"), ns(r, "ts") + ns(r, "dur"));
+        let i = launches.partition_point(|l| l.0 < t0);
+        let (mut first, mut last, mut n) = (u64::MAX, 0, 0);
+        for &(_, id) in launches[i..].iter().take_while(|l| l.0 <= t1) {
+            for &(s, e) in ops.get(&id).into_iter().flatten() {
+                (first, last, n) = (first.min(s), last.max(e), n + 1);
+            }
+        }
+        if n > 0 {
+            let name = match (r["name"].as_str(), r["args"]["domain"].as_str()) {
+                (Some(m), Some(d)) => format!("{d}:{m}"),
+                (m, _) => m.unwrap_or("?").to_owned(),
+            };
+            rows.entry(name).or_default().push((last - first, ns(r, "dur"), n));
+        }
+    }
+    let mut t = NvtxGpuProj::default();
+    for (name, v) in rows {
+        let mut d: Vec<u64> = v.iter().map(|x| x.0).collect();
+        t.rows.push(ProjRow {
+            proj: Row::from_samples(&name, &mut d),
+            style: "PushPop".into(),
+            range_total_ns: v.iter().map(|x| x.1).sum(),
+            gpu_ops: v.iter().map(|x| x.2).sum(),
+        });
+    }
+    t.sort();
+    (!t.is_empty()).then_some(t)
 }
 
 /// The `nvtx_sum` table of a Chrome trace written by the library: its
@@ -195,19 +263,23 @@ fn nvtx_of(events: &[Value]) -> Option<NvtxSummary> {
     Some(n)
 }
 
-/// The report with the NVTX table added in the same format.
-fn with_nvtx(text: String, nvtx: Option<&NvtxSummary>, format: &str) -> String {
+/// The report with the NVTX tables added in the same format (`nvtx_sum`,
+/// then `nvtx_gpu_proj_sum`, as the program prints them).
+fn with_nvtx(text: String, nvtx: Option<&NvtxSummary>, proj: Option<&NvtxGpuProj>, format: &str) -> String {
     let Some(n) = nvtx else { return text };
     match format {
-        "csv" => text + "\n" + &n.to_csv(),
+        "csv" => text + "\n" + &n.to_csv() + &proj.map(|p| "\n".to_owned() + &p.to_csv()).unwrap_or_default(),
         "json" => {
             let mut j: Value = serde_json::from_str(&text).unwrap_or_default();
             if let Some(m) = j.as_object_mut() {
                 m.extend(n.json_members());
+                if let Some(p) = proj {
+                    m.extend(p.json_members());
+                }
             }
             serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
         }
-        _ => text + &n.to_text(),
+        _ => text + &n.to_text() + &proj.map(NvtxGpuProj::to_text).unwrap_or_default(),
     }
 }
 
