@@ -619,6 +619,18 @@ fn sticky_is_answered_by_the_programs_own_calls_only() {
     for f in ["cuCtxSynchronize_v2", "cuDevicePrimaryCtxRetain", "cuEventCreate", "cuLaunchKernel", "cuMemFree_v2", "cuMemcpyDtoH_v2", "cuMemsetD8_v2", "cuStreamCreate", "cuStreamSynchronize"] {
         assert_eq!(faults::before(&call(f, 0)).fail, Some(700), "{f}");
     }
+    // After the device is reset (H100, same program: cudaDeviceReset makes
+    // cuDevicePrimaryCtxReset, which succeeds): the driver still answers
+    // the sticky error, cuLibraryUnload CUDA_ERROR_DEINITIALIZED; the
+    // runtime answers cudaErrorDevicesUnavailable (scripts/gpu-control,
+    // 2026-11-26, both layers).
+    assert_eq!(faults::before(&call("cuDevicePrimaryCtxReset_v2", 0)).fail, None);
+    for f in ["cuDevicePrimaryCtxRetain", "cuMemAlloc_v2", "cuLaunchKernel"] {
+        assert_eq!(faults::before(&call(f, 0)).fail, Some(700), "{f} after the reset");
+    }
+    assert_eq!(faults::before(&call("cuLibraryUnload", 0)).fail, Some(4));
+    let runtime = cudart_shim::control::Call { layer: cudart_shim::control::RUNTIME, ..call("cudaMalloc", 0) };
+    assert_eq!(faults::before(&runtime).fail, Some(46));
 }
 
 #[test]

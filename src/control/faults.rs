@@ -284,6 +284,8 @@ static STATE: OnceLock<Option<State>> = OnceLock::new();
 /// The sticky error (0: none) and its device (-1: every device).
 static STICKY: AtomicI32 = AtomicI32::new(0);
 static STICKY_DEVICE: AtomicI32 = AtomicI32::new(-1);
+/// The device was reset after the sticky error (see [`sticky_answer`]).
+static RESET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static STICKY_SPEC: AtomicU64 = AtomicU64::new(0);
 
 fn bitset(f: impl Fn(&str) -> bool) -> Box<[u64]> {
@@ -418,12 +420,8 @@ pub fn before(call: &Call) -> Decision {
     let _judged = Judged;
     let mut device = None;
     let dev = |d: &mut Option<Option<i32>>| *d.get_or_insert_with(calling_device);
-    if sticky != 0 && sticky != DEVICE_UNAVAILABLE && is_reset(call.function_id) {
-        // Measured on an H100 after a real illegal address (scripts/gpu-control):
-        // cudaDeviceReset succeeds, then every call that needs the device
-        // answers cudaErrorDevicesUnavailable (46; the driver's
-        // CUDA_ERROR_DEVICE_UNAVAILABLE has the same number).
-        STICKY.store(DEVICE_UNAVAILABLE, Relaxed);
+    if sticky != 0 && is_reset(call.function_id) {
+        RESET.store(true, Relaxed);
     }
     // Only the program's own calls (depth 0) answer the sticky error: a
     // driver call our runtime makes inside a runtime call was judged with
@@ -432,7 +430,7 @@ pub fn before(call: &Call) -> Decision {
     if sticky != 0 && call.depth == 0 && !bit(&st.exempt, call.function_id) {
         let on = STICKY_DEVICE.load(Relaxed);
         if on < 0 || dev(&mut device).is_none_or(|d| d == on) {
-            return Decision { fail: Some(sticky), mark: STICKY_MARK };
+            return Decision { fail: Some(sticky_answer(sticky, call)), mark: STICKY_MARK };
         }
     }
     for (i, a) in st.specs.iter().enumerate() {
@@ -474,8 +472,26 @@ pub fn before(call: &Call) -> Decision {
     Decision::default()
 }
 
-/// What the calls answer after a sticky fault and a device reset.
-const DEVICE_UNAVAILABLE: i32 = 46;
+/// What a call answers after sticky error `code`. Measured on an H100
+/// after a real illegal address (scripts/gpu-control): once the device is
+/// reset (`cudaDeviceReset`, which succeeds; NVIDIA's runtime makes it
+/// `cuDevicePrimaryCtxReset`), the runtime's calls that need the device
+/// answer cudaErrorDevicesUnavailable (46), while the driver's keep
+/// answering the sticky error (`cuDevicePrimaryCtxRetain` included: the
+/// runtime turns that into 46), except `cuLibraryUnload`, which answers
+/// CUDA_ERROR_DEINITIALIZED (its library went with the context).
+fn sticky_answer(code: i32, call: &Call) -> i32 {
+    const DEVICES_UNAVAILABLE: i32 = 46;
+    const DEINITIALIZED: i32 = 4;
+    if !RESET.load(Relaxed) {
+        return code;
+    }
+    match call.layer {
+        DRIVER if params::NAMES.get(call.function_id as usize) == Some(&"cuLibraryUnload") => DEINITIALIZED,
+        DRIVER => code,
+        _ => DEVICES_UNAVAILABLE,
+    }
+}
 
 fn is_reset(id: u32) -> bool {
     params::NAMES.get(id as usize).is_some_and(|n| *n == "cudaDeviceReset" || n.starts_with("cuDevicePrimaryCtxReset"))
