@@ -456,10 +456,10 @@ pub fn stream_id(handle: u64) -> Option<u32> {
     (unsafe { f(std::ptr::null_mut(), handle as *mut std::ffi::c_void, 0, &mut id) } == cupti::SUCCESS).then_some(id)
 }
 
-/// The timeline thread id of a device's stream: above every real thread
-/// id, so GPU tracks sort after the host threads.
+/// The timeline thread id of a device's stream (trace-format's, which
+/// the protobuf reader inverts).
 fn track(device: u32, stream: u32) -> u32 {
-    (1 << 30) + ((device & 0x3f) << 24) + (stream & 0xff_ffff)
+    trace_format::perfetto::gpu_track_tid(device, stream)
 }
 
 /// The timeline's slice of one activity.

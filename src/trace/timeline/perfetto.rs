@@ -651,8 +651,12 @@ impl Perfetto {
         let mut arg = |seq: &mut Seq, name: &'static str, v: AnnValue, new: &mut pb::InternedData| {
             args.push(pb::DebugAnnotation { name_field: Some(AnnName::NameIid(seq.arg_name(name, new))), value: Some(v) });
         };
-        arg(seq, "device", AnnValue::UintValue(s.device as u64), new);
-        arg(seq, "stream", AnnValue::UintValue(s.stream as u64), new);
+        // The device and stream are the track's, when its id holds them
+        // whole (readers take them from there).
+        if trace_format::perfetto::gpu_track_of(s.tid) != Some((s.device, s.stream)) {
+            arg(seq, "device", AnnValue::UintValue(s.device as u64), new);
+            arg(seq, "stream", AnnValue::UintValue(s.stream as u64), new);
+        }
         arg(seq, "correlation", AnnValue::UintValue(s.correlation as u64), new);
         // The launch's id is the flow's: written once, as the flow's end,
         // when the flow ends here (readers give it back as `launch`).

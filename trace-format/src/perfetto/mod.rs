@@ -16,7 +16,9 @@
 //!   track and makes it the default: its slices (category `gpu_kernel`,
 //!   `gpu_memcpy`, `gpu_memset`, as in the JSON) on its incremental clock;
 //!   a slice where its launch's flow ends carries the launch id as that
-//!   flow's id only (read back as the JSON's `launch` argument);
+//!   flow's id only (read back as the JSON's `launch` argument), and its
+//!   device and stream only in its track's id ([`gpu_track_tid`]) when
+//!   that holds them whole;
 //! - one sequence per host thread, whose first packet declares the thread's
 //!   track ([`thread_uuid`]) and makes it the sequence's default track;
 //!   each call is a slice (begin and end packets), its name and argument
@@ -59,6 +61,20 @@ pub fn process_uuid(pid: u32) -> u64 {
 /// A host thread's track, or a GPU stream's (its timeline thread id).
 pub fn thread_uuid(pid: u32, tid: u32) -> u64 {
     process_uuid(pid) | tid as u64
+}
+
+/// The timeline thread id of a GPU stream's track: above every real
+/// thread id (2^30 and up), so GPU tracks sort after the host threads;
+/// the device in 6 bits, the stream in 24.
+pub fn gpu_track_tid(device: u32, stream: u32) -> u32 {
+    (1 << 30) + ((device & 0x3f) << 24) + (stream & 0xff_ffff)
+}
+
+/// The device and stream of a GPU track's thread id, when it holds them
+/// whole (their values fit its bits): a slice on that track need not
+/// carry them.
+pub fn gpu_track_of(tid: u32) -> Option<(u32, u32)> {
+    (tid >> 30 == 1).then_some(((tid >> 24) & 0x3f, tid & 0xff_ffff))
 }
 
 /// A counter track of a merged trace (`report --merge`), `n`-th of its
@@ -296,10 +312,20 @@ pub fn to_chrome(packets: &[pb::TracePacket]) -> Vec<Value> {
                             cat
                         } else {
                             let cat = cat.unwrap_or_default();
-                            // GPU work whose flow ends here carries its
-                            // launch's id once, as the flow's id.
-                            if cat.starts_with("gpu_") && !args.contains_key("launch") && let Some(id) = e.terminating_flow_ids.first() {
-                                args.insert("launch".into(), json!(id));
+                            if cat.starts_with("gpu_") {
+                                // What the writer left to the track: the
+                                // device and stream its id holds, and the
+                                // launch id carried once as the flow's id.
+                                let mut full = Map::new();
+                                if !args.contains_key("device") && let Some((device, stream)) = gpu_track_of(at.tid as u32) {
+                                    full.insert("device".into(), json!(device));
+                                    full.insert("stream".into(), json!(stream));
+                                }
+                                full.append(&mut args);
+                                args = full;
+                                if !args.contains_key("launch") && let Some(id) = e.terminating_flow_ids.first() {
+                                    args.insert("launch".into(), json!(id));
+                                }
                             }
                             cat
                         };
