@@ -41,9 +41,9 @@ pub struct Options {
     #[arg(long, value_name = "FILE")]
     calls_file: Option<String>,
     /// Write a timeline (Perfetto's UI, chrome://tracing) to FILE (%p =
-    /// pid, %r = rank: RANK, else LOCAL_RANK, else norank-<pid>): Perfetto's
-    /// protobuf for FILE.pftrace or FILE.perfetto-trace, Chrome JSON for
-    /// FILE.json (or see --format). Processes that would write the same file
+    /// pid, %r = rank: RANK, else LOCAL_RANK, else norank-<pid>): Chrome
+    /// JSON for FILE.json, else Perfetto's protobuf (FILE.pftrace; or see
+    /// --format). Processes that would write the same file
     /// write FILE.<pid>.<ext> instead; a process that only registered
     /// kernels writes none.
     #[arg(long, value_name = "FILE")]

@@ -356,7 +356,7 @@ fn configure() -> bool {
             flags |= CALLS;
         }
         // The file itself is created at the first call that is work.
-        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.json"), c.timeline_format, c.timeline_max_size, c.timeline_ring) {
+        if c.timeline && timeline::start(c.timeline_file.as_deref().unwrap_or("cudart-shim.pftrace"), c.timeline_format, c.timeline_max_size, c.timeline_ring) {
             flags |= TIMELINE;
         }
         if c.recorder && recorder::start(c) {
