@@ -307,3 +307,22 @@ fn a_forked_child_dumps_to_its_own_files_under_its_own_thread_id() {
     assert_eq!(names, ["cudaGetDeviceCount", "cudaGetDevice"]);
     assert!(err.contains(&format!("cudart-shim recorder: SIGABRT (a crash signal) on thread {pid};")), "{err}");
 }
+
+#[test]
+fn run_recorder_dumps_a_sticky_error_and_writes_nothing_else() {
+    let (work, exe) = program("recorder_run");
+    let o = cli_on_fake().current_dir(&work).env("FAKE_CUDA_FAIL", "cuCtxSynchronize:0:700").args(["run", "--recorder=8", "--"]).arg(&exe).arg("sticky").output().unwrap();
+    let (out, err) = output_text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert_eq!(out, "sticky done\n");
+    assert_eq!(err.matches("cudaDeviceSynchronize returned cudaErrorIllegalAddress (a sticky error)").count(), 1, "{err}");
+    // No summary (tracing is off under `run`), the dump's two files only.
+    assert!(!err.contains("CUDA API Summary"), "{err}");
+    let mut files: Vec<String> = std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[0].starts_with("cudart-shim-recorder-") && files[0].ends_with(".json") && files[1].ends_with(".log"), "{files:?}");
+    // --recorder=8: the ring keeps 8 calls (the program made more).
+    let d = read_dump(&work.join(&files[1]));
+    assert_eq!(d.sections.iter().map(|s| s.3.len()).max(), Some(8), "{:?}", d.sections.iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>());
+}

@@ -21,6 +21,35 @@ pub struct Target {
     pub program: Vec<String>,
 }
 
+/// `--recorder[=N]` and `--recorder-sigusr1`, for `trace` and `run`.
+#[derive(clap::Args)]
+pub struct Recorder {
+    /// Flight recorder: keep each thread's last N calls (default 1024),
+    /// runtime and driver, and dump them (stderr and
+    /// cudart-shim-recorder-<pid>.log/.json in the working folder) when a
+    /// call returns a sticky error, on SIGSEGV, SIGBUS, SIGILL, SIGFPE or
+    /// SIGABRT, and on cudartShimFlush(). Nothing is written otherwise.
+    /// With `trace`, turns the default summary off (--summary keeps it).
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "1024",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub recorder: Option<u32>,
+    /// With --recorder: SIGUSR1 dumps the recorder too (and the program
+    /// goes on).
+    #[arg(long, requires = "recorder")]
+    pub recorder_sigusr1: bool,
+}
+
+impl Recorder {
+    /// The recorder's variables (the mode itself is the caller's:
+    /// `recorder` in `CUDART_SHIM_TRACE`).
+    pub fn vars(&self) -> [(&'static str, Option<String>); 2] {
+        [
+            ("CUDART_SHIM_RECORDER_SIZE", self.recorder.map(|n| n.to_string())),
+            ("CUDART_SHIM_RECORDER_SIGUSR1", self.recorder_sigusr1.then(|| "1".to_owned())),
+        ]
+    }
+}
+
 /// `--fault SPEC` (repeatable): faults injected without code, judged by
 /// the library before the program starts.
 #[derive(clap::Args)]

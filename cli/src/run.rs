@@ -1,7 +1,8 @@
 //! `cudart-shim run`: the program under the shim with tracing off: our
 //! runtime preloaded (as `trace` chooses it) and the driver interposer
 //! first on the library path, so that faults and hooks reach both layers.
-//! Nothing is written; the program's exit status is passed through.
+//! Nothing is written (the flight recorder's dump aside, when asked for
+//! and triggered); the program's exit status is passed through.
 
 use crate::launch;
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ pub struct Options {
     memory_limit: Option<String>,
     #[command(flatten)]
     faults: launch::Faults,
+    #[command(flatten)]
+    recorder: launch::Recorder,
     #[command(flatten)]
     target: launch::Target,
 }
@@ -32,6 +35,15 @@ pub fn run(o: Options) -> ExitCode {
     }
     if let Some(spec) = &o.memory_limit {
         cmd.env("CUDART_SHIM_MEMORY_LIMIT", spec);
+    }
+    // The flight recorder alone: the one trace mode `run` takes.
+    if o.recorder.recorder.is_some() {
+        cmd.env("CUDART_SHIM_TRACE", "recorder");
+        for (k, v) in o.recorder.vars() {
+            if let Some(v) = v {
+                cmd.env(k, v);
+            }
+        }
     }
     if let Err(code) = o.faults.apply(launch.libs.primary(), cmd) {
         return code;

@@ -95,19 +95,8 @@ pub struct Options {
     /// (every call is still counted; CUDART_SHIM_TRACE_SAMPLE).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     sample: Option<u32>,
-    /// Flight recorder: keep each thread's last N calls (default 1024),
-    /// runtime and driver, and dump them (stderr and
-    /// cudart-shim-recorder-<pid>.log/.json in the working folder) when a
-    /// call returns a sticky error, on SIGSEGV, SIGBUS, SIGILL, SIGFPE or
-    /// SIGABRT, and on cudartShimFlush(). Nothing is written otherwise.
-    /// Turns the default summary off (--summary keeps it).
-    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "1024",
-          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    recorder: Option<u32>,
-    /// With --recorder: SIGUSR1 dumps the recorder too (and the program
-    /// goes on).
-    #[arg(long, requires = "recorder")]
-    recorder_sigusr1: bool,
+    #[command(flatten)]
+    recorder: launch::Recorder,
     /// Record only inside capture windows: cudaProfilerApi (between
     /// cudaProfilerStart and cudaProfilerStop) or nvtx (inside the NVTX range
     /// --nvtx-capture names). CUDART_SHIM_CAPTURE_RANGE.
@@ -145,10 +134,10 @@ pub fn run(o: Options) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let summary = o.summary || (!o.no_summary && o.recorder.is_none());
+    let summary = o.summary || (!o.no_summary && o.recorder.recorder.is_none());
     let calls = o.calls || o.calls_file.is_some();
     let modes: Vec<&str> =
-        [(summary, "summary"), (calls, "calls"), (o.timeline.is_some(), "timeline"), (o.gpu, "gpu"), (o.recorder.is_some(), "recorder"), (o.memory || o.memory_file.is_some(), "memory")]
+        [(summary, "summary"), (calls, "calls"), (o.timeline.is_some(), "timeline"), (o.gpu, "gpu"), (o.recorder.recorder.is_some(), "recorder"), (o.memory || o.memory_file.is_some(), "memory")]
         .into_iter()
         .filter_map(|(on, m)| on.then_some(m))
         .collect();
@@ -184,8 +173,6 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_TRACE_TIMELINE_FORMAT", o.format),
         ("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", o.max_size),
         ("CUDART_SHIM_TRACE_TIMELINE_RING", o.ring.then(|| "1".to_owned())),
-        ("CUDART_SHIM_RECORDER_SIZE", o.recorder.map(|n| n.to_string())),
-        ("CUDART_SHIM_RECORDER_SIGUSR1", o.recorder_sigusr1.then(|| "1".to_owned())),
         ("CUDART_SHIM_TRACE_MEMORY_FILE", o.memory_file),
         ("CUDART_SHIM_MEMORY_LIMIT", o.memory_limit),
         ("CUDART_SHIM_CAPTURE_RANGE", o.capture_range),
@@ -198,7 +185,7 @@ pub fn run(o: Options) -> ExitCode {
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
     }
-    for (k, v) in vars {
+    for (k, v) in vars.into_iter().chain(o.recorder.vars()) {
         if let Some(v) = v {
             cmd.env(k, v);
         }
