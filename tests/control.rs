@@ -284,19 +284,25 @@ unsafe extern "C" fn slow_enter(_: *mut c_void, _: *const cudartShimCallbackData
     SLOW_DONE.store(true, SeqCst);
 }
 
+/// A thread that calls cudaGetDevice, once `flag` is up (its callback runs).
+fn call_on_another_thread_until(flag: &'static AtomicBool) -> std::thread::JoinHandle<()> {
+    let t = std::thread::spawn(|| {
+        let mut d = -1;
+        assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
+    });
+    while !flag.load(SeqCst) {
+        std::thread::yield_now();
+    }
+    t
+}
+
 /// `cudartShimUnsubscribe` called while the callback runs on another
 /// thread returns only after the callback has returned.
 #[test]
 fn unsubscribe_waits_for_a_running_callback() {
     use_fake_driver(&[]);
     let h = subscribe(Some(slow_enter), None, std::ptr::null_mut());
-    let t = std::thread::spawn(|| {
-        let mut d = -1;
-        assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
-    });
-    while !IN_SLOW.load(SeqCst) {
-        std::thread::yield_now();
-    }
+    let t = call_on_another_thread_until(&IN_SLOW);
     assert_eq!(unsafe { cudartShimUnsubscribe(h) }, cudaSuccess);
     assert!(SLOW_DONE.load(SeqCst), "cudartShimUnsubscribe returned while its callback was running");
     t.join().unwrap();
@@ -329,13 +335,7 @@ unsafe extern "C" fn held_enter(_: *mut c_void, _: *const cudartShimCallbackData
 fn a_forked_child_unsubscribes_while_a_parent_thread_was_in_a_callback() {
     use_fake_driver(&[]);
     let h = subscribe(Some(held_enter), None, std::ptr::null_mut());
-    let t = std::thread::spawn(|| {
-        let mut d = -1;
-        assert_eq!(unsafe { cudaGetDevice(&mut d) }, cudaSuccess);
-    });
-    while !HELD_IN.load(SeqCst) {
-        std::thread::yield_now();
-    }
+    let t = call_on_another_thread_until(&HELD_IN);
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         let ok = unsafe { cudartShimUnsubscribe(h) } == cudaSuccess;

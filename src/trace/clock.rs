@@ -48,21 +48,9 @@ pub fn init() {
         // reads are slow (the vDSO's pages are touched for the first
         // time), and one such read at an end skewed the ratio by 0.5%
         // (measured on this project's VM: durations 0.5% short).
-        let pair = || {
-            let mut best = (u64::MAX, 0, 0);
-            for _ in 0..5 {
-                let a = ticks();
-                let n = mono_ns();
-                let b = ticks();
-                if b.saturating_sub(a) < best.0 {
-                    best = (b.saturating_sub(a), a / 2 + b / 2, n);
-                }
-            }
-            (best.1, best.2)
-        };
-        let (t0, n0) = pair();
+        let (t0, n0) = bracketed(5, mono_ns);
         while mono_ns() - n0 < 2_000_000 {}
-        let (t1, n1) = pair();
+        let (t1, n1) = bracketed(5, mono_ns);
         let r = (n1 - n0) as f64 / (t1.saturating_sub(t0)).max(1) as f64;
         NS_PER_TICK.store(r.to_bits(), Ordering::Relaxed);
     }
@@ -79,24 +67,34 @@ pub fn start_sample() -> Option<trace_format::process::ClockSample> {
     START.get().copied()
 }
 
+/// Another clock's reading `read()` and the ticks at the same instant: the
+/// read bracketed by two tick reads, the tightest of `tries` (a preemption
+/// or a slow first read inside the bracket would skew the pair), the ticks
+/// taken halfway.
+fn bracketed(tries: u32, read: impl Fn() -> u64) -> (u64, u64) {
+    let mut best = (u64::MAX, 0, 0);
+    for _ in 0..tries {
+        let a = ticks();
+        let v = read();
+        let b = ticks();
+        if b.saturating_sub(a) < best.0 {
+            best = (b.saturating_sub(a), a / 2 + b / 2 + (a & b & 1), v);
+        }
+    }
+    (best.1, best.2)
+}
+
 /// The trace clock (ns since its zero) and the wall clock (ns since the
-/// epoch) at one instant: the wall clock read between two trace-clock
-/// reads, the tightest of three tries (a preemption between the reads
-/// would skew the pair).
+/// epoch) at one instant (the tightest of three bracketed reads).
 pub fn sample() -> trace_format::process::ClockSample {
-    let mut best = (u64::MAX, Default::default());
-    for _ in 0..3 {
-        let t1 = ticks();
+    let wall = || {
         let mut w = libc::timespec { tv_sec: 0, tv_nsec: 0 };
         // SAFETY: w is a valid timespec; CLOCK_REALTIME always exists.
         unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut w) };
-        let t2 = ticks();
-        if t2.saturating_sub(t1) < best.0 {
-            let trace_ns = since_start_ns(t1 / 2 + t2 / 2 + (t1 & t2 & 1)).round() as u64;
-            best = (t2.saturating_sub(t1), trace_format::process::ClockSample { trace_ns, wall_ns: w.tv_sec as u64 * 1_000_000_000 + w.tv_nsec as u64 });
-        }
-    }
-    best.1
+        w.tv_sec as u64 * 1_000_000_000 + w.tv_nsec as u64
+    };
+    let (t, wall_ns) = bracketed(3, wall);
+    trace_format::process::ClockSample { trace_ns: since_start_ns(t).round() as u64, wall_ns }
 }
 
 /// The CPU says its TSC runs at a constant rate and never stops.

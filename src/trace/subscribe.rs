@@ -98,41 +98,39 @@ thread_local! {
 /// at `depth`): `exit` is None on entry, else (result, ticks).
 pub fn notify(id: u32, tid: i32, depth: u32, args: &dyn Fn(&mut CallArgs), exit: Option<(cudaError_t, u64)>) {
     let phase = if exit.is_some() { hooks::EXIT } else { hooks::ENTER };
-    // The thread's buffers; fresh ones if a delivery on this thread is
-    // already using them (a callback's own calls are not delivered, so
-    // only a signal handler's could be) or the thread is being torn down.
-    let mut own = None;
-    let _ = BUILT.try_with(|b| own = b.try_borrow_mut().ok().map(|mut b| std::mem::take(&mut *b)));
-    let mut built = own.unwrap_or_default();
-    let mut filled = false;
-    hooks::observe(phase, registry_id(id), |cb, user| {
-        if !filled {
-            let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
-            args(&mut captured);
-            built.fill(&captured);
-            filled = true;
-        }
-        let b = &built;
-        let data = cudartShimCallbackData {
-            function_id: id,
-            function_name: super::site_c_name(id),
-            phase: if exit.is_some() { CUDART_SHIM_PHASE_EXIT } else { CUDART_SHIM_PHASE_ENTER },
-            depth,
-            thread_id: tid,
-            num_args: b.args.len() as u32,
-            args: b.args.as_ptr(),
-            result: exit.map_or(cudaSuccess, |(r, _)| r),
-            duration_ns: exit.map_or(0, |(_, t)| clock::to_ns(t)),
-        };
-        // SAFETY: a callback the program registered, with its user data;
-        // `data` and the strings it points to live through the call.
-        unsafe { cb(user, &data) };
-    });
-    let _ = BUILT.try_with(|b| {
-        if let Ok(mut b) = b.try_borrow_mut() {
-            *b = built;
-        }
-    });
+    let deliver = |built: &mut Built| {
+        let mut filled = false;
+        hooks::observe(phase, registry_id(id), |cb, user| {
+            if !filled {
+                let mut captured = CallArgs::new(exit.is_some_and(|(r, _)| r.is_success()));
+                args(&mut captured);
+                built.fill(&captured);
+                filled = true;
+            }
+            let data = cudartShimCallbackData {
+                function_id: id,
+                function_name: super::site_c_name(id),
+                phase: if exit.is_some() { CUDART_SHIM_PHASE_EXIT } else { CUDART_SHIM_PHASE_ENTER },
+                depth,
+                thread_id: tid,
+                num_args: built.args.len() as u32,
+                args: built.args.as_ptr(),
+                result: exit.map_or(cudaSuccess, |(r, _)| r),
+                duration_ns: exit.map_or(0, |(_, t)| clock::to_ns(t)),
+            };
+            // SAFETY: a callback the program registered, with its user data;
+            // `data` and the strings it points to live through the call.
+            unsafe { cb(user, &data) };
+        });
+    };
+    // The thread's buffers, held while its callbacks run; fresh ones when
+    // they are held already (a callback's own calls are not delivered, so
+    // only a signal handler's delivery could find them so) or the thread
+    // is being torn down.
+    let held = BUILT.try_with(|b| b.try_borrow_mut().map(|mut b| deliver(&mut b)).is_ok()).unwrap_or(false);
+    if !held {
+        deliver(&mut Built::default());
+    }
 }
 
 /// Observation on or off for subscribers: called by the registry under its

@@ -10,7 +10,7 @@
 use super::{nvtx_color, GpuEvent, GpuSlice, GpuWhat, Mem, View, KIND_CALL, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
 use crate::trace::{clock, output};
 use std::collections::{HashMap, HashSet};
-use trace_format::perfetto::{async_uuid, memory_uuid, process_uuid, protos as pb, put_packet, thread_uuid, PROCESS_RECORD};
+use trace_format::perfetto::{async_uuid, bytes_counter_track, memory_uuid, process_uuid, protos as pb, put_packet, thread_uuid, PROCESS_RECORD};
 
 use pb::debug_annotation::{NameField as AnnName, Value as AnnValue};
 use pb::trace_packet::{Data, OptionalTrustedPacketSequenceId as SeqId};
@@ -464,13 +464,7 @@ impl super::Format for Perfetto {
                     // on first use.
                     let uuid = memory_uuid(pid, m.device, (e.depth & 0xff) as u8);
                     if self.memory_tracks.insert(uuid) {
-                        let d = pb::TrackDescriptor {
-                            uuid: Some(uuid),
-                            parent_uuid: Some(process_uuid(pid)),
-                            static_or_dynamic_name: Some(pb::track_descriptor::StaticOrDynamicName::Name(m.track_name())),
-                            counter: Some(pb::CounterDescriptor { unit: Some(pb::counter_descriptor::Unit::SizeBytes as i32), ..Default::default() }),
-                            ..Default::default()
-                        };
+                        let d = bytes_counter_track(uuid, pid, m.track_name());
                         put_packet(&Self::packet(seq.id, None, Data::TrackDescriptor(d)), &mut self.buf);
                     }
                     // The instant, on the thread's track.
@@ -636,9 +630,9 @@ impl super::Format for Perfetto {
 impl Perfetto {
     fn slice(&mut self, s: &GpuSlice, flow_end: Option<u64>, new: &mut pb::InternedData) {
         if !self.gpu_seqs.contains_key(&s.tid) {
-            // A track declared before a restart that dropped it: again.
+            // Every track is declared (and its sequence opened) before its
+            // slices; a slice of an undeclared one still gets a sequence.
             let d = pb::TrackDescriptor { uuid: Some(thread_uuid(self.pid, s.tid)), parent_uuid: Some(process_uuid(self.pid)), ..Default::default() };
-            let d = self.gpu_tracks.iter().find(|t| t.uuid == d.uuid).cloned().unwrap_or(d);
             self.open_gpu_sequence(s.tid, d);
         }
         let Some(seq) = self.gpu_seqs.get_mut(&s.tid) else { return };

@@ -77,6 +77,18 @@ pub fn gpu_track_of(tid: u32) -> Option<(u32, u32)> {
     (tid >> 30 == 1).then_some(((tid >> 24) & 0x3f, tid & 0xff_ffff))
 }
 
+/// The descriptor of counter track `uuid` of process `pid`: `name`, in bytes
+/// (the writers' only counters are memory).
+pub fn bytes_counter_track(uuid: u64, pid: u32, name: String) -> protos::TrackDescriptor {
+    protos::TrackDescriptor {
+        uuid: Some(uuid),
+        parent_uuid: Some(process_uuid(pid)),
+        static_or_dynamic_name: Some(protos::track_descriptor::StaticOrDynamicName::Name(name)),
+        counter: Some(protos::CounterDescriptor { unit: Some(protos::counter_descriptor::Unit::SizeBytes as i32), ..Default::default() }),
+        ..Default::default()
+    }
+}
+
 /// A counter track of a merged trace (`report --merge`), `n`-th of its
 /// process.
 pub fn counter_uuid(pid: u32) -> u64 {
@@ -525,14 +537,7 @@ pub fn from_chrome(events: &[Value]) -> Vec<u8> {
                 let next = counters.len() as u64;
                 let uuid = *counters.entry((pid, name.clone())).or_insert_with(|| {
                     let uuid = counter_uuid(pid) - next;
-                    let d = pb::TrackDescriptor {
-                        uuid: Some(uuid),
-                        parent_uuid: Some(process_uuid(pid)),
-                        static_or_dynamic_name: Some(pb::track_descriptor::StaticOrDynamicName::Name(name.clone())),
-                        counter: Some(pb::CounterDescriptor { unit: Some(pb::counter_descriptor::Unit::SizeBytes as i32), ..Default::default() }),
-                        ..Default::default()
-                    };
-                    put(pb::trace_packet::Data::TrackDescriptor(d), None, &mut out, false);
+                    put(pb::trace_packet::Data::TrackDescriptor(bytes_counter_track(uuid, pid, name.clone())), None, &mut out, false);
                     uuid
                 });
                 let v = e["args"].as_object().and_then(|m| m.values().next()).and_then(Value::as_i64).unwrap_or(0);
