@@ -69,7 +69,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicU8, O
 use std::sync::OnceLock;
 
 pub use event::names::{site_name, status_name, MAX_SITES};
-use event::names::is_driver;
+pub(crate) use event::names::is_driver;
 
 /// Static per-function record. Const-constructed, so the hot path never
 /// allocates; registered (given an id) at its first traced call.
