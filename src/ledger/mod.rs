@@ -61,7 +61,10 @@ impl Kind {
     pub const COUNT: usize = 7;
     pub const ALL: [Kind; Kind::COUNT] = [Kind::Device, Kind::Pool, Kind::Vmm, Kind::Managed, Kind::Graph, Kind::Imported, Kind::Host];
 
+    /// The kind's name, as every output shows it (the event model holds
+    /// the names, where the timeline's writers read them).
     pub fn name(self) -> &'static str {
+        const _: () = assert!(crate::trace::event::names::MEMORY_KINDS.len() == Kind::COUNT);
         crate::trace::event::names::MEMORY_KINDS[self as usize]
     }
 

@@ -3,8 +3,8 @@
 //! calls: trace/driver.rs; GPU activity: trace/gpu; NVTX: trace/nvtx; the
 //! ledger: src/ledger) make [`Event`]s and [`GpuEvent`]s and push them into
 //! the timeline's lanes (trace/timeline); writers (trace/timeline/json.rs,
-//! perfetto.rs, the recorder's dump) read them and look up what an event
-//! refers to here: [`names`] (functions, results, NVTX domains and the
+//! perfetto.rs; the recorder's dump, which reads its own rings) read them
+//! and look up what an event refers to here: [`names`] (functions, results, NVTX domains and the
 //! names given through NVTX, libraries, memory kinds), [`tracks`] (which
 //! track an event is drawn on, and its name), and [`clock`] (the time base
 //! of every timestamp). This module imports nothing of trace/ or the
@@ -27,8 +27,9 @@ pub mod tracks;
 pub const KIND_CALL: u8 = 0;
 /// An allocation or a free booked by the ledger (src/ledger, the one
 /// source of memory accounting), made by the call just before it on the
-/// same thread: `site` the calling library (a [`names::LibId`]), `depth` the ledger's kind, plus [`MEM_ALLOC`] for an allocation,
-/// `result` the device (-1: host), `t0` when the call returned, `dt` the
+/// same thread: `site` the calling library (a [`names::LibId`]), `depth`
+/// the ledger's kind, plus [`MEM_ALLOC`] for an allocation, `result` the
+/// device (-1: host), `t0` when the call returned, `dt` the
 /// bytes then live on that device of that kind (not a duration), `value`
 /// the allocation's size. Rendered as an instant on the thread's track
 /// and a sample of the counter track of its device and kind ([`Mem`]).
