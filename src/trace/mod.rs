@@ -8,8 +8,9 @@
 //! - `summary`: per-thread statistics ([`stats`]), merged and printed as
 //!   Nsight's `cuda_api_sum` table ([`table`]) at exit and on flush;
 //! - `calls`: one line per call, written with one `write` after it returns;
-//! - `timeline`: Chrome trace JSON through per-thread chunks and a writer
-//!   thread ([`timeline`]);
+//! - `timeline`: events of the event model ([`event`]) through per-thread
+//!   chunks and a writer thread, written as Perfetto's protobuf or Chrome
+//!   trace JSON ([`timeline`]);
 //! - subscribers registered through the shim's C API ([`subscribe`]);
 //! - `recorder`: per-thread rings of the last calls, dumped on a sticky
 //!   error, a crash signal or a flush ([`recorder`]).

@@ -3,7 +3,9 @@
 //!
 //! What is kept: messages (ASCII, wide, registered strings), colors,
 //! categories (and their names), domains, integer and floating payloads,
-//! and the names given to threads, devices, contexts, streams and events.
+//! and the names given to threads, devices, contexts, streams and events
+//! (domains and names are recorded in the event model,
+//! [`super::event::names`], where the timeline's writers read them).
 //!
 //! Where it goes (only while tracing is on, and only inside a capture
 //! window, [`super::window`]):
