@@ -11,6 +11,8 @@ A check is one module gpu/checks/NAME.py defining
     EXPECTED_S = 30               # device seconds it took (docs/gpu-runs/ logs)
     TIMEOUT_S = 120               # optional (default max(60, 3 * EXPECTED_S))
     GPUS = 2                      # optional (default 1): fewer GPUs -> SKIP, stated
+    NEEDS = ["other"]             # optional: checks whose prepared data it uses (prepared with it)
+    ON_DEMAND = "why"             # optional: not in a run of all or of a part; runs when named
     def prepare(ctx): ...         # optional, here (no GPU): ctx.nvcc_build(...), files into ctx.data
     def run(ctx): ...             # there: ctx.sh(...), ctx.row(name, ok, figure, evidence)
 
@@ -27,6 +29,7 @@ import datetime
 import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -87,6 +90,19 @@ def load(name):
     return mod
 
 
+def suite(selected):
+    """The checks a run of all (or of a part) takes: all but those marked
+    ON_DEMAND (a reason string: run only when named)."""
+    return [n for n in selected if not getattr(load(n), "ON_DEMAND", None)]
+
+
+def _on_demand(n):
+    try:
+        return bool(getattr(load(n), "ON_DEMAND", None))
+    except Exception:
+        return False  # loads in run(), where its failure to load is a FAIL row
+
+
 def timeout_of(mod):
     return int(getattr(mod, "TIMEOUT_S", 0) or max(60, 3 * mod.EXPECTED_S))
 
@@ -130,6 +146,9 @@ class Context:
     python the interpreter running the suite (on the GPU machine: the one
            with PyTorch, CuPy, JAX, Triton)
     gpus   how many GPUs (run; 0 in prepare)
+    target prepare: the build folder the libraries came from (--from,
+           default target/release), for a check that needs another of its
+           artefacts (a benchmark binary)
     """
 
     def __init__(self, mode, name, d, raw, rows_file=None):
@@ -238,15 +257,16 @@ class Context:
                 f.write(json.dumps(r) + "\n")
 
     # -- building (prepare) ---------------------------------------------
-    def nvcc_build(self, name, sources, flags=(), arch="sm_90"):
-        """Compile CUDA sources with the wheel's nvcc into bin/NAME (shared
-        runtime, for the GPU machines' H100/H200 and PTX for newer ones),
-        stripped of debug info. Raises on a build failure."""
+    def nvcc_build(self, name, sources, flags=(), arch="sm_90", cudart="shared"):
+        """Compile CUDA sources with the wheel's nvcc into bin/NAME (NVIDIA's
+        runtime linked as cudart: "shared" or "static", nvcc's default; SASS
+        for the GPU machines' H100/H200 and PTX for newer GPUs), stripped of
+        debug info. Raises on a build failure."""
         os.makedirs(self.bin, exist_ok=True)
         exe = os.path.join(self.bin, name)
         num = arch.split("_")[1]
         opt = [] if any(f.startswith("-O") for f in flags) else ["-O2"]
-        cmd = [self.nvcc, "-cudart", "shared", f"-gencode=arch=compute_{num},code=[sm_{num},compute_{num}]", "-w",
+        cmd = [self.nvcc, "-cudart", cudart, f"-gencode=arch=compute_{num},code=[sm_{num},compute_{num}]", "-w",
                "-Xcompiler", "-Wno-deprecated-declarations", "-o", exe] + opt + list(flags) + list(sources)
         cmd += ["-L" + os.path.join(cuda_cache(), "linklib"), "-L" + os.path.join(cuda_cache(), "nvidia", "cu13", "lib")]
         rc, out = self.sh(cmd, timeout=900, cwd=self.root)
@@ -265,6 +285,53 @@ class Context:
             raise RuntimeError(f"{compiler} {name} failed: {out.strip()[-400:]}")
         self.sh(["strip", "--strip-debug", exe])
         return exe
+
+    def rows_from(self, text, evidence=None, rc=None):
+        """A row for each line of text that starts with PASS or FAIL (the
+        forms a check's own program prints: `PASS what: figure`, `PASS
+        what | figure`, `PASS group/name figure`, `PASS set:case figure`): the row's name
+        is that group/name or set:case word, else what comes before the first ': ' or ' | ';
+        its figure the rest. With rc (the program's exit status): a FAIL
+        row when it printed no verdict at all, or exited non-zero with no
+        FAIL among its rows (it stopped early: what it did not reach is not
+        a pass). Returns how many rows it added."""
+        n, failed = 0, False
+        for line in text.splitlines():
+            m = re.match(r"(PASS|FAIL)\b:?\s*(.*)", line.strip())
+            if not m:
+                continue
+            what = m.group(2)
+            first = what.split(" ", 1)[0]
+            if re.fullmatch(r"[\w.-]+[/:][\w.:/-]*\w", first):  # `PASS group/name detail`, `PASS set:case detail`
+                cut = len(first)
+            else:
+                cut = min([i for i in (what.find(": "), what.find(" | ")) if i > 0] or [len(what)])
+            name, figure = what[:cut].strip(), what[cut:].lstrip(":| ").strip()
+            self._add(name[:120] or "(unnamed)", m.group(1), figure[:300], evidence)
+            n += 1
+            failed = failed or m.group(1) == "FAIL"
+        if rc is not None and (n == 0 or (rc != 0 and not failed)):
+            last = (text.strip().splitlines() or [""])[-1][-200:]
+            why = "timed out" if rc == 124 else f"exited {rc}"
+            self._add("program", "FAIL", f"{why} after {n} verdicts: {last}", evidence)
+            n += 1
+        return n
+
+    def link_lib(self, folder):
+        """Make folder a view of DIR/lib: each entry of lib/ (libraries, the
+        command, driver/) as a relative link, replacing a copy of the same
+        name. A program that wants "its" folder to hold our libraries beside
+        its own files gets one without a second copy of them (the command
+        and the interposer find the rest beside their real paths)."""
+        os.makedirs(folder, exist_ok=True)
+        for f in os.listdir(self.lib):
+            p = os.path.join(folder, f)
+            if os.path.islink(p) or os.path.isfile(p):
+                os.remove(p)
+            elif os.path.isdir(p):
+                shutil.rmtree(p)
+            os.symlink(os.path.relpath(os.path.join(self.lib, f), folder), p)
+        return folder
 
     def prepared_file(self, name):
         """Path of a file in data/ (for run: what prepare put there)."""
@@ -309,6 +376,10 @@ def find_nvidia_cudart(nvcc, d):
 
 
 def gpu_count():
+    # GPU_RUNNER_GPUS: a dry run where there is none (every check then runs
+    # and fails on what it cannot do; a check's own errors show).
+    if os.environ.get("GPU_RUNNER_GPUS", "").isdigit():
+        return int(os.environ["GPU_RUNNER_GPUS"])
     try:
         p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
         return sum(1 for l in p.stdout.splitlines() if l.startswith("GPU "))
@@ -335,7 +406,7 @@ def git_commit():
 
 
 # -- prepare --------------------------------------------------------------
-def prepare(d, src, only, nolibs=False):
+def prepare(d, src, only, nolibs=False, part=None):
     d = os.path.abspath(d)
     if os.path.exists(os.path.join(d, "prepared.json")):
         shutil.rmtree(d)  # a folder this command made before: start clean
@@ -362,12 +433,34 @@ def prepare(d, src, only, nolibs=False):
         os.makedirs(os.path.join(d, "nvidia"))
         shutil.copyfile(nv, os.path.join(d, "nvidia", "libcudart.so.13"))
     done, failed = [], {}
-    for name in only or names():
+    selected = only or names()
+    if part:
+        # One part's checks only: a smaller folder to carry with that part's call.
+        selected = parts([load(n) for n in suite(selected)], part[1])[part[0] - 1][1]
+    # What a check NEEDS (another check's prepared data) is prepared first.
+    order = []
+
+    def add(n, seen=()):
+        if n in order or n in seen:
+            return
+        try:
+            for dep in getattr(load(n), "NEEDS", []):
+                add(dep, seen + (n,))
+        except Exception:
+            pass  # reported when its own turn comes
+        order.append(n)
+    for n in selected:
+        add(n)
+    for name in order:
         t0 = time.time()
         ctx = None
         try:
             mod = load(name)
+            broken = [n for n in getattr(mod, "NEEDS", []) if n in failed]
+            if broken:
+                raise CheckError(f"needs {', '.join(broken)}, whose prepare failed")
             ctx = Context("prepare", name, d, os.path.join(d, "logs", name))
+            ctx.target = os.path.abspath(src)
             if callable(getattr(mod, "prepare", None)):
                 mod.prepare(ctx)
             done.append(name)
@@ -432,6 +525,8 @@ def run(d, out, only, part, budget):
                 if not os.path.islink(p) and not os.access(p, os.X_OK):
                     os.chmod(p, 0o755)
     selected = only or names()
+    if not only:
+        selected = [n for n in selected if not _on_demand(n)]
     mods, rows, times = {}, [], {}
     for n in selected:
         try:
@@ -460,7 +555,9 @@ def run(d, out, only, part, budget):
             rows.append({"check": name, "verdict": "SKIP", "figure": f"needs {need} GPU(s), this machine has {gpus}", "evidence": ""})
             continue
         limit = timeout_of(mod)
-        if left is not None and left < min(limit, 2 * mod.EXPECTED_S + 10):
+        # Started only when it can likely end in what is left (its limit is
+        # then cut to that): a run killed at the device's 600 s returns nothing.
+        if left is not None and left < 1.2 * mod.EXPECTED_S + 5:
             rows.append({"check": name, "verdict": "FAIL", "figure": f"not run: {left:.0f} s of the {budget} s budget left, "
                          f"expects {mod.EXPECTED_S} s (run it alone: `scripts/gpu run DIR --out OUT {name}`)", "evidence": ""})
             continue
@@ -563,7 +660,14 @@ def tar_raw(out):
                 files.append((os.path.getsize(p), p))
     dropped = []
     tgz = os.path.join(out, "raw.tar.gz")
-    keep = sorted(files)
+    # A file over half the limit would crowd out the others (and each retry
+    # compresses everything again): left out at once.
+    keep = []
+    for size, p in sorted(files):
+        if size > RAW_LIMIT // 2:
+            dropped.append(f"{os.path.relpath(p, out)} ({size} bytes)")
+        else:
+            keep.append((size, p))
     while True:
         with tarfile.open(tgz, "w:gz") as t:
             for _, p in keep:
@@ -618,6 +722,7 @@ def main(argv=None):
         ap.add_argument("--from", dest="src", default=os.path.join(ROOT, "target", "release"),
                         help="the build folder holding the libraries and the command (default target/release)")
         ap.add_argument("--no-libs", action="store_true", help=argparse.SUPPRESS)  # the CI test's stub checks
+        ap.add_argument("--part", type=part_arg, help="K/N: only the checks of the K-th of N parts (a smaller folder to carry)")
         ap.add_argument("checks", nargs="*", help="only these checks (default all)")
     if argv[0] == "run":
         ap.add_argument("dir")
@@ -638,13 +743,17 @@ def main(argv=None):
         mods = [load(n) for n in names()]
         print(f"{'check':<22} {'expected s':>10} {'limit s':>8} {'GPUs':>4}  description")
         for m in mods:
-            print(f"{m.NAME:<22} {m.EXPECTED_S:>10} {timeout_of(m):>8} {getattr(m, 'GPUS', 1):>4}  {m.DESCRIPTION}")
-        print(f"{'all':<22} {sum(m.EXPECTED_S for m in mods):>10}")
-        for i, (s, ns) in enumerate(parts(mods, a.parts), 1):
+            print(f"{m.NAME:<22} {m.EXPECTED_S:>10} {timeout_of(m):>8} {getattr(m, 'GPUS', 1):>4}  {m.DESCRIPTION}"
+                  + (f" [on demand: {m.ON_DEMAND}]" if getattr(m, "ON_DEMAND", None) else ""))
+        in_suite = [m for m in mods if not getattr(m, "ON_DEMAND", None)]
+        print(f"{'all':<22} {sum(m.EXPECTED_S for m in in_suite):>10}  (on-demand checks run only when named)")
+        for i, (s, ns) in enumerate(parts(in_suite, a.parts), 1):
             print(f"part {i}/{a.parts}: {s:.0f} s expected: {' '.join(ns)}")
         return 0
     if a.cmd == "prepare":
-        return prepare(a.dir, a.src, a.checks, a.no_libs)
+        if a.part and a.checks:
+            ap.error("--part and named checks: one or the other")
+        return prepare(a.dir, a.src, a.checks, a.no_libs, a.part)
     if a.part and a.checks:
         ap.error("--part and named checks: one or the other")
     if a.budget < 0:

@@ -19,3 +19,5 @@ def run(ctx):
     rc, out = ctx.sh(["sh", "-c", f"echo {n} things"])
     ctx.row("sh", rc == 0 and out.strip() == "42 things", out.strip(), ctx.write("evidence.txt", out))
     yield ("yielded", True, "a row yielded as a tuple", None)
+    # A program's own PASS lines (the moved scripts' form) become rows.
+    ctx.rows_from("noise\nPASS ratio within noise: 1.02 | spread 3%\nPASS static/saxpy rc=0/0/0\n", "evidence.txt")
