@@ -600,6 +600,9 @@ def run(d, out, only, part, budget):
     print(text)
     if dropped:
         print(f"raw.tar.gz: left out (over {RAW_LIMIT >> 20} MiB in all): {', '.join(dropped)}")
+    # The device returns only the output's last 12,000 characters: a long
+    # table's head would be cut, so what matters ends the output again.
+    print(tail_summary(rows, times, mods))
     # 0 only when something passed and nothing failed: a run of SKIPs proves nothing.
     return 0 if any(r["verdict"] == "PASS" for r in rows) and not any(r["verdict"] == "FAIL" for r in rows) else 1
 
@@ -626,6 +629,25 @@ def end_session(sid):
             except ProcessLookupError:
                 pass
         time.sleep(0.2)
+
+
+def tail_summary(rows, times, mods):
+    """The run's verdict in a few lines: each check's counts and time, and
+    every row that is not a PASS (figures cut to 160 characters)."""
+    lines = ["== summary (the whole table is above and in OUT/results.md)"]
+    by = {}
+    for r in rows:
+        c = by.setdefault(r["check"].split("/", 1)[0], {"PASS": 0, "FAIL": 0, "SKIP": 0})
+        c[r["verdict"]] += 1
+    for n, c in by.items():
+        t = f", {times[n]:.0f} s (expected {mods[n].EXPECTED_S})" if n in times else ""
+        lines.append(f"{n}: {c['PASS']} PASS, {c['FAIL']} FAIL, {c['SKIP']} SKIP{t}")
+    for r in rows:
+        if r["verdict"] != "PASS":
+            lines.append(f"{r['verdict']} {r['check']}: {r['figure'][:160]}")
+    total = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("PASS", "FAIL", "SKIP")}
+    lines.append(f"== {total['PASS']} PASS, {total['FAIL']} FAIL, {total['SKIP']} SKIP (a SKIP is not a pass)")
+    return "\n".join(lines)
 
 
 def cell(s):

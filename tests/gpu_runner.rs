@@ -63,8 +63,16 @@ fn stub_checks_give_one_table_and_one_tarball() {
     let files: BTreeSet<String> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert_eq!(files, BTreeSet::from(["raw.tar.gz".to_string(), "results.md".to_string()]));
     let md = std::fs::read_to_string(out.join("results.md")).unwrap();
-    // The table is printed last (the device returns the output's tail).
-    assert!(stdout.trim_end().ends_with(md.trim_end()), "results.md is not the end of stdout:\n{stdout}");
+    // The table is printed, then a summary ends the output (the device
+    // returns only its tail): each check's counts and every row not a PASS.
+    assert!(stdout.contains(md.trim_end()), "results.md is not in stdout:\n{stdout}");
+    let tail = stdout.rsplit("== summary").next().unwrap();
+    for want in ["crash: 1 PASS, 1 FAIL, 0 SKIP", "FAIL crash: crashed: RuntimeError: boom in the stub", "FAIL hang: timeout: killed after 3 s",
+                 "SKIP twogpus: needs 64 GPU(s), this machine has 0"] {
+        assert!(tail.contains(want), "{want:?} not in the summary:\n{tail}");
+    }
+    assert!(!tail.contains("PASS pass/sh"), "a PASS row in the summary:\n{tail}");
+    assert!(stdout.trim_end().ends_with("== 5 PASS, 3 FAIL, 2 SKIP (a SKIP is not a pass)"), "{stdout}");
     assert!(md.starts_with("# GPU checks: 5 PASS, 3 FAIL, 2 SKIP (a SKIP is not a pass)"), "{md}");
     let rows = table_rows(&md);
     let want: Vec<[&str; 4]> = vec![
