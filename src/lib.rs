@@ -12,6 +12,9 @@
 #![allow(clippy::missing_safety_doc, non_upper_case_globals, non_camel_case_types, non_snake_case)]
 
 pub mod types;
+/// The objects this process has loaded (read from their mapped ELF).
+/// cbindgen:ignore
+pub(crate) mod loaded;
 /// cbindgen:ignore
 pub mod config;
 /// cbindgen:ignore

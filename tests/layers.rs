@@ -5,7 +5,7 @@
 //!
 //! | rank | layer                 | holds                                            |
 //! |------|-----------------------|--------------------------------------------------|
-//! | 0    | `types`, `fatbin`     | C types and constants; the fatbinary parser      |
+//! | 0    | `types`, `fatbin`, `loaded` | C types and constants; the fatbinary parser; the process's loaded objects |
 //! | 1    | `config`              | the environment, read once; logging setup        |
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
 //! | 3    | `trace`, `control`, `ledger` | observation; action (hooks, faults, params); accounting |
@@ -34,7 +34,7 @@ const PENDING: &[(&str, &str, &str)] = &[
 fn rank(file: &str) -> Option<u32> {
     let top = file.split('/').next().unwrap().trim_end_matches(".rs");
     Some(match top {
-        "types" | "fatbin" => 0,
+        "types" | "fatbin" | "loaded" => 0,
         "config" => 1,
         "driver" => 2,
         "trace" | "control" | "ledger" => 3,

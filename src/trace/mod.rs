@@ -48,7 +48,6 @@ pub mod driver;
 /// cbindgen:ignore
 pub mod driver_abi;
 pub mod gpu;
-mod loaded;
 pub(crate) mod output;
 pub mod recorder;
 pub mod nvtx;
@@ -59,7 +58,7 @@ pub mod timeline;
 pub mod window;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
-pub use output::set_device_lister;
+pub use event::process::set_device_lister;
 
 use crate::types::cudaError_t;
 use parking_lot::Mutex;
@@ -969,7 +968,7 @@ fn write_summary(api: bool) {
     let in_calls = o.summary_in_calls();
     let mut s = if api { summary() } else { table::Summary::default() };
     if in_calls || o.summary().path().is_some() {
-        s.process = Some(output::process_record());
+        s.process = Some(event::process::record());
     }
     let nv = nvtx::any().then(nvtx::summary);
     // The projection needs launch links (GPU activity with the timeline).

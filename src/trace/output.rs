@@ -15,8 +15,7 @@ use std::io::Write as _;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::fd::AsRawFd;
 use std::ffi::CStr;
-use std::sync::OnceLock;
-use trace_format::process::Process;
+use super::event::process::{self, runtime_soname};
 
 /// Create (or truncate) `path` for writing. `append`: every write lands at
 /// the end (`O_APPEND`), so lines written by many threads never overwrite
@@ -140,14 +139,14 @@ type WritesFn = unsafe extern "C" fn(*const libc::c_char) -> libc::c_int;
 /// The other cudart-shim runtimes of this process: every loaded object
 /// named `libcudart.so.12` or `.13` that defines
 /// [`cudartShimInternalWritesOutput`] at another address than ours, with
-/// its name. Found by walking the loaded objects (`trace::loaded`, which
+/// its name. Found by walking the loaded objects (`crate::loaded`, which
 /// runs no initializer), so a copy loaded `RTLD_LOCAL` (a Python
 /// extension module's libcudart) is found too, not only the global
 /// scope's first.
 fn other_runtimes() -> Vec<(WritesFn, String)> {
     let mine = cudartShimInternalWritesOutput as WritesFn as usize;
     let mut out: Vec<(WritesFn, String)> = Vec::new();
-    for o in super::loaded::objects() {
+    for o in crate::loaded::objects() {
         let name = match o.soname().map(CStr::to_bytes) {
             Some(b"libcudart.so.13") => "libcudart.so.13",
             Some(b"libcudart.so.12") => "libcudart.so.12",
@@ -254,40 +253,6 @@ fn list_output(session: &str, what: &str, path: &str) {
     write_all(f.as_raw_fd(), line.as_bytes());
 }
 
-/// Runtime ordinals of the devices the process used, for the record: set
-/// by the runtime (this layer is below it).
-static DEVICE_LISTER: std::sync::OnceLock<fn() -> Vec<i32>> = std::sync::OnceLock::new();
-
-/// Register the function that lists the devices used (see [`DEVICE_LISTER`]).
-pub fn set_device_lister(f: fn() -> Vec<i32>) {
-    let _ = DEVICE_LISTER.set(f);
-}
-
-/// The SONAME of the runtime library this code was linked into
-/// (`libcudart.so.13` or `libcudart.so.12`), or None when it is neither
-/// (the crate linked into a test program). The two libraries are links of
-/// one crate, so the code cannot know at compile time: the `DT_SONAME` of
-/// the object holding this function is the answer (read from the mapped
-/// object, `trace::loaded`). Found once.
-pub fn runtime_soname() -> Option<&'static str> {
-    static SONAME: OnceLock<Option<&'static str>> = OnceLock::new();
-    *SONAME.get_or_init(|| match super::loaded::object_of(runtime_soname as *const libc::c_void)?.soname()?.to_bytes() {
-        b"libcudart.so.13" => Some("libcudart.so.13"),
-        b"libcudart.so.12" => Some("libcudart.so.12"),
-        _ => None,
-    })
-}
-
-/// The record of this process for an output file, with the clock sample
-/// taken at start and one taken now.
-pub fn process_record() -> Process {
-    let mut p = crate::config::process_identity(crate::config::env_var, std::process::id());
-    p.runtime = runtime_soname().map(str::to_owned);
-    p.devices = DEVICE_LISTER.get().map(|f| f()).unwrap_or_default();
-    p.clock = super::clock::start_sample().into_iter().chain([super::clock::sample()]).collect();
-    p
-}
-
 /// Where the summary or the call log goes.
 pub enum Sink {
     Stderr,
@@ -325,7 +290,7 @@ impl Sink {
     /// A `# cudart-shim WHEN: <process record>` line, in a file only.
     pub fn note_process(&self, when: &str) {
         if let Sink::File(f, _) = self {
-            write_all(f.as_raw_fd(), format!("# cudart-shim {when}: {}\n", process_record().to_line()).as_bytes());
+            write_all(f.as_raw_fd(), format!("# cudart-shim {when}: {}\n", process::record().to_line()).as_bytes());
         }
     }
 }

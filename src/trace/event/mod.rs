@@ -6,8 +6,9 @@
 //! perfetto.rs; the recorder's dump, which reads its own rings) read them
 //! and look up what an event refers to here: [`names`] (functions, results, NVTX domains and the
 //! names given through NVTX, libraries, memory kinds), [`tracks`] (which
-//! track an event is drawn on, and its name), and [`clock`] (the time base
-//! of every timestamp). This module imports nothing of trace/ or the
+//! track an event is drawn on, and its name), [`clock`] (the time base
+//! of every timestamp) and [`process`] (the record of this process every
+//! output carries). This module imports nothing of trace/ or the
 //! ledger: producers and writers both import it, never each other, so a
 //! new format is one new writer file and a new producer one new pusher.
 //!
@@ -18,6 +19,7 @@
 
 pub mod clock;
 pub mod names;
+pub mod process;
 pub mod tracks;
 
 /// A traced call: `site` the function, `depth` its nesting (0: the

@@ -6,8 +6,7 @@ use super::{push_us, View};
 use crate::trace::event::names::{domain_name, site_name, status_name};
 use crate::trace::event::{nvtx_color, tracks, Event, GpuEvent, GpuSlice, GpuWhat, Mem, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
 use crate::trace::args::{escape_into, push_int, write_kept};
-use crate::trace::event::clock;
-use crate::trace::output;
+use crate::trace::event::{clock, process};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -39,7 +38,7 @@ impl super::Format for Json {
         let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
         // Who wrote the trace and when its clock started (`otherData.process`;
         // each flush adds a later sample, see `process`).
-        let process = output::process_record();
+        let process = process::record();
         let b = &mut self.buf;
         b.clear();
         b.push_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim\",\"version\":\"");
@@ -163,7 +162,7 @@ impl super::Format for Json {
         self.buf.clear();
         self.sep();
         let pid = self.pid;
-        let record = output::process_record().to_json();
+        let record = process::record().to_json();
         let _ = write!(self.buf, "{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}");
         self.buf.as_bytes()
     }

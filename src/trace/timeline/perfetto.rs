@@ -10,8 +10,7 @@
 use super::View;
 use crate::trace::event::names::{domain_name, site_name, status_name};
 use crate::trace::event::{nvtx_color, tracks, Event, GpuEvent, GpuSlice, GpuWhat, Mem, KIND_CALL, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
-use crate::trace::event::clock;
-use crate::trace::output;
+use crate::trace::event::{clock, process};
 use std::collections::{HashMap, HashSet};
 use trace_format::perfetto::{async_uuid, bytes_counter_track, memory_uuid, process_uuid, protos as pb, put_packet, thread_uuid, PROCESS_RECORD};
 
@@ -231,7 +230,7 @@ impl Perfetto {
     fn declare_process(&mut self) {
         let pid = self.pid;
         let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
-        let process = output::process_record();
+        let process = process::record();
         let cmdline: Vec<String> = std::fs::read("/proc/self/cmdline")
             .map(|b| b.split(|&c| c == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect())
             .unwrap_or_default();
@@ -255,7 +254,7 @@ impl Perfetto {
     }
 
     fn record(&mut self) {
-        let record = output::process_record().to_json().to_string();
+        let record = process::record().to_json().to_string();
         let arg = pb::DebugAnnotation { name_field: Some(AnnName::Name("process".into())), value: Some(AnnValue::StringValue(record)) };
         self.instant(PROCESS_RECORD.to_owned(), vec![arg]);
     }
