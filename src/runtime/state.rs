@@ -44,7 +44,7 @@ const MIN_DRIVER_VERSION: c_int = 13000;
 
 fn init() -> CudaResult<Runtime> {
     crate::config::init_logging();
-    crate::trace::set_device_lister(used_devices);
+    crate::trace::set_device_lister(crate::trace::event::process::DeviceSource::Runtime, used_devices);
     if crate::driver::driver().is_err() {
         return Err(cudaErrorInsufficientDriver);
     }

@@ -1,6 +1,6 @@
 //! Trace files: created only at the path named, mode 0600, never through a
 //! symbolic link (`O_NOFOLLOW`), close-on-exec; and what each records about
-//! the process that wrote it ([`process_record`]).
+//! the process that wrote it ([`process::record`]).
 //!
 //! Under `cudart-shim trace` (`CUDART_SHIM_TRACE_SESSION` names the run's
 //! private folder) the processes of one run never write the same file: each

@@ -2,19 +2,33 @@
 //! formats, the call log's session list, the memory report, the recorder's
 //! dump): who wrote it, which runtime, which devices, and clock samples
 //! that tie its timestamps to wall time. Producers register what only
-//! they know (the runtime: the devices it used); writers read the record.
+//! they know (the devices used: [`DeviceSource`]); writers read the
+//! record.
 
 use super::clock;
 use std::sync::OnceLock;
 use trace_format::process::Process;
 
-/// Runtime ordinals of the devices the process used, for the record: set
-/// by the runtime (this layer is below it).
-static DEVICE_LISTER: OnceLock<fn() -> Vec<i32>> = OnceLock::new();
+/// Who can say which devices the process used (this layer is below both).
+#[derive(Clone, Copy)]
+pub enum DeviceSource {
+    /// The devices whose primary context our runtime retained.
+    Runtime = 0,
+    /// The devices the memory ledger booked allocations on (driver-only
+    /// programs: VMM, `cuMemAlloc` through the interposer).
+    Ledger = 1,
+}
 
-/// Register the function that lists the devices used (see [`DEVICE_LISTER`]).
-pub fn set_device_lister(f: fn() -> Vec<i32>) {
-    let _ = DEVICE_LISTER.set(f);
+/// A function that lists runtime device ordinals.
+type Lister = fn() -> Vec<i32>;
+
+/// Each source's lister, set once.
+static DEVICE_LISTERS: [OnceLock<Lister>; 2] = [const { OnceLock::new() }; 2];
+
+/// Register `source`'s function that lists the devices used (the first
+/// registration of a source stands).
+pub fn set_device_lister(source: DeviceSource, f: Lister) {
+    let _ = DEVICE_LISTERS[source as usize].set(f);
 }
 
 /// The SONAME of the runtime library this code was linked into
@@ -37,7 +51,11 @@ pub fn runtime_soname() -> Option<&'static str> {
 pub fn record() -> Process {
     let mut p = crate::config::process_identity(crate::config::env_var, std::process::id());
     p.runtime = runtime_soname().map(str::to_owned);
-    p.devices = DEVICE_LISTER.get().map(|f| f()).unwrap_or_default();
+    // Every source's devices, once each, in order.
+    let mut devices: Vec<i32> = DEVICE_LISTERS.iter().filter_map(OnceLock::get).flat_map(|f| f()).collect();
+    devices.sort_unstable();
+    devices.dedup();
+    p.devices = devices;
     p.clock = clock::start_sample().into_iter().chain([clock::sample()]).collect();
     p
 }
