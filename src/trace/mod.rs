@@ -177,7 +177,7 @@ pub fn site_c_name(id: u32) -> *const c_char {
     C_NAMES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire))
 }
 
-fn is_driver(id: u32) -> bool {
+pub(crate) fn is_driver(id: u32) -> bool {
     let p = SITES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire));
     // SAFETY: registered sites are statics.
     !p.is_null() && unsafe { (*p).driver }

@@ -22,34 +22,18 @@ impl Json {
     pub(super) fn new() -> Json {
         Json { pid: std::process::id(), named: HashSet::new(), gpu_tracks: Vec::new(), buf: String::new() }
     }
-
-    /// Start the next object (the head's first object has no separator
-    /// before it; every later one does).
-    fn sep(&mut self) {
-        self.buf.push_str(",\n");
-    }
 }
 
 impl super::Format for Json {
     fn head(&mut self) -> &[u8] {
         let pid = self.pid;
-        let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
         // Who wrote the trace and when its clock started (`otherData.process`;
         // each flush adds a later sample, see `process`).
         let process = output::process_record();
         let b = &mut self.buf;
         b.clear();
-        b.push_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim\",\"version\":\"");
-        b.push_str(env!("CARGO_PKG_VERSION"));
-        b.push_str("\",\"process\":");
-        b.push_str(&process.to_json().to_string());
-        b.push_str("},\"traceEvents\":[\n");
-        let _ = write!(
-            b,
-            "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
-            escape(comm.trim()),
-            escape(&process.label())
-        );
+        b.push_str("{\"displayTimeUnit\":\"ns\",");
+        open_events(b, pid, &process, "");
         self.buf.as_bytes()
     }
 
@@ -64,13 +48,7 @@ impl super::Format for Json {
         let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
         let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
         if self.named.insert(tid) {
-            self.sep();
-            let _ = write!(
-                self.buf,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}}",
-                tid,
-                escape(thread_name)
-            );
+            thread_name_object(&mut self.buf, pid, tid, thread_name);
         }
         // Hand-formatted (no `write!`): this loop bounds how fast a program
         // that makes calls back to back can run with the timeline on. The
@@ -127,11 +105,7 @@ impl super::Format for Json {
 
     fn marker(&mut self, text: &str) -> &[u8] {
         self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let _ = write!(self.buf, "{{\"name\":\"{}\",\"cat\":\"cudart_shim\",\"ph\":\"i\",\"s\":\"p\",\"pid\":{pid},\"tid\":0,\"ts\":", escape(text));
-        push_us(&mut self.buf, clock::since_start_ns(clock::ticks()) as u64);
-        self.buf.push('}');
+        marker(&mut self.buf, self.pid, text, clock::since_start_ns(clock::ticks()) as u64);
         self.buf.as_bytes()
     }
 
@@ -148,24 +122,65 @@ impl super::Format for Json {
 
     fn dropped(&mut self, n: u64, why: &str) -> &[u8] {
         self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let _ = write!(
-            self.buf,
-            "{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {n} events ({})\"}}}}",
-            escape(why)
-        );
+        dropped(&mut self.buf, self.pid, n, why);
         self.buf.as_bytes()
     }
 
     fn process(&mut self) -> &[u8] {
         self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let record = output::process_record().to_json();
-        let _ = write!(self.buf, "{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}");
+        process(&mut self.buf, self.pid);
         self.buf.as_bytes()
     }
+}
+
+// The process's own objects, shared with the Kineto form (kineto.rs).
+// Each but the first is appended after a separator.
+
+/// The end of the head: `otherData` (who wrote the trace, `extra`
+/// members, the process record), the start of `traceEvents` and its first
+/// event, the metadata naming the process.
+pub(super) fn open_events(b: &mut String, pid: u32, process: &trace_format::process::Process, extra: &str) {
+    b.push_str("\"otherData\":{\"producer\":\"cudart-shim\",");
+    b.push_str(extra);
+    b.push_str("\"version\":\"");
+    b.push_str(env!("CARGO_PKG_VERSION"));
+    b.push_str("\",\"process\":");
+    b.push_str(&process.to_json().to_string());
+    b.push_str("},\"traceEvents\":[\n");
+    let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
+    let _ = write!(
+        b,
+        "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
+        escape(comm.trim()),
+        escape(&process.label())
+    );
+}
+
+/// The metadata naming a thread.
+pub(super) fn thread_name_object(b: &mut String, pid: u32, tid: i32, name: &str) {
+    let _ = write!(b, ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}}", escape(name));
+}
+
+/// A marker at `ts_ns` on the process's track.
+pub(super) fn marker(b: &mut String, pid: u32, text: &str, ts_ns: u64) {
+    let _ = write!(b, ",\n{{\"name\":\"{}\",\"cat\":\"cudart_shim\",\"ph\":\"i\",\"s\":\"p\",\"pid\":{pid},\"tid\":0,\"ts\":", escape(text));
+    push_us(b, ts_ns);
+    b.push('}');
+}
+
+/// How many events were dropped and why, as a process label.
+pub(super) fn dropped(b: &mut String, pid: u32, n: u64, why: &str) {
+    let _ = write!(
+        b,
+        ",\n{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {n} events ({})\"}}}}",
+        escape(why)
+    );
+}
+
+/// The process record with a clock sample taken now.
+pub(super) fn process(b: &mut String, pid: u32) {
+    let record = output::process_record().to_json();
+    let _ = write!(b, ",\n{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}");
 }
 
 /// One GPU event as a JSON object (a track is two metadata objects).
