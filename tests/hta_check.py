@@ -8,8 +8,15 @@ gpu/checks/hta_*.py). Prints one JSON object:
             rank in its answer (an analysis that raises is reported with its
             error, never skipped silently);
   stragglers: get_potential_stragglers' list.
-Usage: hta_check.py TRACE_DIR [--png FILE] (FILE: HTA's temporal breakdown
-figure, rendered with plotly+kaleido when kaleido is importable)."""
+  kernel_us: {rank: {kernel name: total microseconds}}, likewise;
+  step_kernels, step_kernel_us: the same for the kernels HTA puts in a step;
+Usage: hta_check.py TRACE_DIR [--png FILE] [--nccl-dev]
+  --png FILE: HTA's own temporal breakdown figure written to FILE (needs
+    kaleido);
+  --nccl-dev: HTA 0.5's straggler analysis knows NCCL's kernels by their
+    names before NCCL 2.19 (ncclKernel_*); later NCCLs name them
+    ncclDevKernel_*: they are renamed so in HTA's symbol table first (for
+    PyTorch's traces and ours alike)."""
 import json
 import logging
 import sys
@@ -39,16 +46,25 @@ def main():
     ranks = sorted(a.t.get_ranks())
     sym = a.t.symbol_table.get_sym_table()
     kernel_cat = a.t.symbol_table.get_sym_id_map().get("kernel", -2)
-    kernels = {}
+    if "--nccl-dev" in sys.argv:
+        st = a.t.symbol_table
+        for i, s in enumerate(st.sym_table):
+            if s.startswith("ncclDevKernel"):
+                new = "ncclKernel" + s[len("ncclDevKernel"):]
+                st.sym_table[i] = new
+                st.sym_index[new] = st.sym_index.pop(s)
+    kernels, kernel_us, step_kernels, step_kernel_us = {}, {}, {}, {}
     for r in ranks:
         df = a.t.get_trace(r)
         k = df[df["cat"] == kernel_cat]
-        counts = {}
-        for n in k["name"]:
-            name = sym[n] if isinstance(n, (int,)) or hasattr(n, "item") else n
-            counts[name] = counts.get(name, 0) + 1
-        kernels[str(r)] = counts
-    out = {"ranks": ranks, "kernels": kernels, "steps": {str(r): [int(i) for i in a.t.get_iterations(r)] for r in ranks}, "analyses": {}}
+        for sel, cdst, udst in ((k, kernels, kernel_us), (k[k["iteration"] >= 0], step_kernels, step_kernel_us)):
+            counts, us = {}, {}
+            for n, d in zip(sel["name"], sel["dur"]):
+                name = sym[int(n)]
+                counts[name] = counts.get(name, 0) + 1
+                us[name] = us.get(name, 0) + float(d)
+            cdst[str(r)], udst[str(r)] = counts, us
+    out = {"ranks": ranks, "kernels": kernels, "kernel_us": kernel_us, "step_kernels": step_kernels, "step_kernel_us": step_kernel_us, "steps": {str(r): [int(i) for i in a.t.get_iterations(r)] for r in ranks}, "analyses": {}}
 
     def run(name, f):
         try:
