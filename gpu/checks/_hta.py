@@ -41,7 +41,7 @@ def site(ctx):
 def analyse(ctx, trace_dir, name, extra=()):
     """tests/hta_check.py on trace_dir: (its JSON or None, evidence file)."""
     rc, out = ctx.sh([ctx.python, os.path.join(ctx.root, "tests", "hta_check.py"), trace_dir] + list(extra),
-                     env={"PYTHONPATH": site(ctx)}, timeout=600)
+                     env={"PYTHONPATH": ":".join(p for p in (site(ctx), os.environ.get("PYTHONPATH")) if p)}, timeout=600)
     ev = ctx.write(f"hta-{name}.txt", out)
     last = out.strip().splitlines()[-1] if out.strip() else ""
     try:
