@@ -96,7 +96,7 @@ fn hta_analyses_answer_for_two_fake_ranks() {
     // Both ranks run at once, as a job's do (HTA lines them up on the
     // wall clock), each step starting on both at the same time; rank 1
     // starts its communication kernel 10 ms late in each.
-    let start_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() + 3000;
+    let start_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() + 6000;
     let runs: Vec<std::process::Child> = (0..2)
         .map(|rank| {
             let file = traces.join(format!("rank{rank}.kineto.json"));

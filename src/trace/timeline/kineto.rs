@@ -58,8 +58,8 @@ pub(super) struct Kineto {
     step: Option<String>,
     steps: u64,
     /// Per host thread: the innermost launch inside the depth-0 call not
-    /// yet written (its depth and arrow id).
-    inner: HashMap<i32, (u16, i64)>,
+    /// yet written (its depth, arrow id and start).
+    inner: HashMap<i32, (u16, i64, u64)>,
     /// Launch arrow id -> the stream handle its call named (until its GPU
     /// slice is written), and handle -> (device, stream id).
     launch_handle: HashMap<i64, String>,
@@ -181,12 +181,14 @@ impl super::Format for Kineto {
             // The correlation: on the program's own call, the innermost
             // launch inside it (see the module note).
             let corr = if e.depth > 0 {
-                if e.value != 0 && self.inner.get(&tid).is_none_or(|&(d, _)| e.depth >= d) {
-                    self.inner.insert(tid, (e.depth, e.value));
+                if e.value != 0 && self.inner.get(&tid).is_none_or(|&(d, _, _)| e.depth >= d) {
+                    self.inner.insert(tid, (e.depth, e.value, ts));
                 }
                 0
             } else {
-                self.inner.remove(&tid).map_or(e.value, |(_, v)| v)
+                // Only a launch that started inside this call is its own
+                // (one whose outer call was not recorded is left).
+                self.inner.remove(&tid).filter(|&(_, _, t)| t >= ts).map_or(e.value, |(_, v, _)| v)
             };
             if e.value != 0 {
                 if let Some(h) = kept_value(args, c.text, STREAM_ARGS) {
