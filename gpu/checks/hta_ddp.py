@@ -11,7 +11,8 @@ import os
 
 NAME = "hta_ddp"
 DESCRIPTION = "HTA's straggler analysis on our two-rank DDP trace names the delayed rank (two GPUs)"
-EXPECTED_S = 60
+ON_DEMAND = "the issue 37 proof (docs/HTA.md): run when named, with the other hta_* checks; the two parts are full"
+EXPECTED_S = 40  # estimated (not yet run on a GPU)
 TIMEOUT_S = 240
 GPUS = 2
 NEEDS = ["hta_torch"]

@@ -34,9 +34,11 @@
 //!   `ProfilerStep#N` ranges pass through.
 
 use super::json;
-use super::{nvtx_color, push_us, GpuEvent, GpuSlice, GpuWhat, Mem, View, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_MARK, KIND_NVTX_RANGE};
-use crate::trace::args::{escape_into, push_int, Kept};
-use crate::trace::{clock, output};
+use super::{push_us, View};
+use crate::trace::args::{escape_into, push_int, write_kept, Kept};
+use crate::trace::event::names::{domain_name, is_driver, site_name, status_name};
+use crate::trace::event::{clock, nvtx_color, tracks, Event, GpuEvent, GpuSlice, GpuWhat, Mem, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_MARK, KIND_NVTX_RANGE};
+use crate::trace::output;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use trace_format::kineto as k;
@@ -160,8 +162,7 @@ impl super::Format for Kineto {
     fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
         self.buf.clear();
         let pid = self.pid;
-        let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
-        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
+        let thread_name = &*tracks::thread_name(tid, thread_name);
         if self.named.insert(tid) {
             json::thread_name_object(&mut self.buf, pid, tid, thread_name);
         }
@@ -176,7 +177,7 @@ impl super::Format for Kineto {
                 memory(&mut self.buf, pid, tid, e, ts);
                 continue;
             }
-            let name = crate::trace::site_name(e.site);
+            let name = site_name(e.site);
             let dur = clock::to_ns(e.dt);
             // The correlation: on the program's own call, the innermost
             // launch inside it (see the module note).
@@ -204,12 +205,12 @@ impl super::Format for Kineto {
             }
             let b = &mut self.buf;
             let shown = k::kineto_name(name);
-            let _ = write!(b, ",\n{{\"name\":\"{shown}\",\"cat\":\"{}\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":", if crate::trace::is_driver(e.site) { "cuda_driver" } else { "cuda_runtime" });
+            let _ = write!(b, ",\n{{\"name\":\"{shown}\",\"cat\":\"{}\",\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"ts\":", if is_driver(e.site) { "cuda_driver" } else { "cuda_runtime" });
             push_us(b, ts);
             b.push_str(",\"dur\":");
             push_us(b, dur);
             b.push_str(",\"args\":{\"result\":\"");
-            crate::trace::status_name(e.site, e.result, b);
+            status_name(e.site, e.result, b);
             b.push_str("\",\"depth\":");
             push_int(b, e.depth);
             if corr != 0 {
@@ -320,7 +321,7 @@ impl super::Format for Kineto {
 impl Kineto {
     /// An NVTX event as a `user_annotation` on the thread (a step range's
     /// instance as `ProfilerStep#<n>`); a mark is an instant.
-    fn annotation(&mut self, tid: i32, e: &super::Event, args: &[Kept], text: &str, ts: u64) {
+    fn annotation(&mut self, tid: i32, e: &Event, args: &[Kept], text: &str, ts: u64) {
         let pid = self.pid;
         let message = kept_value(args, text, &["message"]).unwrap_or_default();
         let is_step = e.kind != KIND_NVTX_MARK && self.step.as_deref() == Some(message.as_str());
@@ -350,7 +351,7 @@ impl Kineto {
             escape_into(&message, b);
             b.push('"');
         }
-        let domain = crate::trace::nvtx::domain_name(e.site);
+        let domain = domain_name(e.site);
         if !domain.is_empty() {
             b.push_str(",\"domain\":\"");
             escape_into(domain, b);
@@ -360,7 +361,7 @@ impl Kineto {
             let _ = write!(b, ",\"color\":\"#{:06x}\"", col & 0xff_ffff);
         }
         let rest: Vec<Kept> = args.iter().filter(|k| k.name != "message").copied().collect();
-        crate::trace::args::write_kept(&rest, text, b);
+        write_kept(&rest, text, b);
         b.push_str("}}");
     }
 
@@ -447,7 +448,7 @@ fn slice(a: &GpuSlice, shift: u64, s: &mut String) {
             bandwidth(s, *bytes);
         }
         GpuWhat::Set { bytes, value } => {
-            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", crate::trace::gpu_table::MEMSET);
+            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", trace_format::gpu_table::MEMSET);
             bandwidth(s, *bytes);
         }
     }
@@ -456,7 +457,7 @@ fn slice(a: &GpuSlice, shift: u64, s: &mut String) {
 
 /// A ledger change as Kineto's `[memory]` instant (`Bytes` negative for a
 /// free, `Total Allocated` the bytes then live on its device and kind).
-fn memory(b: &mut String, pid: u32, tid: i32, e: &super::Event, ts: u64) {
+fn memory(b: &mut String, pid: u32, tid: i32, e: &Event, ts: u64) {
     let m = Mem::of(e);
     let bytes = if m.what == "free" { -(m.bytes as i64) } else { m.bytes as i64 };
     let _ = write!(b, ",\n{{\"name\":\"[memory]\",\"cat\":\"cpu_instant_event\",\"ph\":\"i\",\"s\":\"t\",\"pid\":{pid},\"tid\":{tid},\"ts\":");
