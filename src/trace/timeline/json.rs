@@ -41,7 +41,7 @@ impl super::Format for Json {
     }
 
     fn trailer(&self) -> &'static [u8] {
-        b"\n]}\n"
+        TRAILER
     }
 
     fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
@@ -133,6 +133,10 @@ impl super::Format for Json {
         self.buf.as_bytes()
     }
 }
+
+/// What closes the file (stepped back over after each batch), for the
+/// Kineto form too.
+pub(super) const TRAILER: &[u8] = b"\n]}\n";
 
 // The process's own objects, shared with the Kineto form (kineto.rs).
 // Each but the first is appended after a separator.
@@ -226,27 +230,31 @@ fn slice(pid: u32, a: &GpuSlice, s: &mut String) {
     if a.graph != 0 {
         let _ = write!(s, ",\"graph\":{}", a.graph);
     }
-    let bandwidth = |s: &mut String, bytes: u64| {
-        let _ = write!(s, ",\"bytes\":{bytes},\"bandwidth (GB/s)\":{:.3}", bytes as f64 / dur.max(1) as f64);
-    };
-    match &a.what {
-        GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } => {
-            let _ = write!(
-                s,
-                ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
-                grid[0], grid[1], grid[2], block[0], block[1], block[2]
-            );
-        }
-        GpuWhat::Copy { op, bytes } => {
-            let _ = write!(s, ",\"operation\":\"{op}\"");
-            bandwidth(s, *bytes);
-        }
-        GpuWhat::Set { bytes, value } => {
-            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", trace_format::gpu_table::MEMSET);
-            bandwidth(s, *bytes);
-        }
+    if let GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } = &a.what {
+        let _ = write!(
+            s,
+            ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
+            grid[0], grid[1], grid[2], block[0], block[1], block[2]
+        );
     }
+    memory_op_args(s, &a.what, dur, "bandwidth (GB/s)");
     s.push_str("}}");
+}
+
+/// A copy's or memset's own arguments: its operation (the GPU tables'
+/// name), a memset's value, its bytes and bandwidth (named `bw`: the
+/// Kineto form names it as Kineto does); nothing for a kernel.
+pub(super) fn memory_op_args(s: &mut String, what: &GpuWhat, dur: u64, bw: &str) {
+    let (op, bytes) = match what {
+        GpuWhat::Kernel { .. } => return,
+        GpuWhat::Copy { op, bytes } => (*op, *bytes),
+        GpuWhat::Set { bytes, .. } => (trace_format::gpu_table::MEMSET, *bytes),
+    };
+    let _ = write!(s, ",\"operation\":\"{op}\"");
+    if let GpuWhat::Set { value, .. } = what {
+        let _ = write!(s, ",\"value\":{value}");
+    }
+    let _ = write!(s, ",\"bytes\":{bytes},\"{bw}\":{:.3}", bytes as f64 / dur.max(1) as f64);
 }
 
 /// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range

@@ -156,12 +156,12 @@ impl super::Format for Kineto {
     }
 
     fn trailer(&self) -> &'static [u8] {
-        b"\n]}\n"
+        json::TRAILER
     }
 
     fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
-        self.buf.clear();
         let pid = self.pid;
+        self.buf.clear();
         let thread_name = &*tracks::thread_name(tid, thread_name);
         if self.named.insert(tid) {
             json::thread_name_object(&mut self.buf, pid, tid, thread_name);
@@ -425,33 +425,20 @@ fn slice(a: &GpuSlice, shift: u64, s: &mut String) {
     if a.graph != 0 {
         let _ = write!(s, ",\"graph\":{}", a.graph);
     }
-    let dur = a.dur;
-    let bandwidth = |s: &mut String, bytes: u64| {
-        let _ = write!(s, ",\"bytes\":{bytes},\"memory bandwidth (GB/s)\":{:.3}", bytes as f64 / dur.max(1) as f64);
-    };
-    match &a.what {
-        GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } => {
-            let _ = write!(
-                s,
-                ",\"grid\":[{}, {}, {}],\"block\":[{}, {}, {}],\"registers per thread\":{registers},\"shared memory\":{},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
-                grid[0],
-                grid[1],
-                grid[2],
-                block[0],
-                block[1],
-                block[2],
-                static_shared + dynamic_shared
-            );
-        }
-        GpuWhat::Copy { op, bytes } => {
-            let _ = write!(s, ",\"operation\":\"{op}\"");
-            bandwidth(s, *bytes);
-        }
-        GpuWhat::Set { bytes, value } => {
-            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", trace_format::gpu_table::MEMSET);
-            bandwidth(s, *bytes);
-        }
+    if let GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } = &a.what {
+        let _ = write!(
+            s,
+            ",\"grid\":[{}, {}, {}],\"block\":[{}, {}, {}],\"registers per thread\":{registers},\"shared memory\":{},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
+            grid[0],
+            grid[1],
+            grid[2],
+            block[0],
+            block[1],
+            block[2],
+            static_shared + dynamic_shared
+        );
     }
+    json::memory_op_args(s, &a.what, a.dur, "memory bandwidth (GB/s)");
     s.push_str("}}");
 }
 
