@@ -95,7 +95,7 @@ fn hta_analyses_answer_for_two_fake_ranks() {
     let steps = 5;
     // Both ranks run at once, as a job's do (HTA lines them up on the
     // wall clock), each step starting on both at the same time; rank 1
-    // starts its communication kernel 10 ms late in each.
+    // starts its communication kernel 20 ms late in each.
     let start_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() + 6000;
     let runs: Vec<std::process::Child> = (0..2)
         .map(|rank| {
@@ -103,7 +103,7 @@ fn hta_analyses_answer_for_two_fake_ranks() {
             let mut c = cli_on_fake();
             c.env("CUDART_SHIM_CUPTI", target_dir().join("libfake_cupti.so")).env("RANK", rank.to_string()).env("WORLD_SIZE", "2");
             c.args(["trace", "--gpu", "--timeline"]).arg(&file).args(["--step-range", "step", "--"]).arg(&exe);
-            c.arg(steps.to_string()).arg((rank * 10_000).to_string()).arg("step").arg(start_ms.to_string());
+            c.arg(steps.to_string()).arg((rank * 20_000).to_string()).arg("step").arg(start_ms.to_string());
             c.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap()
         })
         .collect();
