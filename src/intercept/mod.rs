@@ -111,6 +111,8 @@ fn configure() -> bool {
             bits |= LEDGER;
         }
         switch::ON.fetch_or(bits, Relaxed);
+        // The watchdog and the on-demand hang report, when asked for.
+        crate::watchdog::configure();
     });
     switch::ON.load(Relaxed) > CONFIGURED
 }

@@ -36,6 +36,12 @@ thread_local! {
     static RECENT: Cell<[(usize, usize, LibId, bool); CACHE]> = const { Cell::new([(0, 0, 0, false); CACHE]) };
 }
 
+/// The name of library `id` without waiting: None while another thread
+/// adds a library (a hang report never waits on a program thread).
+pub fn try_name(id: LibId) -> Option<String> {
+    LIBS.try_read().map(|l| l.get(id as usize).cloned().unwrap_or_else(|| "?".to_owned()))
+}
+
 /// The name of library `id`.
 pub fn name(id: LibId) -> String {
     LIBS.read().get(id as usize).cloned().unwrap_or_else(|| "?".to_owned())

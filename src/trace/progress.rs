@@ -305,6 +305,9 @@ pub fn enter_runtime<P>(id: u32, p: *const P, args: &dyn Fn(&mut super::CallArgs
 /// means to write it.
 #[inline(always)]
 pub fn enter(id: u32, src: *const u8, len: usize, decode: Decode, ctx: [usize; 2]) -> Entered {
+    if is_in(&ENDINGS, id) {
+        ending(id, src, len);
+    }
     let depth = DEPTH.try_with(|d| d.replace(d.get() + 1)).unwrap_or(1);
     if depth > 0 {
         return Entered { slot: None, outer: false };
@@ -390,6 +393,49 @@ mod ids {
     ];
 }
 
+/// Calls that end streams: forgotten before the call runs, so that no
+/// probe uses a handle being destroyed.
+const ENDS_ONE: [u32; 3] = {
+    use crate::control::params::{self as rt, driver as drv};
+    [rt::cudaStreamDestroy::ID, drv::cuStreamDestroy::ID, drv::cuStreamDestroy_v2::ID]
+};
+const ENDS_ALL: [u32; 8] = {
+    use crate::control::params::{self as rt, driver as drv};
+    [
+        rt::cudaDeviceReset::ID,
+        rt::abi12::cudaThreadExit::ID,
+        drv::cuDevicePrimaryCtxReset::ID,
+        drv::cuDevicePrimaryCtxReset_v2::ID,
+        drv::cuDevicePrimaryCtxRelease::ID,
+        drv::cuDevicePrimaryCtxRelease_v2::ID,
+        drv::cuCtxDestroy::ID,
+        drv::cuCtxDestroy_v2::ID,
+    ]
+};
+static ENDINGS: [u64; 32] = with_bits(with_bits([0; 32], &ENDS_ONE), &ENDS_ALL);
+
+/// A call that ends streams is about to run (`src`: its parameter block,
+/// or its argument words at the driver layer: the stream is first in both).
+#[cold]
+#[inline(never)]
+fn ending(id: u32, src: *const u8, len: usize) {
+    if !on() {
+        return;
+    }
+    if ENDS_ONE.contains(&id) {
+        if src.is_null() || len < 8 {
+            return;
+        }
+        // SAFETY: the call's block or words, at least one word long.
+        let handle = unsafe { std::ptr::read_unaligned(src as *const u64) };
+        if handle > 2 {
+            forget_stream(handle);
+        }
+    } else {
+        forget_all_streams();
+    }
+}
+
 /// One bit per function id that progress looks at after the call.
 static WATCHED: [u64; 32] = with_bits(with_bits(with_bits([0; 32], &ids::RT_LAUNCH), &ids::DRV_LAUNCH), &ids::OTHER);
 
@@ -405,8 +451,13 @@ const fn with_bits(mut w: [u64; 32], ids: &[u32]) -> [u64; 32] {
 
 #[inline(always)]
 fn is_watched(id: u32) -> bool {
+    is_in(&WATCHED, id)
+}
+
+#[inline(always)]
+fn is_in(bits: &[u64; 32], id: u32) -> bool {
     let i = id as usize;
-    i < 64 * WATCHED.len() && WATCHED[i / 64] & (1 << (i % 64)) != 0
+    i < 64 * bits.len() && bits[i / 64] & (1 << (i % 64)) != 0
 }
 
 fn is_runtime_launch(id: u32) -> bool {
@@ -745,13 +796,7 @@ pub fn func_name(f: u64) -> Option<&'static str> {
     (!p.is_null()).then(|| unsafe { (*p).as_str() })
 }
 
-/// The NCCL operation of a kernel name (`ncclDevKernel_AllReduce_Sum_f32_RING_LL`
-/// -> `AllReduce`; older `ncclKernel_...` too).
-pub fn nccl_op_of(name: &str) -> Option<&str> {
-    let rest = name.strip_prefix("ncclDevKernel_").or_else(|| name.strip_prefix("ncclKernel_"))?;
-    let op = rest.split('_').next()?;
-    (!op.is_empty()).then_some(op)
-}
+pub use trace_format::hang::nccl_op as nccl_op_of;
 
 struct NcclOp {
     name: AtomicPtr<String>,

@@ -40,3 +40,75 @@ fn current_context() -> u64 {
         _ => 0,
     }
 }
+
+/// `CUDA_SUCCESS`, `CUDA_ERROR_NOT_READY`.
+const SUCCESS: i32 = 0;
+/// `CU_STREAM_CAPTURE_STATUS_NONE`.
+const NOT_CAPTURING: i32 = 0;
+/// `CU_STREAM_CAPTURE_MODE_RELAXED`.
+const RELAXED: i32 = 2;
+
+/// The progress probe: for every stream holding work, ask the driver from
+/// this thread (ours) whether it is idle; if it is, everything launched on
+/// it before the question is complete. A stream that captures is skipped
+/// (a query would end its capture). Our thread's capture mode is relaxed,
+/// so a capture on another thread never forbids the question. The calls go
+/// through the runtime's driver table as our own ([`progress::internal`]):
+/// never through the program's entry points, so nothing the program sees
+/// changes (no last error, no sticky state).
+pub fn probe_streams() {
+    if crate::service::stopping() || !crate::driver::loader::opened() {
+        return;
+    }
+    progress::internal(|| {
+        static RELAXED_SET: std::sync::Once = std::sync::Once::new();
+        RELAXED_SET.call_once(|| {
+            let mut mode = RELAXED;
+            if let Ok(f) = api::cuThreadExchangeStreamCaptureMode.get() {
+                // SAFETY: an in/out int.
+                unsafe { f(&mut mode) };
+            }
+        });
+        for s in progress::streams() {
+            if s.launched <= s.completed {
+                continue;
+            }
+            let Some(handle) = progress::stream_handle(s.key) else { continue };
+            probe_one(s.rec, handle, s.key);
+        }
+    });
+}
+
+fn probe_one(rec: &'static progress::StreamRec, handle: u64, key: u64) {
+    use std::sync::atomic::Ordering::*;
+    rec.probing.store(true, SeqCst);
+    // Destroyed meanwhile (`progress::forget_stream` clears the key first).
+    if rec.key() != key || crate::service::stopping() {
+        rec.probing.store(false, SeqCst);
+        return;
+    }
+    let launched = rec.launched();
+    let ctx = rec.ctx.load(Relaxed);
+    // The legacy stream is the current context's: make the program's
+    // context (as of the stream's first launch) current on our thread.
+    if handle == 1 && ctx != 0
+        && let Ok(set) = api::cuCtxSetCurrent.get()
+    {
+        // SAFETY: a context handle the driver gave the program.
+        unsafe { set(ctx as _) };
+    }
+    let mut status = NOT_CAPTURING;
+    // SAFETY: a stream handle the program launched on, not destroyed
+    // (checked above; a destroying thread waits for `probing`).
+    let capturing = match api::cuStreamIsCapturing.get() {
+        Ok(f) => unsafe { f(handle as _, &mut status) }.0 != SUCCESS || status != NOT_CAPTURING,
+        Err(_) => true,
+    };
+    if !capturing && let Ok(q) = api::cuStreamQuery.get() {
+        // SAFETY: as above.
+        if unsafe { q(handle as _) }.0 == SUCCESS {
+            progress::complete_up_to(rec, launched);
+        }
+    }
+    rec.probing.store(false, SeqCst);
+}

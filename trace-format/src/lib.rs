@@ -8,6 +8,7 @@
 //! it without linking the runtime.
 
 pub mod gpu_table;
+pub mod hang;
 pub mod memory;
 pub mod perfetto;
 pub mod nvtx_table;
