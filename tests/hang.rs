@@ -48,8 +48,8 @@ fn spawn(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Child {
     Command::new(program())
         .args(args)
         .current_dir(dir)
-        .envs(fake_env(vars))
         .env_remove("CUDART_SHIM_TRACE")
+        .envs(fake_env(vars))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -242,6 +242,35 @@ fn exit_while_the_watchdog_ticks_ends_the_program_as_it_would() {
         assert_eq!(status.code(), Some(0), "{err}");
         assert_eq!(out, "done\n", "{err}");
     }
+}
+
+#[test]
+fn device_reset_while_the_watchdog_probes_changes_nothing_the_program_sees() {
+    let dir = work("reset");
+    for _ in 0..3 {
+        let child = spawn(&dir, &["reset"], &[("CUDART_SHIM_WATCHDOG", "0.1")]);
+        let (status, out, err) = finish(child, "the resetting program");
+        assert!(status.success(), "{err}");
+        assert_eq!(out, "done\n", "{err}");
+    }
+}
+
+#[test]
+fn watchdog_action_abort_raises_sigabrt_after_the_report_and_the_recorder_dumps() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = work("abort");
+    let child = spawn(&dir, &["stuck"], &[("CUDART_SHIM_WATCHDOG", "1"), ("CUDART_SHIM_WATCHDOG_ACTION", "abort"), ("FAKE_CUDA_HANG_KERNEL", "stuck_kernel"), ("CUDART_SHIM_TRACE", "recorder")]);
+    let pid = child.id();
+    let (status, out, err) = finish(child, "the aborted program");
+    assert_eq!(status.signal(), Some(libc::SIGABRT), "{err}");
+    assert_eq!(out, "");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(format!("cudart-shim-hang-{pid}.json"))).unwrap()).unwrap();
+    assert_eq!(r["streams_pending"][0]["pending"][0]["kernel"], "stuck_kernel", "{r:#}");
+    // The recorder dumped for the report (its rings named in it) and on the SIGABRT.
+    assert!(r["recorder"]["call_log"].as_str().is_some_and(|f| dir.join(f).exists()), "{r:#} {err}");
+    let report = err.find("cudart-shim: watchdog: no progress").unwrap_or_else(|| panic!("{err}"));
+    let abort = err.find("raising SIGABRT").unwrap_or_else(|| panic!("{err}"));
+    assert!(report < abort, "{err}");
 }
 
 #[test]

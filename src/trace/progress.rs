@@ -63,8 +63,17 @@ pub fn enable() {
     if !ON.swap(true, AcqRel) {
         tables();
         touch_progress();
+        // SAFETY: registering a plain extern "C" function.
+        unsafe { libc::pthread_atfork(None, None, Some(forked_child)) };
     }
     switch::mark(switch::PROGRESS, true);
+}
+
+/// Stop publishing calls (benchmarks: the same process measured with
+/// progress kept and not; [`enable`] sets it again).
+#[doc(hidden)]
+pub fn pause() {
+    switch::mark(switch::PROGRESS, false);
 }
 
 /// Whether progress is kept.
@@ -91,12 +100,11 @@ pub fn wall_ns() -> u64 {
 
 // ---- last progress --------------------------------------------------------
 
-/// Bumped (relaxed) each time an outermost call returns; the reader turns
-/// "changed since my last look" into a time, so the hot path reads no clock.
-static RETURNS: AtomicU64 = AtomicU64::new(0);
 /// The last time the probe saw a stream complete work, or progress began.
 static LAST_DONE_NS: AtomicU64 = AtomicU64::new(0);
-/// The reader's view of RETURNS: (value, when first seen).
+/// The reader's view of [`calls_returned`]: (value, when first seen). The
+/// hot path reads no clock: the reader turns "changed since my last look"
+/// into a time.
 static SEEN_RETURNS: AtomicU64 = AtomicU64::new(u64::MAX);
 static SEEN_RETURNS_NS: AtomicU64 = AtomicU64::new(0);
 
@@ -108,16 +116,33 @@ fn touch_progress() {
 /// CUDA call returned (to within the interval between two reads: the hot
 /// path reads no clock) or the GPU completed work a probe saw.
 pub fn last_progress_ns() -> u64 {
-    let r = RETURNS.load(Relaxed);
+    let r = calls_returned();
     if SEEN_RETURNS.swap(r, Relaxed) != r {
         SEEN_RETURNS_NS.store(now_ns(), Relaxed);
     }
     SEEN_RETURNS_NS.load(Relaxed).max(LAST_DONE_NS.load(Relaxed))
 }
 
-/// Calls returned so far (outermost calls, every thread).
+/// The last time (CLOCK_MONOTONIC ns) a probe saw GPU work complete (or
+/// progress state began).
+pub fn last_completion_ns() -> u64 {
+    LAST_DONE_NS.load(Relaxed)
+}
+
+/// Outermost calls returned by the threads that hold a slot now (each
+/// thread's own count: no shared counter on the hot path). It moves when
+/// any call returns; a thread that ends takes its count with it, so it is a
+/// progress sign, not a total.
 pub fn calls_returned() -> u64 {
-    RETURNS.load(Relaxed)
+    let mut n = 0u64;
+    let mut p = SLOTS.load(Acquire);
+    while !p.is_null() {
+        // SAFETY: leaked.
+        let s = unsafe { &*p };
+        n = n.wrapping_add(s.seq_gen.load(Relaxed) >> 1);
+        p = s.next.load(Acquire);
+    }
+    n
 }
 
 // ---- threads ----------------------------------------------------------------
@@ -341,9 +366,6 @@ pub fn exit(e: Entered, id: u32, params: *const u8, result: i32) {
     if let Some(s) = e.slot {
         let g = s.seq_gen.load(Relaxed);
         s.seq_gen.store(g + 1, Release);
-    }
-    if e.outer {
-        RETURNS.fetch_add(1, Relaxed);
     }
 }
 
@@ -1204,6 +1226,10 @@ pub fn nvtx_pop() {
 }
 
 // ---- fork ------------------------------------------------------------------------
+
+extern "C" fn forked_child() {
+    in_forked_child();
+}
 
 /// In a forked child: only the forking thread exists; other threads'
 /// slots are freed, the streams' work is the parent's (forgotten).

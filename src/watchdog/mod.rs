@@ -9,9 +9,11 @@
 //!   SECONDS (the same call: its generation number did not change);
 //! - (b) a stream holds launched work and has completed nothing for
 //!   SECONDS (completion from the progress probe, [`probe`]);
-//! - (c) a host-side stall: no CUDA call returned and no GPU work completed
-//!   for SECONDS, with none of the above (the threads' NVTX ranges say
-//!   where the host is).
+//! - (c) a host-side stall: no kernel launched and no GPU work completed
+//!   for SECONDS, after the process launched some, with none of the above
+//!   (the threads' NVTX ranges say where the host is). Launches, not calls:
+//!   a framework's helper threads poll (`cudaEventQuery`) while the main
+//!   thread stalls.
 //!
 //! It then writes the hang report ([`report`]) to `CUDART_SHIM_HANG_FILE`
 //! (default `cudart-shim-hang-<pid>.json`), prints one stderr line with the
@@ -19,7 +21,7 @@
 //! `--watchdog-action abort`, SIGABRT is raised after the report: the
 //! flight recorder, when on, dumps on it as on any SIGABRT). When what was
 //! stuck moves again (the thread left its call, the stream completed work,
-//! a call returned after a host stall), the report gets a `recovered`
+//! a kernel was launched after a host stall), the report gets a `recovered`
 //! record and stderr a `recovered after N s` line; a later hang writes a
 //! new report over it (`hang_number` counts them).
 //!
@@ -94,8 +96,8 @@ struct Memory {
     /// In a hang since (ns) and what was stuck.
     hang: Option<Stuck>,
     hangs: u64,
-    /// Outermost calls returned, and when that count last moved.
-    returns: (u64, u64),
+    /// Kernels launched (every stream), and when that count last moved.
+    launches: (u64, u64),
 }
 
 /// What a report found stuck; recovered when all of it moved.
@@ -105,7 +107,7 @@ pub struct Stuck {
     pub threads: Vec<(i32, u64)>,
     pub streams: Vec<(u64, u64)>,
     pub host_stall: bool,
-    pub returns: u64,
+    pub launches: u64,
 }
 
 static MEMORY: Mutex<Option<Memory>> = Mutex::new(None);
@@ -149,13 +151,13 @@ fn tick(t: Tick) {
             m.streams.remove(&s.key);
         }
     }
-    let returns = progress::calls_returned();
-    if m.returns.0 != returns || m.returns.1 == 0 {
-        m.returns = (returns, now);
+    let launches: u64 = streams.iter().map(|s| s.launched).sum();
+    if m.launches.0 != launches || m.launches.1 == 0 {
+        m.launches = (launches, now);
     }
-    let ctx = report::Context { in_call: &in_call, held: &held, idle_ns: now.saturating_sub(m.returns.1), period_ns: period };
+    let ctx = report::Context { in_call: &in_call, held: &held, idle_ns: now.saturating_sub(m.launches.1), period_ns: period };
     if let Some(h) = &m.hang {
-        if recovered(h, &threads, &streams, returns) {
+        if recovered(h, &threads, &streams, launches) {
             let after = (now - h.since_ns) as f64 / 1e9;
             report::recovered(after);
             m.hang = None;
@@ -163,13 +165,16 @@ fn tick(t: Tick) {
     } else if period > 0 {
         let stuck_threads: Vec<(i32, u64)> = threads.iter().filter(|t| in_call.get(&t.tid).is_some_and(|&d| d >= period)).map(|t| (t.tid, t.seq_gen)).collect();
         let stuck_streams: Vec<(u64, u64)> = streams.iter().filter(|s| held.get(&s.key).is_some_and(|&d| d >= period)).map(|s| (s.key, s.completed)).collect();
-        // A host stall: the process has made calls, none returned for the
-        // period, and no GPU work completed meanwhile.
-        let host_stall = returns > 0 && now.saturating_sub(m.returns.1) >= period && now.saturating_sub(progress::last_progress_ns().max(m.returns.1)) >= period;
+        // A host stall: the process has launched work, launched none for
+        // the period, and no GPU work completed meanwhile.
+        let done = progress::last_completion_ns();
+        // Only when nothing else is stuck: a thread in a call or a busy
+        // stream is the better name for it (and what must move again).
+        let host_stall = stuck_threads.is_empty() && stuck_streams.is_empty() && launches > 0 && now.saturating_sub(m.launches.1.max(done)) >= period;
         if !stuck_threads.is_empty() || !stuck_streams.is_empty() || host_stall {
             m.hangs += 1;
             let since = now - period;
-            let stuck = Stuck { since_ns: since, threads: stuck_threads, streams: stuck_streams, host_stall, returns };
+            let stuck = Stuck { since_ns: since, threads: stuck_threads, streams: stuck_streams, host_stall, launches };
             report::write(report::Why::Watchdog, &ctx, &threads, &streams, Some(&stuck), m.hangs);
             m.hang = Some(stuck);
             if crate::config::watchdog_config().abort {
@@ -186,9 +191,9 @@ fn tick(t: Tick) {
 }
 
 /// Whether everything a hang found stuck has moved.
-fn recovered(h: &Stuck, threads: &[progress::ThreadView], streams: &[progress::StreamView], returns: u64) -> bool {
+fn recovered(h: &Stuck, threads: &[progress::ThreadView], streams: &[progress::StreamView], launches: u64) -> bool {
     let threads_moved = h.threads.iter().all(|(tid, g)| threads.iter().find(|t| t.tid == *tid).is_none_or(|t| t.seq_gen != *g));
     let streams_moved = h.streams.iter().all(|(key, done)| streams.iter().find(|s| s.key == *key).is_none_or(|s| s.completed != *done || s.completed >= s.launched));
-    let host_moved = !h.host_stall || returns != h.returns;
+    let host_moved = !h.host_stall || launches != h.launches;
     threads_moved && streams_moved && host_moved
 }

@@ -22,7 +22,7 @@ pub struct Context<'a> {
     pub in_call: &'a HashMap<i32, u64>,
     /// Per stream holding work: ns since it last completed any.
     pub held: &'a HashMap<u64, u64>,
-    /// ns since a CUDA call last returned.
+    /// ns since a kernel was last launched.
     pub idle_ns: u64,
     /// The watchdog's period (0: none).
     pub period_ns: u64,
@@ -172,7 +172,7 @@ fn verdict(why: &Why, stuck: Option<&Stuck>, threads: &[ThreadView], streams: &[
             }
         }
         if h.host_stall && parts.is_empty() {
-            parts.push(format!("host-side stall: no CUDA call returned and no GPU work completed for {:.0} s", secs(ctx.idle_ns)));
+            parts.push(format!("host-side stall: no kernel launched and no GPU work completed for {:.0} s", secs(ctx.idle_ns)));
         }
     } else if let Why::Signal = why {
         parts.push("on request".to_owned());
@@ -217,7 +217,7 @@ pub fn write(why: Why, ctx: &Context, threads: &[ThreadView], streams: &[StreamV
             "method": "probe",
             "about": "cuStreamQuery from the watchdog's thread at each tick (every stream holding work, skipped while it captures): a stream idle at a tick has completed everything launched before; a busy one has at least one of its launches not complete",
         },
-        "since_last_call_returned_s": secs(ctx.idle_ns),
+        "since_last_launch_s": secs(ctx.idle_ns),
         "streams_pending": shown.iter().map(|s| stream_json(s, ctx)).collect::<Vec<_>>(),
         "streams": all_streams,
         "nccl": nccl,

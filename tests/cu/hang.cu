@@ -13,6 +13,8 @@
 //   hang fork            : a launch, fork; the child sleeps 1.5 s and exits 7;
 //                          the parent waits for it
 //   hang exit            : launches for 0.4 s, then exit(0)
+//   hang reset           : launches on a created stream and the default one,
+//                          cudaDeviceReset while the watchdog probes, then more
 //   hang hook            : a hook of ours that blocks 3 s inside cudaMemset,
 //                          while another thread keeps calling
 // Prints "done" last (on every path that finishes).
@@ -131,6 +133,21 @@ int main(int argc, char **argv) {
         printf("done\n");
         fflush(stdout);
         exit(0);
+    } else if (!strcmp(mode, "reset")) {
+        for (int round = 0; round < 3; round++) {
+            cudaStream_t s;
+            CHECK(cudaStreamCreate(&s));
+            double t0 = now();
+            while (now() - t0 < 0.3) {
+                stuck_kernel<<<1, 32, 0, s>>>(p);
+                step_kernel<<<1, 32>>>(p);
+                usleep(1000);
+            }
+            CHECK(cudaDeviceReset());
+            CHECK(cudaMalloc(&p, 4096));
+        }
+        step_kernel<<<1, 32>>>(p);
+        CHECK(cudaDeviceSynchronize());
     } else if (!strcmp(mode, "hook")) {
         typedef cudaError_t (*Reg)(const char *, int, HookFn, void *, uint64_t *);
         Reg reg = (Reg)dlsym(RTLD_DEFAULT, "cudartShimHookRegister");
