@@ -147,7 +147,7 @@ fn memory_json() -> Value {
     use std::collections::BTreeMap;
     let mut by: BTreeMap<(i32, String), u64> = BTreeMap::new();
     for (lib, device, _kind, v) in crate::ledger::book::rows() {
-        let name = crate::ledger::caller::try_name(lib).unwrap_or_else(|| format!("library {lib}"));
+        let name = crate::trace::event::names::try_library(lib).unwrap_or_else(|| format!("library {lib}"));
         *by.entry((device, name)).or_default() += v[4];
     }
     by.into_iter().filter(|(_, b)| *b > 0).map(|((device, library), live)| json!({"device": device, "library": library, "live_bytes": live})).collect()
