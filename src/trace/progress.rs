@@ -273,6 +273,15 @@ fn adopt(s: &'static Slot) -> Option<&'static Slot> {
     Some(s)
 }
 
+/// The calling thread's id, without a system call after the first (its
+/// slot's owner).
+fn my_tid() -> i32 {
+    match slot() {
+        Some(s) => s.owner.load(Relaxed),
+        None => super::gettid(),
+    }
+}
+
 /// Whether the calling thread is one of ours calling the driver.
 #[inline]
 pub fn is_internal() -> bool {
@@ -500,7 +509,7 @@ fn watched_call_inner(id: u32, params: *const u8, outer: bool) {
     // The driver launch our runtime makes inside a runtime launch is that
     // launch (counted by it).
     let nested_in_runtime_launch = !outer && OUTER.try_with(Cell::get).is_ok_and(is_runtime_launch);
-    let tid = super::gettid();
+    let tid = my_tid();
     // SAFETY (each block read): `params` is the call's own block of the
     // type its id names, alive for the whole call.
     unsafe {

@@ -140,8 +140,10 @@ fn tick(t: Tick) {
     m.calls.retain(|tid, _| threads.iter().any(|t| t.tid == *tid));
     // (b) streams: how long each has held work with nothing completed.
     let mut held: HashMap<u64, u64> = HashMap::new();
+    // A stream the probe cannot ask (a per-thread default stream: only its
+    // thread can name it) never counts as held: its completion is unknown.
     for s in &streams {
-        if s.launched > s.completed {
+        if s.launched > s.completed && progress::stream_handle(s.key).is_some() {
             let e = m.streams.entry(s.key).or_insert((s.completed, now));
             if e.0 != s.completed {
                 *e = (s.completed, now);
