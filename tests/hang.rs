@@ -11,6 +11,7 @@ mod common;
 use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 
 /// tests/cu/hang.cu, compiled once per version of its source: each test
@@ -195,6 +196,35 @@ fn report_hang_names_the_rank_that_launched_one_all_reduce_fewer() {
     assert!(first.ends_with("rank 1's main thread is not in CUDA (open NVTX range \"step 57\")"), "{out}");
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("rank 0 (") || l.starts_with("rank 1 (")).collect();
     assert!(rows.len() == 2 && rows[0].starts_with("rank 0") && rows[0].contains("5/0") && rows[1].contains("4/4"), "{out}");
+}
+
+#[test]
+fn driver_launches_of_nccl_kernels_are_counted_once_through_the_interposer() {
+    let dir = work("driver");
+    let file = dir.join("hang.json");
+    let mut child = cli_on_fake()
+        .args(["run", "--watchdog", "1", "--"])
+        .arg(program())
+        .args(["nccl", "5", "driver"])
+        .current_dir(&dir)
+        .env("CUDART_SHIM_HANG_FILE", &file)
+        .env("FAKE_CUDA_HANG_KERNEL", "ncclDevKernel_AllReduce_Sum_f32_RING_LL@5")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let r = report_at(&file, &mut child);
+    // The command and the program it runs (its child) go together.
+    // SAFETY: a signal to the process group this test made.
+    unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+    let err = kill(child);
+    // Five cuLaunchKernelEx calls: five launches (the driver layer alone saw them).
+    assert_eq!(r["nccl"], serde_json::json!([{"op": "AllReduce", "launched": 5, "completed": 0}]), "{r:#} {err}");
+    let s = &r["streams_pending"][0];
+    assert_eq!(s["launched"], 5, "{r:#}");
+    let kernels: Vec<&str> = s["pending"].as_array().unwrap().iter().map(|o| o["kernel"].as_str().unwrap()).collect();
+    assert_eq!(kernels, ["ncclDevKernel_AllReduce_Sum_f32_RING_LL"; 5], "{r:#}");
 }
 
 #[test]

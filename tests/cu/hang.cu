@@ -4,9 +4,11 @@
 //   hang sync            : one cudaDeviceSynchronize (a fault delays it)
 //   hang stuck           : a kernel `stuck_kernel` on a created stream, then
 //                          cudaStreamSynchronize (FAKE_CUDA_HANG_KERNEL keeps it busy)
-//   hang nccl N sync|sleep S : N launches of ncclDevKernel_AllReduce_Sum_f32_RING_LL
-//                          on a created stream, then a stream sync, or a host
-//                          sleep of S s inside NVTX range "step 57"
+//   hang nccl N sync|sleep S|driver : N launches of ncclDevKernel_AllReduce_Sum_f32_RING_LL
+//                          on a created stream (with `driver`: through the
+//                          driver's cuLaunchKernelEx, as NCCL does), then a
+//                          stream sync, or a host sleep of S s inside NVTX
+//                          range "step 57"
 //   hang idle S          : NVTX range "step" open, S s of host sleep
 //   hang signal          : launches, raise(SIGUSR2) (with a handler of its
 //                          own installed first), launches, exits 0
@@ -28,6 +30,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
@@ -84,7 +87,25 @@ int main(int argc, char **argv) {
         int n = argc > 2 ? atoi(argv[2]) : 5;
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));
-        for (int i = 0; i < n; i++) ncclDevKernel_AllReduce_Sum_f32_RING_LL<<<1, 32, 0, s>>>(p);
+        if (argc > 3 && !strcmp(argv[3], "driver")) {
+            typedef CUresult (*LaunchEx)(const CUlaunchConfig *, CUfunction, void **, void **);
+            // As NCCL gets it: from the runtime's driver entry points.
+            LaunchEx launch = nullptr;
+            cudaDriverEntryPointQueryResult q;
+            CHECK(cudaGetDriverEntryPointByVersion("cuLaunchKernelEx", (void **)&launch, 12000, cudaEnableDefault, &q));
+            // A kernel handle: the driver takes it where a function goes.
+            cudaKernel_t f;
+            CHECK(cudaGetKernel(&f, (const void *)ncclDevKernel_AllReduce_Sum_f32_RING_LL));
+            CUlaunchConfig c = {};
+            c.gridDimX = c.gridDimY = c.gridDimZ = 1;
+            c.blockDimX = 32; c.blockDimY = c.blockDimZ = 1;
+            c.hStream = (CUstream)s;
+            void *args[] = {&p};
+            for (int i = 0; i < n; i++)
+                if (CUresult r = launch ? launch(&c, (CUfunction)f, args, nullptr) : CUDA_ERROR_NOT_FOUND) { printf("cuLaunchKernelEx: %d (%p)\n", (int)r, (void *)launch); return 1; }
+        } else {
+            for (int i = 0; i < n; i++) ncclDevKernel_AllReduce_Sum_f32_RING_LL<<<1, 32, 0, s>>>(p);
+        }
         CHECK(cudaGetLastError());
         if (argc > 3 && !strcmp(argv[3], "sleep")) {
             nvtxRangePushA("step 57");
