@@ -29,10 +29,19 @@
 //! not counted again), at the driver layer for a program's own driver
 //! launches (NCCL's `cuLaunchKernelEx`).
 //!
-//! Read API (for the watchdog, the metrics, tests): [`last_progress_ns`],
-//! [`nccl_ops`], [`streams`], [`threads`], [`now_ns`]. All are snapshots
-//! made of relaxed/acquire loads; none takes a lock, so a program thread
-//! stuck anywhere (our code included) never blocks a reader.
+//! Switching it on: `crate::watchdog::keep_progress()` (it also gives this
+//! module the kernel namer and the context reader, which live above it).
+//!
+//! Read API (for the watchdog, the metrics, tests), all snapshots made of
+//! relaxed/acquire loads; none takes a lock, so a program thread stuck
+//! anywhere (our code included) never blocks a reader:
+//! - [`last_progress_ns`]: the last time a call returned or the GPU
+//!   completed work a probe saw (CLOCK_MONOTONIC ns, [`now_ns`]);
+//!   [`last_completion_ns`]: the completion part alone;
+//! - [`nccl_ops`]: per NCCL operation `(name, launched, completed)`;
+//! - [`streams`]: per stream launched/completed and the pending launches;
+//! - [`threads`]: per thread the call it is in and its open NVTX ranges;
+//! - [`calls_returned`]: a count that moves whenever a call returns.
 //!
 //! Our own threads (the service thread) call the driver through
 //! [`internal`]: their calls are neither traced nor counted here.
