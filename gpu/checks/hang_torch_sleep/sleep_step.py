@@ -1,7 +1,8 @@
 """A PyTorch loop whose main thread sleeps in Python inside NVTX range
 "step" (gpu/checks/hang_torch_sleep.py): 5 steps of GPU work, then at step
 3, after torch.cuda.synchronize(), range_push("step"), time.sleep(S),
-range_pop(). Writes the sleep's start (unix ns) to the file given."""
+range_pop(), then 2 s more of GPU work. Writes the sleep's start (unix
+ns) to the file given."""
 import sys, time
 import torch
 
@@ -16,5 +17,9 @@ for step in range(5):
         open(stamp, "w").write(str(time.time_ns()))
         time.sleep(seconds)
         torch.cuda.nvtx.range_pop()
-torch.cuda.synchronize()
+# 2 s more of GPU work: the watchdog ticks each second and sees it resume.
+t0 = time.time()
+while time.time() - t0 < 2:
+    x = (x @ x) / (x @ x).norm()
+    torch.cuda.synchronize()
 print("loop done", float(x.sum().item()) != 0.0)
