@@ -109,7 +109,8 @@ pub fn write(last: bool) {
         return;
     }
     let mut r = if last { at_exit() } else { snapshot() };
-    r.process = Some(crate::config::process_identity(crate::config::env_var, std::process::id()));
+    // The one process record every output carries (devices, runtime, clock).
+    r.process = Some(crate::trace::process_record());
     let file = super::config().file;
     let text = r.render_for(file.as_deref());
     match file {

@@ -14,3 +14,4 @@ pub mod nvtx_table;
 pub mod process;
 pub mod size;
 pub mod table;
+pub mod text;
