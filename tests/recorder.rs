@@ -348,6 +348,10 @@ fn run_recorder_dumps_a_sticky_error_and_writes_nothing_else() {
     assert!(files[0].starts_with("cudart-shim-recorder-") && files[0].ends_with(".log") && files[1].ends_with(".pftrace"), "{files:?}");
     // --recorder=8: the ring keeps 8 calls (the program made more).
     let d = read_dump(&work.join(&files[0]));
+    // Perfetto's own classes read it: every call a slice on a thread track.
+    let p = perfetto_check(&work.join(&files[1]));
+    assert_eq!(p["calls"].as_u64(), Some(d.events.len() as u64), "{p}");
+    assert!(p["names"]["cudaDeviceSynchronize"].as_u64() == Some(1) && p["threads"].as_u64() >= Some(1), "{p}");
     assert_eq!(d.sections.iter().map(|s| s.3.len()).max(), Some(8), "{:?}", d.sections.iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>());
 }
 
