@@ -107,6 +107,8 @@ pub fn run(library: Option<PathBuf>, python: Option<PathBuf>) -> ExitCode {
         eprintln!("cudart-shim: {}", e.message);
         return ExitCode::from(2);
     }
+    // A bare name (`--python python3`) is looked up on the PATH, as a shell would.
+    let python = python.map(|p| on_path(&p).unwrap_or(p));
     if let Some(p) = &python
         && !p.is_file()
     {
@@ -367,8 +369,15 @@ fn python_in_view(named: Option<PathBuf>) -> Option<(PathBuf, &'static str)> {
     if let Some(p) = exe_dir.and_then(|d| ["python", "python3"].iter().map(|n| d.join(n)).find(|p| p.is_file())) {
         return Some((p, "beside this command"));
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("python3")).find(|p| p.is_file()).map(|p| (p, "python3 on the PATH"))
+    on_path(Path::new("python3")).map(|p| (p, "python3 on the PATH"))
+}
+
+/// `name` found on the PATH when it is a bare name (no `/`).
+fn on_path(name: &Path) -> Option<PathBuf> {
+    if name.components().count() != 1 || name.to_str().is_some_and(|s| s.contains('/')) {
+        return None;
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 /// Says whether the interpreter in view can import the module, which copy

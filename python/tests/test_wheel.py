@@ -139,6 +139,9 @@ def test_doctor_says_whether_the_python_in_view_imports_the_module(venv: Path, s
     assert f"python:   {sys.executable} (Python " in out and "--python): cannot import cudart_shim" in out, out
     bad = run([str(venv / "bin" / "cudart-shim"), "doctor", "--python", str(tmp_path / "nope")], env=env, check=False)
     assert bad.returncode == 2 and "--python" in bad.stderr and not bad.stdout, bad
+    # A bare name is looked up on the PATH.
+    out = run([str(venv / "bin" / "cudart-shim"), "doctor", "--python", "python"], env={**env, "PATH": f"{venv / 'bin'}:{env['PATH']}"}).stdout
+    assert f"python:   {venv / 'bin' / 'python'} (Python " in out and f"imports cudart_shim {version} from {site}" in out, out
 
 
 def test_the_command_finds_the_package_from_anywhere(venv: Path, site: Path, tmp_path: Path) -> None:
