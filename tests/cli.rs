@@ -274,7 +274,7 @@ fn live_summary_and_report_agree_on_the_median() {
     let get_device = a.iter().find(|r| r.0 == "cudaGetDevice").unwrap();
     assert_eq!(get_device.1, 600, "an even count");
     for ((name, _, live), (_, _, exact)) in a.iter().zip(&b) {
-        // The README's statement: the live median is within 1/32 of the
+        // docs/TRACING.md's statement (was the README's): the live median is within 1/32 of the
         // exact one (the same call's duration, by histogram bucket).
         assert!((live - exact).abs() <= exact / 32.0 + 1.0, "{name}: live {live} vs report {exact}");
     }
@@ -308,12 +308,12 @@ fn every_subcommand_and_option_has_a_help_line() {
     assert!(report.contains("<FILE>...") && report.contains("Timelines written by `trace --timeline`"), "{report}");
     let doctor = output_text(&cli_on_fake().args(["doctor", "--help"]).output().unwrap()).0;
     assert!(doctor.contains("--library <PATH>  The cudart-shim library to check"), "{doctor}");
-    // scripts/gpu-check is Python; its --help needs no GPU and no nvcc.
-    let o = Command::new("python3").arg(repo_root().join("scripts/gpu-check")).arg("--help").env("PATH", "/usr/bin:/bin").output().unwrap();
+    // gpu/checks/conformance/conformance.py is Python; its --help needs no GPU and no nvcc.
+    let o = Command::new("python3").arg(repo_root().join("gpu/checks/conformance/conformance.py")).arg("--help").env("PATH", "/usr/bin:/bin").output().unwrap();
     let (help, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert!(help.contains("--bad-input") && help.contains("--lib"), "{help}");
-    assert_eq!(undocumented(&help), Vec::<String>::new(), "gpu-check:\n{help}");
+    assert_eq!(undocumented(&help), Vec::<String>::new(), "conformance.py:\n{help}");
 }
 
 #[test]

@@ -356,7 +356,7 @@ fn entry_points_from_cuda_get_driver_entry_point_are_traced() {
 
 #[test]
 fn environment_route_without_the_cli() {
-    // What the README gives for containers and job schedulers.
+    // What docs/INTERPOSER.md gives for containers and job schedulers.
     let exe = driver_api_program("ip_env");
     let f = scratch("ip_env").join("summary.txt");
     let _ = std::fs::remove_file(&f);

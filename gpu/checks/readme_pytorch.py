@@ -24,6 +24,9 @@ DESCRIPTION = "the README's PyTorch recipe and fail() example run as written wit
 EXPECTED_S = 60  # not yet run: two torch imports under trace, a report, doctor
 TIMEOUT_S = 300
 NEEDS = ["wheel"]  # its prepare builds the release wheel into data/wheel/wheel/
+# Named to run (`scripts/gpu run DIR --out OUT readme_pytorch`, about a
+# minute): the two parts of the whole suite are full (tests/gpu_runner.rs).
+ON_DEMAND = "issue #33's proof that the README's PyTorch recipe works as written; the suite's two parts are full"
 
 
 def _blocks(readme, heading, lang):
