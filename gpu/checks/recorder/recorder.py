@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 """The flight recorder on a GPU machine (issue #28 part 1), in one run.
 
-usage (build here, run there):
-  cargo build --release && gpu/checks/recorder/recorder.py --prepare DIR
-      # copies the release library, the driver interposer and the command
-      # into DIR (no GPU needed); carry DIR to the GPU machine
-  gpu/checks/recorder/recorder.py --lib DIR [--out OUT] [--rounds 10] [--steps 50]
-      # on the GPU machine (nvcc 13, PyTorch); OUT defaults to $OUT
+usage: the checks `recorder` (steps 1-2) and `recorder_cost` (step 3) of
+`scripts/gpu` run it; by hand, on the GPU machine (nvcc 13, PyTorch):
+  gpu/checks/recorder/recorder.py --lib DIR/lib [--out OUT] [--rounds 10] [--steps 50]
+      # DIR: `scripts/gpu prepare DIR`; OUT defaults to $OUT
 
 Steps, each ending in PASS/FAIL lines (also in OUT/summary.txt):
 1. tests/cu/recorder_oob.cu (built here with nvcc -cudart shared): a kernel
@@ -44,7 +42,7 @@ ap.add_argument("--prog", help="tests/cu/recorder_oob.cu already built (gpu/chec
 a = ap.parse_args()
 
 if not a.lib:
-    sys.exit("gpu-recorder: --lib DIR (made by --prepare) or --prepare DIR")
+    sys.exit("gpu-recorder: --lib DIR (scripts/gpu prepare's DIR/lib)")
 
 D = os.path.abspath(a.lib)
 OUT = os.path.abspath(a.out)
