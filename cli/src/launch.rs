@@ -26,7 +26,7 @@ pub struct Target {
 pub struct Recorder {
     /// Flight recorder: keep each thread's last N calls (default 1024),
     /// runtime and driver, and dump them (stderr and
-    /// cudart-shim-recorder-<pid>.log/.json in the working folder) when a
+    /// cudart-shim-recorder-<pid>.log/.pftrace in the working folder) when a
     /// call returns a sticky error, on SIGSEGV, SIGBUS, SIGILL, SIGFPE or
     /// SIGABRT, and on cudartShimFlush(). Nothing is written otherwise.
     /// With `trace`, turns the default summary off (--summary keeps it).

@@ -77,7 +77,7 @@ fn open() -> Result<Driver, LoadError> {
 /// The driver interposer built beside this library (`driver/libcuda.so.1`
 /// in its folder), when tracing or the watchdog is on, driver-API tracing is not switched
 /// off and the interposer is the first `libcuda.so.1` on `LD_LIBRARY_PATH`
-/// (as `cudart-shim trace` and the README's environment route set it up).
+/// (as `cudart-shim trace` and docs/INTERPOSER.md's environment route set it up).
 /// Then it is loaded even when `CUDART_SHIM_DRIVER` names a driver (the
 /// interposer loads that one), so the driver calls our runtime makes are
 /// traced, nested under the runtime call that made them.

@@ -103,6 +103,9 @@ fn configure() -> bool {
     static ONCE: std::sync::Once = std::sync::Once::new();
     let _ = trace::active();
     ONCE.call_once(|| {
+        // The memory report carries the trace's process record (ledger and
+        // trace are one layer; neither imports the other for it).
+        ledger::report::set_process_record(trace::process_record);
         let mut bits = CONFIGURED;
         if control::faults::enabled() {
             bits |= FAULTS;

@@ -256,8 +256,10 @@ fn recorder_dump() -> Value {
         return Value::Null;
     }
     crate::trace::recorder::dump::dump("a hang report");
-    let file = crate::config::trace_config().recorder_file.clone().unwrap_or_default();
-    json!({"call_log": file, "timeline": crate::trace::recorder::dump::json_name(&file)})
+    let c = crate::config::trace_config();
+    let file = c.recorder_file.clone().unwrap_or_default();
+    let protobuf = c.timeline_format == crate::config::TimelineFormat::Perfetto;
+    json!({"call_log": file, "timeline": crate::trace::recorder::dump::timeline_name(&file, protobuf)})
 }
 
 fn write_file(path: &str, text: &str) -> bool {
