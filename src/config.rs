@@ -781,6 +781,76 @@ pub mod fuzzing {
     }
 }
 
+// ---- the watchdog (issue 35) ----------------------------------------------
+
+/// What the watchdog and the on-demand hang report are asked to do
+/// (`CUDART_SHIM_WATCHDOG`, `_WATCHDOG_ACTION`, `_HANG_FILE`,
+/// `_DUMP_SIGNAL`; `cudart-shim trace|run --watchdog ...` sets them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WatchdogConfig {
+    /// Report when nothing has progressed for this long (None: off).
+    pub seconds: Option<f64>,
+    /// Raise SIGABRT after the report.
+    pub abort: bool,
+    /// The report's path, `%p`/`%r` expanded (default
+    /// `cudart-shim-hang-<pid>.json` in the working folder).
+    pub file: String,
+    /// The signal that asks for a report at any time.
+    pub dump_signal: Option<i32>,
+}
+
+impl WatchdogConfig {
+    /// Whether anything is asked (progress state is then kept).
+    pub fn any(&self) -> bool {
+        self.seconds.is_some() || self.dump_signal.is_some()
+    }
+}
+
+pub use trace_format::hang::{parse_dump_signal, parse_watchdog_seconds};
+
+/// Parse the watchdog's variables (the environment in production, a map
+/// in unit tests). A bad value: one warning, that part off.
+pub fn parse_watchdog_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (WatchdogConfig, Vec<String>) {
+    let mut c = WatchdogConfig::default();
+    let mut warnings = Vec::new();
+    if let Some(v) = get("CUDART_SHIM_WATCHDOG") {
+        match parse_watchdog_seconds(&v) {
+            Ok(s) => c.seconds = Some(s),
+            Err(e) => warnings.push(format!("CUDART_SHIM_WATCHDOG: {e}; the watchdog is off")),
+        }
+    }
+    match get("CUDART_SHIM_WATCHDOG_ACTION").as_deref().map(str::trim) {
+        None | Some("" | "report") => {}
+        Some("abort") => c.abort = true,
+        Some(o) => warnings.push(format!("CUDART_SHIM_WATCHDOG_ACTION: ignoring {o:?}; accepted: report (the default) or abort")),
+    }
+    if let Some(v) = get("CUDART_SHIM_DUMP_SIGNAL") {
+        match parse_dump_signal(&v) {
+            Ok(s) => c.dump_signal = Some(s),
+            Err(e) => warnings.push(format!("CUDART_SHIM_DUMP_SIGNAL: {e}; no signal asks for a report")),
+        }
+    }
+    let rank = rank_in_name(&get, pid);
+    c.file = match get("CUDART_SHIM_HANG_FILE").filter(|v| !v.trim().is_empty()) {
+        Some(t) => expand_path(&t, pid, &rank),
+        None => format!("cudart-shim-hang-{pid}.json"),
+    };
+    (c, warnings)
+}
+
+/// The watchdog configuration of this process: read once, warnings logged.
+pub fn watchdog_config() -> &'static WatchdogConfig {
+    static CONFIG: std::sync::OnceLock<WatchdogConfig> = std::sync::OnceLock::new();
+    CONFIG.get_or_init(|| {
+        init_logging();
+        let (c, warnings) = parse_watchdog_config(env_var, std::process::id());
+        for w in warnings {
+            log::warn!("{w}");
+        }
+        c
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,11 @@ pub struct Options {
     /// PyTorch profiler's JSON (HTA); otherwise Chrome JSON.
     #[arg(long, value_name = "OUT.json|OUT.pftrace|OUT.kineto.json")]
     merge: Option<PathBuf>,
+    /// The FILEs are hang reports (cudart-shim-hang-*.json, one per rank,
+    /// from --watchdog or --dump-signal): name the rank that holds the
+    /// others up (the verdict line first, then the table).
+    #[arg(long, conflicts_with = "merge")]
+    hang: bool,
 }
 
 /// One file read.
@@ -68,6 +73,9 @@ impl Input {
 }
 
 pub fn run(o: Options) -> ExitCode {
+    if o.hang {
+        return hang_reports(&o.files);
+    }
     if let Some(code) = memory_reports(&o) {
         return code;
     }
@@ -552,4 +560,27 @@ fn merge(inputs: &[Input], out: &Path) -> std::io::Result<()> {
         out.display()
     );
     Ok(())
+}
+
+/// `report --hang FILE...`: one hang report per rank compared
+/// (`trace_format::hang`). A file that is not a hang report: exit 1 with
+/// its name and what is wrong.
+fn hang_reports(files: &[PathBuf]) -> ExitCode {
+    let mut ranks = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let parsed = std::fs::read_to_string(f)
+            .map_err(|e| format!("{name}: {e}"))
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| format!("{name}: not JSON ({e})")))
+            .and_then(|v| trace_format::hang::RankReport::from_json(&name, &v));
+        match parsed {
+            Ok(r) => ranks.push(r),
+            Err(e) => {
+                eprintln!("cudart-shim: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    print!("{}", trace_format::hang::compare(ranks));
+    ExitCode::SUCCESS
 }

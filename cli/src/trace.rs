@@ -99,6 +99,8 @@ pub struct Options {
     sample: Option<u32>,
     #[command(flatten)]
     recorder: launch::Recorder,
+    #[command(flatten)]
+    watchdog: launch::Watchdog,
     /// Record only inside capture windows: cudaProfilerApi (between
     /// cudaProfilerStart and cudaProfilerStop) or nvtx (inside the NVTX range
     /// --nvtx-capture names). CUDART_SHIM_CAPTURE_RANGE.
@@ -200,7 +202,7 @@ pub fn run(o: Options) -> ExitCode {
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
     }
-    for (k, v) in vars.into_iter().chain(o.recorder.vars()) {
+    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(o.watchdog.vars()) {
         if let Some(v) = v {
             cmd.env(k, v);
         }
@@ -225,7 +227,7 @@ pub fn run(o: Options) -> ExitCode {
 /// `NVTX_INJECTION64_PATH` names and hands it its callback tables; ours
 /// (the runtime preloaded from that same path, so the same copy) records
 /// the ranges. Another tool's value is left alone, with one line saying so.
-fn nvtx_injection(cmd: &mut std::process::Command, lib: &Path) {
+pub(crate) fn nvtx_injection(cmd: &mut std::process::Command, lib: &Path) {
     match std::env::var_os("NVTX_INJECTION64_PATH") {
         Some(v) if !v.is_empty() => eprintln!(
             "cudart-shim: NVTX_INJECTION64_PATH is already set ({}): left as it is, so NVTX ranges go to that tool, not into this trace",

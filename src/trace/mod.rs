@@ -51,6 +51,7 @@ pub mod gpu;
 pub(crate) mod output;
 pub mod recorder;
 pub mod nvtx;
+pub mod progress;
 pub mod stats;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
