@@ -9,8 +9,8 @@
 //! | 1    | `config`              | the environment, read once; logging setup        |
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
 //! | 3    | `trace`, `control`, `ledger` | observation; action (hooks, faults, params); accounting |
-//! | 4    | `runtime`             | cudart semantics                                 |
-//! | 5    | `intercept`, `entry`  | the pipeline; the one C boundary (`entry!`)      |
+//! | 4    | `runtime`, `service`  | cudart semantics; the service thread (periodic tasks) |
+//! | 5    | `intercept`, `entry`, `watchdog` | the pipeline; the one C boundary (`entry!`); the hang watchdog |
 //! | 6    | `api`, `internals`    | the exports; the test-only re-exports            |
 //!
 //! `lib.rs` (the crate root, which declares the modules) is not checked.
@@ -39,7 +39,8 @@ fn rank(file: &str) -> Option<u32> {
         "driver" => 2,
         "trace" | "control" | "ledger" => 3,
         "runtime" => 4,
-        "intercept" | "entry" => 5,
+        "service" => 4,
+        "intercept" | "entry" | "watchdog" => 5,
         "api" | "internals" => 6,
         "lib" => return None,
         other => panic!("src/{file}: layer {other:?} has no rank: add it to the table in tests/layers.rs"),
