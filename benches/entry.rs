@@ -25,7 +25,7 @@ use std::time::Instant;
 /// (cudartShimSubscribe) with empty enter and exit callbacks, tracing off:
 /// every call is delivered twice (a subscriber wants every function, so
 /// there is no "call not wanted" case).
-const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16", "hooks/none", "faults/none", "recorder", "subscriber"];
+const MODES: &[&str] = &["off", "summary", "calls", "timeline", "summary/16", "hooks/none", "faults/none", "recorder", "subscriber", "summary+metrics"];
 const FUNCS: &[&str] = &["cudaGetDevice", "cudaGetLastError", "cudaDeviceGetAttribute"];
 
 fn target_dir() -> PathBuf {
@@ -155,9 +155,20 @@ fn main() {
             .env_remove("CUDART_SHIM_TRACE_FILE");
         c.env_remove("CUDART_SHIM_TRACE_SAMPLE");
         c.env_remove("CUDART_SHIM_FAULTS");
+        for v in ["CUDART_SHIM_METRICS_FILE", "CUDART_SHIM_METRICS_LISTEN", "CUDART_SHIM_METRICS_INTERVAL"] {
+            c.env_remove(v);
+        }
         match *mode {
             "off" | "hooks/none" | "subscriber" => c.env_remove("CUDART_SHIM_TRACE"),
             "faults/none" => c.env_remove("CUDART_SHIM_TRACE").env("CUDART_SHIM_FAULTS", "cudaMemcpy3DPeer:error=cudaErrorInvalidValue"),
+            // The summary with both metrics outputs on: the textfile
+            // rewritten every second and the endpoint listening (issue #36).
+            "summary+metrics" => c
+                .env("CUDART_SHIM_TRACE", "summary")
+                .env("CUDART_SHIM_TRACE_FILE", scratch.join("metrics.out"))
+                .env("CUDART_SHIM_METRICS_FILE", scratch.join("m.prom"))
+                .env("CUDART_SHIM_METRICS_INTERVAL", "1")
+                .env("CUDART_SHIM_METRICS_LISTEN", "127.0.0.1:0"),
             "summary/16" => c.env("CUDART_SHIM_TRACE", "summary").env("CUDART_SHIM_TRACE_SAMPLE", "16").env("CUDART_SHIM_TRACE_FILE", scratch.join("sampled.out")),
             m => c.env("CUDART_SHIM_TRACE", m).env("CUDART_SHIM_TRACE_FILE", scratch.join(format!("{m}.out"))),
         };
@@ -208,4 +219,8 @@ fn main() {
     let rec = &rows[MODES.iter().position(|m| *m == "recorder").unwrap()].1;
     let worst = (0..3).map(|i| rec[i] - off[i]).fold(f64::MIN, f64::max);
     println!("recorder: {worst:.1} ns/call over off at most (target: 15 ns) -> {}", if worst <= 15.0 { "within target" } else { "OVER TARGET" });
+    let at = |m: &str| &rows[MODES.iter().position(|x| *x == m).unwrap()].1;
+    let (sum, met) = (at("summary"), at("summary+metrics"));
+    let worst = (0..3).map(|i| met[i] - sum[i]).fold(f64::MIN, f64::max);
+    println!("metrics: {worst:.1} ns/call over summary at most (target: 5 ns) -> {}", if worst <= 5.0 { "within target" } else { "OVER TARGET" });
 }

@@ -33,6 +33,7 @@ pub mod entry;
 /// `unsafe extern "C"` exports in [`api`]. Tests reach the few items they
 /// check through [`internals`].
 pub(crate) mod runtime;
+pub mod metrics;
 /// cbindgen:ignore
 #[doc(hidden)]
 pub mod internals;

@@ -9,7 +9,7 @@
 //! | 1    | `config`              | the environment, read once; logging setup        |
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
 //! | 3    | `trace`, `control`, `ledger` | observation; action (hooks, faults, params); accounting |
-//! | 4    | `runtime`             | cudart semantics                                 |
+//! | 4    | `runtime`, `metrics`  | cudart semantics; live views of the state below  |
 //! | 5    | `intercept`, `entry`  | the pipeline; the one C boundary (`entry!`)      |
 //! | 6    | `api`, `internals`    | the exports; the test-only re-exports            |
 //!
@@ -38,7 +38,7 @@ fn rank(file: &str) -> Option<u32> {
         "config" => 1,
         "driver" => 2,
         "trace" | "control" | "ledger" => 3,
-        "runtime" => 4,
+        "runtime" | "metrics" => 4,
         "intercept" | "entry" => 5,
         "api" | "internals" => 6,
         "lib" => return None,

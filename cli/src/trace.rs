@@ -122,6 +122,15 @@ pub struct Options {
     capture_signal: Option<String>,
     #[command(flatten)]
     faults: launch::Faults,
+    // ---- metrics (issue #36) ----
+    #[command(flatten)]
+    metrics: crate::metrics::Metrics,
+    // ---- step range (metrics' step histogram; Kineto's ProfilerStep) ----
+    /// The NVTX range that is one training step (NAME, or NAME#N as
+    /// PyTorch's ProfilerStep#N): its instances make the metrics' step-time
+    /// histogram. CUDART_SHIM_STEP_RANGE.
+    #[arg(long, value_name = "NAME")]
+    step_range: Option<String>,
     #[command(flatten)]
     target: launch::Target,
 }
@@ -185,7 +194,8 @@ pub fn run(o: Options) -> ExitCode {
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
     }
-    for (k, v) in vars.into_iter().chain(o.recorder.vars()) {
+    let more = o.metrics.vars().into_iter().chain([("CUDART_SHIM_STEP_RANGE", o.step_range)]);
+    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(more) {
         if let Some(v) = v {
             cmd.env(k, v);
         }

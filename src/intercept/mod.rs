@@ -92,6 +92,9 @@ fn configure() -> bool {
             bits |= LEDGER;
         }
         switch::ON.fetch_or(bits, Relaxed);
+        // The metrics' threads and socket, when a variable asks (after the
+        // trace, which counts calls for them, and the ledger they read).
+        crate::metrics::start();
     });
     switch::ON.load(Relaxed) > CONFIGURED
 }

@@ -51,6 +51,7 @@ pub(crate) mod output;
 pub mod recorder;
 pub mod nvtx;
 pub mod stats;
+pub mod step;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
 pub mod timeline;
@@ -177,7 +178,7 @@ pub fn site_c_name(id: u32) -> *const c_char {
     C_NAMES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire))
 }
 
-fn is_driver(id: u32) -> bool {
+pub(crate) fn is_driver(id: u32) -> bool {
     let p = SITES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire));
     // SAFETY: registered sites are statics.
     !p.is_null() && unsafe { (*p).driver }
@@ -185,6 +186,44 @@ fn is_driver(id: u32) -> bool {
 
 pub fn site_count() -> u32 {
     NSITES.load(Acquire)
+}
+
+/// The output switches in force (`SUMMARY`, `CALLS`, ...; `CONFIGURED`
+/// alone: nothing on), for the metrics' cost estimate.
+pub(crate) fn flags() -> u32 {
+    FLAGS.load(Relaxed)
+}
+
+/// Run `f`, a query a thread of ours makes (the metrics asking the driver
+/// for a GPU's UUID), as if inside a traced call: the driver calls it
+/// makes are nested, so they are never counted as the program's own.
+pub fn nested<R>(f: impl FnOnce() -> R) -> R {
+    let st = state();
+    let depth = st.map(|s| {
+        let d = s.depth.load(Relaxed);
+        s.depth.store(d + 1, Relaxed);
+        d
+    });
+    let r = f();
+    if let (Some(s), Some(d)) = (st, depth) {
+        s.depth.store(d, Relaxed);
+    }
+    r
+}
+
+/// Calls that returned a sticky error ([`recorder::is_sticky`]), over the
+/// functions the summary shows: a view of the same counters.
+pub fn sticky_errors() -> u64 {
+    let mut n = 0;
+    for id in 0..site_count() {
+        let site = SITES[id as usize].load(Acquire);
+        // SAFETY: registered sites are statics.
+        if site.is_null() || !unsafe { &*site }.included.load(Relaxed) {
+            continue;
+        }
+        n += merged(id).errors.iter().filter(|&(&c, _)| c != -1 && recorder::is_sticky(c & !INJECTED)).map(|(_, &k)| k).sum::<u64>();
+    }
+    n
 }
 
 /// The id of a registered function by name.
@@ -351,6 +390,12 @@ fn configure() -> bool {
         OUTPUTS.summary_in_calls.store(shared, Relaxed);
         if c.summary {
             flags |= SUMMARY;
+        }
+        // The metrics are views of the counters: with them on, calls are
+        // counted even when no summary is printed.
+        if crate::config::metrics_config().on() {
+            clock::init();
+            flags |= COUNT;
         }
         if c.calls {
             flags |= CALLS;
@@ -955,6 +1000,18 @@ fn flush_impl(last: bool) {
     {
         calls.note_process(if last { "call log ends" } else { "flush" });
     }
+    if last && let Some(f) = AFTER_LAST_FLUSH.get() {
+        f();
+    }
+}
+
+/// What runs after the final flush (the metrics' last textfile, which must
+/// see the GPU records that flush took). Set once, from above this layer.
+static AFTER_LAST_FLUSH: OnceLock<fn()> = OnceLock::new();
+
+/// Register [`AFTER_LAST_FLUSH`].
+pub fn set_after_last_flush(f: fn()) {
+    let _ = AFTER_LAST_FLUSH.set(f);
 }
 
 /// Lines another part of the library adds under the text summary (the

@@ -9,6 +9,7 @@
 
 pub mod gpu_table;
 pub mod memory;
+pub mod metrics;
 pub mod perfetto;
 pub mod nvtx_table;
 pub mod process;

@@ -373,6 +373,7 @@ fn finish(open: &Open, t1: u64, level: u32, async_id: Option<u64>) {
             _ => None,
         };
         add_sample(open.domain, &open.info.message, style, clock::to_ns(dt), span);
+        super::step::observe(&open.info.message, clock::to_ns(dt));
         let ev = match async_id {
             None => timeline::Event::new(open.domain, level, timeline::KIND_NVTX_RANGE, 0, open.t0, dt, color_word(open.info.color)),
             Some(id) => timeline::Event::new(open.domain, 0, timeline::KIND_NVTX_ASYNC, (id & 0x7fff_ffff) as i32, open.t0, dt, color_word(open.info.color)),
