@@ -464,3 +464,23 @@ fn bad_values_exit_2_from_the_command_and_warn_from_a_variable() {
     assert!(err.contains("no metrics") && !err.contains("metrics at") && !dir.join("m.prom").exists(), "{err}");
     assert_eq!(summary_figures(&summary(&dir)).0["cudaMalloc"].0, 1);
 }
+
+/// torchrun's shape (tests/c/coexist.c `launcher quiet`): a launcher with
+/// no rank that only registers kernels takes no port; its two ranks take
+/// PORT and PORT + 1, each printing its address once.
+#[test]
+fn a_launcher_that_only_registers_takes_no_port() {
+    let dir = scratch("metrics_launcher");
+    let exe = compile_c_shim(&repo_root().join("tests/c/coexist.c"), &dir.join("coexist"), &[]);
+    let base = free_port(true);
+    let o = cli_on_fake().env("LD_LIBRARY_PATH", target_dir()).arg("trace").arg(format!("--metrics-listen={base}")).arg("--").arg(exe).args(["launcher", "quiet"]).output().unwrap();
+    let (out, err) = output_text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let mut lines: Vec<&str> = err.lines().filter(|l| l.contains("metrics at http://")).collect();
+    lines.sort();
+    assert_eq!(lines.len(), 2, "{err}");
+    for (r, l) in lines.iter().enumerate() {
+        assert!(l.starts_with(&format!("cudart-shim: metrics at http://127.0.0.1:{}/metrics (rank {r}, pid ", base + r as u16)), "{l}");
+    }
+    assert!(!err.contains("in use"), "{err}");
+}

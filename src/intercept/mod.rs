@@ -92,9 +92,10 @@ fn configure() -> bool {
             bits |= LEDGER;
         }
         switch::ON.fetch_or(bits, Relaxed);
-        // The metrics' threads and socket, when a variable asks (after the
-        // trace, which counts calls for them, and the ledger they read).
-        crate::metrics::start();
+        // The metrics, when a variable asks (after the trace, which counts
+        // calls for them, and the ledger they read): armed to start at the
+        // first call that is work.
+        crate::metrics::arm();
     });
     switch::ON.load(Relaxed) > CONFIGURED
 }

@@ -25,8 +25,9 @@
 //! first time it calls.)
 //!
 //! **Nothing starts unless asked**: the threads and the socket exist only
-//! once a variable asks, at the process's first CUDA call (the pipeline's
-//! one-time setup, `intercept`). A forked child starts nothing of its own
+//! once a variable asks, from the process's first CUDA call that is work
+//! (not kernel registration: a launcher that imports torch starts
+//! nothing). A forked child starts nothing of its own
 //! and closes the inherited listening socket; a child that execs reads the
 //! variables anew.
 
@@ -41,10 +42,19 @@ pub use collect::render;
 /// Set once the outputs were started in this process.
 static STARTED: AtomicBool = AtomicBool::new(false);
 
-/// Start what the metrics variables ask for (once; nothing when none is
-/// set). Called by the pipeline's one-time setup, after the trace's (which
-/// turned counting on for the metrics).
-pub fn start() {
+/// Arm the metrics (nothing when no variable asks): they start at the
+/// process's first call that is work (`trace`'s rule for its files), so a
+/// process that only registers kernels (a launcher importing torch) starts
+/// nothing and takes no port. Called by the pipeline's one-time setup,
+/// after the trace's (which turned counting on for the metrics).
+pub fn arm() {
+    if crate::config::metrics_config().on() {
+        crate::trace::set_on_first_work(start);
+    }
+}
+
+/// Start what the metrics variables ask for (once).
+fn start() {
     let c = crate::config::metrics_config();
     if !c.on() || STARTED.swap(true, Relaxed) {
         return;

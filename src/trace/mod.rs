@@ -344,6 +344,21 @@ fn first_work() {
     if flags & TIMELINE != 0 {
         timeline::open();
     }
+    if let Some(f) = ON_FIRST_WORK.get() {
+        f();
+    }
+}
+
+/// What starts at the process's first call that is work, from above this
+/// layer (the metrics' threads and socket: a launcher that only registers
+/// kernels, torchrun importing torch, takes no port a rank wants). Set once.
+static ON_FIRST_WORK: OnceLock<fn()> = OnceLock::new();
+
+/// Register [`ON_FIRST_WORK`]; runs `f` now if that call already came.
+pub fn set_on_first_work(f: fn()) {
+    if ON_FIRST_WORK.set(f).is_ok() && WORK.load(Relaxed) {
+        f();
+    }
 }
 
 thread_local! {
