@@ -50,6 +50,7 @@ mod loaded;
 pub(crate) mod output;
 pub mod recorder;
 pub mod nvtx;
+pub mod progress;
 pub mod stats;
 pub mod step;
 pub mod subscribe;
