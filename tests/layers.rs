@@ -8,8 +8,8 @@
 //! | 0    | `types`, `fatbin`     | C types and constants; the fatbinary parser      |
 //! | 1    | `config`              | the environment, read once; logging setup        |
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
-//! | 3    | `trace`, `control`, `ledger` | observation; action (hooks, faults, params); accounting |
-//! | 4    | `runtime`, `metrics`  | cudart semantics; live views of the state below  |
+//! | 3    | `trace`, `control`, `ledger`, `service` | observation; action (hooks, faults, params); accounting; our one ticking thread |
+//! | 4    | `runtime`, `metrics`, `watchdog` | cudart semantics; live views of the state below |
 //! | 5    | `intercept`, `entry`  | the pipeline; the one C boundary (`entry!`)      |
 //! | 6    | `api`, `internals`    | the exports; the test-only re-exports            |
 //!
@@ -37,8 +37,8 @@ fn rank(file: &str) -> Option<u32> {
         "types" | "fatbin" => 0,
         "config" => 1,
         "driver" => 2,
-        "trace" | "control" | "ledger" => 3,
-        "runtime" | "metrics" => 4,
+        "trace" | "control" | "ledger" | "service" => 3,
+        "runtime" | "metrics" | "watchdog" => 4,
         "intercept" | "entry" => 5,
         "api" | "internals" => 6,
         "lib" => return None,

@@ -187,7 +187,7 @@ def run(ctx):
         endpoint = get_metrics(addr) if ok_scrape else ""
         ctx.write("endpoint-at-done.prom", endpoint)
         q = {k: prom.query(k) for k in ["cudart_shim_step_seconds_count", "cudart_shim_memory_used_bytes", "cudart_shim_gpu_busy_seconds_total",
-                                         "cudart_shim_calls_total", 'up{job="shim"}']}
+                                         "cudart_shim_calls_total", "cudart_shim_nccl_ops_launched_total", 'up{job="shim"}']}
         ctx.write("prometheus-api.json", json.dumps(q, indent=1))
     finally:
         open(stop, "w").close()
@@ -214,6 +214,9 @@ def run(ctx):
     fig = ", ".join(f"{k} {v:.3f} s" for k, v in sorted(busy.items()))
     ctx.row("GPU busy per class", all(busy.get(c, 0) > 0 for c in ["gemm", "memcpy", "other"]), fig, "prometheus-api.json")
     ctx.row("GPU busy nccl", busy.get("nccl", 0) > 0, f"nccl {busy.get('nccl', 0):.4f} s", "prometheus-api.json")
+    # NCCL: one all-reduce per step (and the communicator's own at set-up).
+    ar = sum(float(x["value"][1]) for x in q["cudart_shim_nccl_ops_launched_total"] if x["metric"].get("op") == "AllReduce")
+    ctx.row("NCCL AllReduce launched", ar >= train["steps"], f"{int(ar)} launched, {train['steps']} steps", "prometheus-api.json")
     # The last scrape (after the last step, no call since) = the endpoint's answer then.
     prom_calls = {x["metric"]["function"]: float(x["value"][1]) for x in q["cudart_shim_calls_total"]}
     ep_calls = {dict(k)["function"]: v for k, v in samples(endpoint, "cudart_shim_calls_total").items()}

@@ -115,6 +115,7 @@ impl Collector for View {
         memory(enc)?;
         gpu_busy(enc)?;
         steps(enc)?;
+        progress(enc)?;
         gauges(enc, "info", "What writes these metrics: the cudart-shim runtime and its version (always 1)", &[(
             vec![("runtime", crate::trace::output::runtime_soname().unwrap_or("cudart-shim").to_owned()), ("version", env!("CARGO_PKG_VERSION").to_owned())],
             1u64,
@@ -208,6 +209,24 @@ fn steps(enc: &mut DescriptorEncoder) -> std::fmt::Result {
     m.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)
 }
 
+/// The progress state: the last progress time and the NCCL operations.
+fn progress(enc: &mut DescriptorEncoder) -> std::fmt::Result {
+    use trace::progress as p;
+    if !p::on() {
+        return Ok(());
+    }
+    // The progress clock is CLOCK_MONOTONIC: as Unix time, for Grafana's
+    // `time() - cudart_shim_last_progress_timestamp_seconds`.
+    let (mono, wall) = (p::now_ns(), p::wall_ns());
+    let last = wall.saturating_sub(mono.saturating_sub(p::last_progress_ns()));
+    gauges(enc, "last_progress_timestamp_seconds", "When the program last made progress (a CUDA call returned, or the GPU completed work the watchdog's probe saw), Unix time", &[(vec![], last as f64 / 1e9)])?;
+    let ops = p::nccl_ops();
+    let launched: Vec<(Labels, u64)> = ops.iter().map(|(op, l, _)| (vec![("op", clean(op))], *l)).collect();
+    let completed: Vec<(Labels, u64)> = ops.iter().map(|(op, _, c)| (vec![("op", clean(op))], *c)).collect();
+    counters(enc, "nccl_ops_launched", "NCCL operations launched (their kernels), per operation", &launched)?;
+    counters(enc, "nccl_ops_completed", "NCCL operations completed, per operation, as far as the progress state knows (the watchdog's probe moves it)", &completed)
+}
+
 // ---- GPU UUIDs ----------------------------------------------------------
 
 /// Set when the process exits: the driver is asked nothing more (it may be
@@ -221,7 +240,8 @@ pub fn exiting() {
 
 /// DCGM's form of a device's UUID (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`),
 /// so device series join DCGM exporter's `UUID` label. Asked of the driver
-/// once per device, from our thread, only once the program initialized the
+/// once per device, from our thread (as our own work: `progress::internal`,
+/// neither observed nor counted), only once the program initialized the
 /// driver (a device shows up only after it did), never at exit; until then
 /// empty.
 fn uuid(device: u32) -> String {
@@ -233,7 +253,7 @@ fn uuid(device: u32) -> String {
     if EXITING.load(std::sync::atomic::Ordering::Relaxed) || !crate::driver::loader::opened() {
         return String::new();
     }
-    let Some(bytes) = trace::nested(|| {
+    let Some(bytes) = trace::progress::internal(|| {
         let mut dev = crate::driver::CUdevice::default();
         crate::driver::cu!(cuDeviceGet(&mut dev, device as i32)).ok()?;
         let mut u = crate::driver::CUuuid::default();

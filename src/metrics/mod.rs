@@ -4,10 +4,11 @@
 //! Two ways out, both off unless asked:
 //! - a textfile for node_exporter's textfile collector
 //!   (`CUDART_SHIM_METRICS_FILE`, [`textfile`]), rewritten every
-//!   `CUDART_SHIM_METRICS_INTERVAL` seconds and at exit, each time through
-//!   a temporary file in the same folder and a rename;
-//! - an HTTP endpoint (`CUDART_SHIM_METRICS_LISTEN`, [`http`]), one thread
-//!   of ours serving `GET /metrics`.
+//!   `CUDART_SHIM_METRICS_INTERVAL` seconds by a task of the service thread
+//!   (`crate::service`, our one ticking thread) and at exit, each time
+//!   through a temporary file in the same folder and a rename;
+//! - an HTTP endpoint (`CUDART_SHIM_METRICS_LISTEN`, [`http`]), a thread of
+//!   its own serving `GET /metrics`.
 //!
 //! **Metrics are views** ([`collect`]): every figure is read, at the
 //! scrape, from what already exists: the call counters (`trace::summary`,
@@ -60,6 +61,9 @@ fn start() {
         return;
     }
     crate::trace::set_after_last_flush(at_exit);
+    // The last progress time and the NCCL operations are the progress
+    // state's (the watchdog's too): kept from now on.
+    crate::watchdog::keep_progress();
     // SAFETY: registering a plain extern "C" function.
     unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
     if let Some(addr) = c.listen {

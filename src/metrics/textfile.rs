@@ -1,6 +1,6 @@
 //! The textfile for node_exporter's textfile collector: Prometheus' text
-//! format, rewritten every interval by a thread of ours and once more at
-//! exit. Each rewrite is written to a temporary file in the same folder
+//! format, rewritten every interval by a task of the service thread
+//! (`crate::service`) and once more at exit. Each rewrite is written to a temporary file in the same folder
 //! (`.NAME.<pid>.tmp`: not `*.prom`, so the collector never reads it) and
 //! renamed over the file: a reader sees the old file or the new one,
 //! never half of one. Mode 0644: node_exporter runs as another user.
@@ -22,31 +22,28 @@ static PATH: Mutex<Option<String>> = Mutex::new(None);
 /// Set by the final write: nothing is written after it.
 static FINAL: AtomicBool = AtomicBool::new(false);
 
-/// Write the file now and start the thread that rewrites it every
-/// `interval_s` seconds. A file that cannot be written: one warning, no
-/// thread, the program runs on.
+/// Write the file now and have the service thread (`crate::service`, our
+/// one ticking thread) rewrite it every `interval_s` seconds. A file that
+/// cannot be written: one warning, no task, the program runs on.
 pub fn start(path: &str, interval_s: f64) {
     if let Err(e) = write(path) {
         log::warn!("metrics: cannot write {path:?} ({e}); no metrics textfile");
         return;
     }
     *PATH.lock() = Some(path.to_owned());
-    let period = Duration::from_secs_f64(interval_s);
-    let spawned = std::thread::Builder::new().name("cudart-shim-metrics-file".into()).spawn(move || {
-        loop {
-            std::thread::sleep(period);
-            if !tick() {
-                return;
-            }
-        }
-    });
-    if let Err(e) = spawned {
-        log::warn!("metrics: cannot start the textfile thread ({e}); {path:?} is written at exit only");
+    if !crate::service::register(task, Duration::from_secs_f64(interval_s)) {
+        log::warn!("metrics: no service thread; {path:?} is written at exit only");
     }
 }
 
-/// One periodic rewrite (the writer thread's, or a task of a service
-/// thread): false once the final write is done (stop ticking).
+/// The service thread's task: one rewrite; unregistered after the final one.
+fn task(_: crate::service::Tick) {
+    if !tick() {
+        crate::service::unregister(task);
+    }
+}
+
+/// One periodic rewrite: false once the final write is done (stop ticking).
 pub fn tick() -> bool {
     if FINAL.load(Relaxed) {
         return false;
@@ -109,7 +106,8 @@ fn write(path: &str) -> std::io::Result<()> {
     r
 }
 
-/// A forked child writes no textfile (its parent's thread is not there).
+/// A forked child writes no textfile (the service thread, its parent's,
+/// is not there, and the child's forgets the parent's tasks).
 pub fn in_forked_child() {
     FINAL.store(true, Relaxed);
 }

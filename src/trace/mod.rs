@@ -195,23 +195,6 @@ pub(crate) fn flags() -> u32 {
     FLAGS.load(Relaxed)
 }
 
-/// Run `f`, a query a thread of ours makes (the metrics asking the driver
-/// for a GPU's UUID), as if inside a traced call: the driver calls it
-/// makes are nested, so they are never counted as the program's own.
-pub fn nested<R>(f: impl FnOnce() -> R) -> R {
-    let st = state();
-    let depth = st.map(|s| {
-        let d = s.depth.load(Relaxed);
-        s.depth.store(d + 1, Relaxed);
-        d
-    });
-    let r = f();
-    if let (Some(s), Some(d)) = (st, depth) {
-        s.depth.store(d, Relaxed);
-    }
-    r
-}
-
 /// Calls that returned a sticky error ([`recorder::is_sticky`]), over the
 /// functions the summary shows: a view of the same counters.
 pub fn sticky_errors() -> u64 {
