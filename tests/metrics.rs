@@ -214,7 +214,7 @@ fn promtool_check(file: &Path) {
     assert!(o.status.success() && out.trim().is_empty() && err.trim().is_empty(), "promtool check metrics {}: {}\n{out}{err}", file.display(), o.status);
 }
 
-/// Prometheus scrapes the endpoint every 200 ms while the program runs;
+/// Prometheus scrapes the endpoint every 500 ms while the program runs;
 /// its HTTP API then holds each `cudart_shim_*` series with the values of
 /// the program's exit summary (the last scrape came after the last call).
 #[test]
@@ -224,9 +224,11 @@ fn a_real_prometheus_scrapes_the_endpoint_and_stores_the_summarys_values() {
     let mut run = start(&dir, STEPS, 50, &[], &metrics_env(Some("127.0.0.1:0"), None));
     let addr = run.address();
     let web = free_port(false);
+    // A fresh database: series of earlier runs would answer the queries.
+    let _ = std::fs::remove_dir_all(dir.join("data"));
     std::fs::write(
         dir.join("prometheus.yml"),
-        format!("global:\n  scrape_interval: 200ms\n  scrape_timeout: 150ms\nscrape_configs:\n  - job_name: shim\n    static_configs:\n      - targets: ['{addr}']\n"),
+        format!("global:\n  scrape_interval: 500ms\n  scrape_timeout: 450ms\nscrape_configs:\n  - job_name: shim\n    static_configs:\n      - targets: ['{addr}']\n"),
     )
     .unwrap();
     struct Kill(Child);
@@ -262,17 +264,22 @@ fn a_real_prometheus_scrapes_the_endpoint_and_stores_the_summarys_values() {
     let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64() + 0.3;
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let r = query("timestamp(up{job=\"shim\"})");
+        let r = query(&format!("timestamp(up{{instance=\"{addr}\"}})"));
         let t = r.first().and_then(|x| x["value"][1].as_str()).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
         if t > after {
             break;
         }
-        assert!(Instant::now() < deadline, "Prometheus took no scrape after the program's last call: {}", std::fs::read_to_string(dir.join("prometheus.log")).unwrap_or_default());
+        assert!(
+            Instant::now() < deadline,
+            "Prometheus took no scrape after the program's last call ({after}): last {t}, up {:?}\n{}",
+            query("up"),
+            std::fs::read_to_string(dir.join("prometheus.log")).unwrap_or_default()
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let up = query("up{job=\"shim\"}");
+    let up = query(&format!("up{{instance=\"{addr}\"}}"));
     assert_eq!(up[0]["value"][1], "1", "the scrape failed: {up:?}");
-    let series = |name: &str| -> Vec<(Value, f64)> { query(name).into_iter().map(|r| (r["metric"].clone(), r["value"][1].as_str().unwrap().parse().unwrap())).collect() };
+    let series = |name: &str| -> Vec<(Value, f64)> { query(&format!("{name}{{instance=\"{addr}\"}}")).into_iter().map(|r| (r["metric"].clone(), r["value"][1].as_str().unwrap().parse().unwrap())).collect() };
     let calls = series("cudart_shim_calls_total");
     let errors = series("cudart_shim_call_errors_total");
     let secs = series("cudart_shim_call_seconds_total");
@@ -471,14 +478,31 @@ fn bad_values_exit_2_from_the_command_and_warn_from_a_variable() {
 }
 
 /// torchrun's shape (tests/c/coexist.c `launcher quiet`): a launcher with
-/// no rank that only registers kernels takes no port; its two ranks take
-/// PORT and PORT + 1, each printing its address once.
+/// no rank that only registers kernels takes no port and writes no
+/// textfile; its two ranks take PORT and PORT + 1, each printing its
+/// address once, and write a textfile each.
 #[test]
 fn a_launcher_that_only_registers_takes_no_port() {
     let dir = scratch("metrics_launcher");
     let exe = compile_c_shim(&repo_root().join("tests/c/coexist.c"), &dir.join("coexist"), &[]);
     let base = free_port(true);
-    let o = cli_on_fake().env("LD_LIBRARY_PATH", target_dir()).arg("trace").arg(format!("--metrics-listen={base}")).arg("--").arg(exe).args(["launcher", "quiet"]).output().unwrap();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "prom") {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+    let file = dir.join("m.prom");
+    let o = cli_on_fake()
+        .env("LD_LIBRARY_PATH", target_dir())
+        .arg("trace")
+        .arg(format!("--metrics-listen={base}"))
+        .arg(format!("--metrics={}", file.display()))
+        .arg("--")
+        .arg(exe)
+        .args(["launcher", "quiet"])
+        .output()
+        .unwrap();
     let (out, err) = output_text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     let mut lines: Vec<&str> = err.lines().filter(|l| l.contains("metrics at http://")).collect();
@@ -488,4 +512,18 @@ fn a_launcher_that_only_registers_takes_no_port() {
         assert!(l.starts_with(&format!("cudart-shim: metrics at http://127.0.0.1:{}/metrics (rank {r}, pid ", base + r as u16)), "{l}");
     }
     assert!(!err.contains("in use"), "{err}");
+    // One textfile per rank: the second process of the run to claim the
+    // name writes m.<pid>.prom (the trace files' rule), with a warning.
+    let mut ranks: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "prom"))
+        .map(|p| {
+            let s = samples(&std::fs::read_to_string(&p).unwrap());
+            s.iter().find(|x| x.0 == "cudart_shim_info").map(|x| x.1.get("rank").cloned().unwrap_or_default()).unwrap()
+        })
+        .collect();
+    ranks.sort();
+    assert_eq!(ranks, ["0", "1"], "{err}");
+    assert_eq!(err.matches("is already written by another process of this run").count(), 1, "{err}");
 }

@@ -26,6 +26,12 @@ static FINAL: AtomicBool = AtomicBool::new(false);
 /// one ticking thread) rewrite it every `interval_s` seconds. A file that
 /// cannot be written: one warning, no task, the program runs on.
 pub fn start(path: &str, interval_s: f64) {
+    // The name is claimed as every trace file's is (`trace::output`): a
+    // name another process of a `cudart-shim trace` run, or this process's
+    // other runtime, already writes becomes NAME.<pid>.prom (or
+    // NAME.cudart12.prom), with a warning.
+    let path = crate::trace::output::claim_for_rename(path, "metrics");
+    let path = path.as_str();
     if let Err(e) = write(path) {
         log::warn!("metrics: cannot write {path:?} ({e}); no metrics textfile");
         return;
