@@ -42,9 +42,9 @@ def run(ctx):
            "--seconds", str(TRAIN_S), "--out", out_json, "--stop", stop]
     log = open(os.path.join(ctx.raw, "job.log"), "w")
     job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=dict(os.environ, **ctx.ours()))
-    q = {}
+    q, done, ok_scrape = {}, [], False
     try:
-        done = [job.stdout.readline(), job.stdout.readline()]
+        done, _ = mt.done_lines(job.stdout, 2)
         ok_scrape = all(d.startswith("DONE") for d in done) and prom.scrape_after(time.time() + 0.1)
         q = {k: prom.query(k) for k in ["cudart_shim_calls_total", "cudart_shim_step_seconds_count", "cudart_shim_memory_used_bytes", 'up{job="shim"}']}
         ctx.write("prometheus-api.json", json.dumps(q, indent=1))

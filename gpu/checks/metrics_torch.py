@@ -135,6 +135,20 @@ class Prometheus:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def done_lines(stdout, n):
+    """Read the job's stdout until n lines `DONE ...` (or its end); the
+    other lines go to the list too."""
+    seen, done = [], []
+    while len(done) < n:
+        line = stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if line.startswith("DONE"):
+            done.append(line)
+    return done, seen
+
+
 def get_metrics(addr):
     with urllib.request.urlopen(f"http://{addr}/metrics", timeout=10) as r:
         return r.read().decode()
@@ -181,7 +195,8 @@ def run(ctx):
     log = open(os.path.join(ctx.raw, "job.log"), "w")
     job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=dict(os.environ, **ctx.ours()))
     try:
-        done_line = job.stdout.readline()
+        done, _ = done_lines(job.stdout, 1)
+        done_line = done[0] if done else ""
         done_at = time.time()
         ok_scrape = done_line.startswith("DONE") and prom.scrape_after(done_at + 0.1)
         endpoint = get_metrics(addr) if ok_scrape else ""
