@@ -113,6 +113,10 @@ pub enum TimelineFormat {
     /// job, docs/PERFORMANCE.md), and what a name with neither extension gets.
     #[default]
     Perfetto,
+    /// PyTorch profiler (Kineto) form of Chrome JSON (`*.kineto.json`), for
+    /// Holistic Trace Analysis and other tools that read PyTorch traces
+    /// (docs/HTA.md).
+    Kineto,
 }
 
 impl TimelineFormat {
@@ -120,6 +124,8 @@ impl TimelineFormat {
     pub fn of_path(path: &str) -> Option<TimelineFormat> {
         if path.ends_with(".pftrace") || path.ends_with(".perfetto-trace") {
             Some(TimelineFormat::Perfetto)
+        } else if path.ends_with(".kineto.json") {
+            Some(TimelineFormat::Kineto)
         } else if path.ends_with(".json") {
             Some(TimelineFormat::Json)
         } else {
@@ -203,11 +209,11 @@ pub struct TraceConfig {
     /// Capture windows (`CUDART_SHIM_CAPTURE_*`, `CUDART_SHIM_DELAY`,
     /// `CUDART_SHIM_DURATION`): see `trace::window`.
     pub capture: Capture,
-    // ---- step range (issue #36 metrics; Kineto's ProfilerStep ranges) ----
-    /// `CUDART_SHIM_STEP_RANGE=NAME` (`--step-range NAME`): the NVTX range
-    /// that is one training step: its instances are the step-time
-    /// histogram of the metrics. A range named NAME or `NAME#N` (PyTorch's
-    /// `ProfilerStep#N`), in any domain.
+    /// `CUDART_SHIM_STEP_RANGE=NAME`: every instance of the NVTX range NAME
+    /// (or `NAME#N`, [`is_step`]) is a training step (the Kineto timeline
+    /// writes it as `ProfilerStep#<n>`, numbered from 0: docs/HTA.md; the
+    /// metrics' step-time histogram: docs/METRICS.md). One option for
+    /// every user of steps.
     pub step_range: Option<String>,
 }
 
@@ -536,8 +542,9 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         None | Some("") => None,
         Some("json") => Some(TimelineFormat::Json),
         Some("perfetto" | "protobuf") => Some(TimelineFormat::Perfetto),
+        Some("kineto") => Some(TimelineFormat::Kineto),
         Some(o) => {
-            warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_FORMAT: ignoring {o:?}; accepted: json or perfetto"));
+            warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_FORMAT: ignoring {o:?}; accepted: json, perfetto or kineto"));
             None
         }
     };
@@ -546,6 +553,7 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         let name = match c.timeline_format {
             TimelineFormat::Json => "cudart-shim-%p.json",
             TimelineFormat::Perfetto => "cudart-shim-%p.pftrace",
+            TimelineFormat::Kineto => "cudart-shim-%p.kineto.json",
         };
         c.timeline_file = Some(expand_path(name, pid, rank));
     }
@@ -569,8 +577,8 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     }
     c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
     c.capture = parse_capture(&get, &mut warnings);
-    // ---- step range ----
-    c.step_range = get("CUDART_SHIM_STEP_RANGE").map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    // Steps (docs/HTA.md): an empty name is no step range.
+    c.step_range = get("CUDART_SHIM_STEP_RANGE").filter(|v| !v.trim().is_empty());
     (c, warnings)
 }
 
@@ -952,6 +960,15 @@ mod tests {
         let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "xml")]);
         assert_eq!((c.timeline_format, w.len()), (TimelineFormat::Perfetto, 1));
         assert!(w[0].contains("CUDART_SHIM_TRACE_TIMELINE_FORMAT"));
+        // The Kineto form (issue #37): by name, by variable, its default name.
+        assert_eq!(tl(&[("CUDART_SHIM_TRACE_TIMELINE_FILE", "r0.kineto.json")]).0.timeline_format, TimelineFormat::Kineto);
+        let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "kineto")]).0;
+        assert_eq!((c.timeline_format, c.timeline_file.as_deref()), (TimelineFormat::Kineto, Some("cudart-shim-42.kineto.json")));
+        let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "hta"), ("CUDART_SHIM_TRACE_TIMELINE_FILE", "t.json")]);
+        assert_eq!((c.timeline_format, w.len()), (TimelineFormat::Json, 1));
+        assert!(w[0].contains("kineto"), "{w:?}");
+        assert_eq!(tl(&[("CUDART_SHIM_STEP_RANGE", "train step")]).0.step_range.as_deref(), Some("train step"));
+        assert_eq!(tl(&[("CUDART_SHIM_STEP_RANGE", " ")]).0.step_range, None);
         let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", "10M"), ("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]).0;
         assert_eq!((c.timeline_max_size, c.timeline_ring), (Some(10 << 20), true));
         for (good, n) in [("64M", 64u64 << 20), ("64MiB", 64 << 20), ("4096", 4096), ("1 gib", 1 << 30), ("2T", 2 << 40)] {
@@ -1131,8 +1148,6 @@ mod tests {
 
     #[test]
     fn step_range_instances() {
-        assert_eq!(parse(&[("CUDART_SHIM_STEP_RANGE", " step ")]).0.step_range.as_deref(), Some("step"));
-        assert_eq!(parse(&[("CUDART_SHIM_STEP_RANGE", "")]).0.step_range, None);
         assert!(is_step("step", "step") && is_step("ProfilerStep", "ProfilerStep#12"));
         for no in ["steps", "step#", "step#x", "Step", "xstep"] {
             assert!(!is_step("step", no), "{no}");

@@ -48,8 +48,10 @@ pub struct Options {
     /// kernels writes none.
     #[arg(long, value_name = "FILE")]
     timeline: Option<String>,
-    /// The timeline's format whatever FILE's extension: json or perfetto.
-    #[arg(long, value_name = "FORMAT", value_parser = ["json", "perfetto"], requires = "timeline")]
+    /// The timeline's format whatever FILE's extension: json, perfetto or
+    /// kineto (the PyTorch profiler's JSON, which Holistic Trace Analysis
+    /// reads; also chosen by FILE.kineto.json).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json", "perfetto", "kineto"], requires = "timeline")]
     format: Option<String>,
     /// The timeline file's size limit, at least 4KiB (bytes, or with a
     /// unit B, KiB, MiB, GiB, TiB; K, M, G, T for short). Reached:
@@ -125,14 +127,22 @@ pub struct Options {
     // ---- metrics (issue #36) ----
     #[command(flatten)]
     metrics: crate::metrics::Metrics,
-    // ---- step range (metrics' step histogram; Kineto's ProfilerStep) ----
-    /// The NVTX range that is one training step (NAME, or NAME#N as
-    /// PyTorch's ProfilerStep#N): its instances make the metrics' step-time
-    /// histogram. CUDART_SHIM_STEP_RANGE.
-    #[arg(long, value_name = "NAME")]
-    step_range: Option<String>,
+    #[command(flatten)]
+    steps: Steps,
     #[command(flatten)]
     target: launch::Target,
+}
+
+/// Training steps (CUDART_SHIM_STEP_RANGE): one option for every user of
+/// steps (the Kineto timeline's ProfilerStep ranges, docs/HTA.md; the
+/// metrics' step-time histogram, docs/METRICS.md).
+#[derive(Args)]
+pub struct Steps {
+    /// Each instance of the NVTX range NAME (or NAME#N) is a training
+    /// step: in a kineto timeline, `ProfilerStep#<n>` from 0, as HTA needs;
+    /// in the metrics, one observation of the step-time histogram.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub step_range: Option<String>,
 }
 
 /// The CUPTI front (cupti-front/), preloaded with `--gpu`.
@@ -190,12 +200,12 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_DELAY", o.delay.map(|s| s.to_string())),
         ("CUDART_SHIM_DURATION", o.duration.map(|s| s.to_string())),
         ("CUDART_SHIM_CAPTURE_SIGNAL", o.capture_signal),
+        ("CUDART_SHIM_STEP_RANGE", o.steps.step_range),
     ];
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
     }
-    let more = o.metrics.vars().into_iter().chain([("CUDART_SHIM_STEP_RANGE", o.step_range)]);
-    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(more) {
+    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(o.metrics.vars()) {
         if let Some(v) = v {
             cmd.env(k, v);
         }

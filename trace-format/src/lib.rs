@@ -8,6 +8,7 @@
 //! it without linking the runtime.
 
 pub mod gpu_table;
+pub mod kineto;
 pub mod memory;
 pub mod metrics;
 pub mod perfetto;
