@@ -321,15 +321,13 @@ fn promtool_passes_the_textfile_and_the_endpoint_and_the_textfile_ends_equal_to_
     require("promtool");
     let dir = scratch("metrics_promtool");
     let file = dir.join("m.prom");
-    let unix = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64();
-    let began = unix();
     let mut run = start(&dir, STEPS, 0, &[], &metrics_env(Some("127.0.0.1:0"), Some(&file)));
     let addr = run.address();
     run.done();
     let (head, body) = get(addr, "/metrics", None);
-    // The last progress (the last call's return) as Unix time: during the run.
-    let last = samples(&body).into_iter().find(|x| x.0 == "cudart_shim_last_progress_timestamp_seconds").unwrap().2;
-    assert!(began - 1.0 <= last && last <= unix() + 1.0, "{began} <= {last} <= now");
+    // No progress series: the metrics never switch the progress state on
+    // (the watchdog does; its cost per call is past the metrics' budget).
+    assert!(!body.contains("last_progress") && !body.contains("nccl_ops"), "{body}");
     assert!(head.starts_with("HTTP/1.1 200") && head.contains("text/plain; version=0.0.4"), "{head}");
     std::fs::write(dir.join("endpoint.prom"), &body).unwrap();
     promtool_check(&dir.join("endpoint.prom"));

@@ -193,7 +193,9 @@ def run(ctx):
     cmd = [ctx.shim, "trace", "--gpu", "--metrics-listen", addr, "--metrics", textfile, "--metrics-interval", "2", "--step-range", "step", "--",
            ctx.python, os.path.join(ctx.src, "train.py"), "--seconds", str(TRAIN_S), "--out", out_json, "--stop", stop]
     log = open(os.path.join(ctx.raw, "job.log"), "w")
-    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=dict(os.environ, **ctx.ours()))
+    # The watchdog keeps the progress state, whose NCCL operations the metrics
+    # read (metrics never switch it on themselves: docs/METRICS.md).
+    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=dict(os.environ, CUDART_SHIM_WATCHDOG="600", **ctx.ours()))
     try:
         done, _ = done_lines(job.stdout, 1)
         done_line = done[0] if done else ""
