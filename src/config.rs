@@ -210,8 +210,9 @@ pub struct TraceConfig {
     /// `CUDART_SHIM_DURATION`): see `trace::window`.
     pub capture: Capture,
     /// `CUDART_SHIM_STEP_RANGE=NAME`: every instance of the NVTX range NAME
-    /// is a training step (the Kineto timeline writes it as
-    /// `ProfilerStep#<n>`, numbered from 0: docs/HTA.md). One option for
+    /// (or `NAME#N`, [`is_step`]) is a training step (the Kineto timeline
+    /// writes it as `ProfilerStep#<n>`, numbered from 0: docs/HTA.md; the
+    /// metrics' step-time histogram: docs/METRICS.md). One option for
     /// every user of steps.
     pub step_range: Option<String>,
 }
@@ -579,6 +580,89 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     // Steps (docs/HTA.md): an empty name is no step range.
     c.step_range = get("CUDART_SHIM_STEP_RANGE").filter(|v| !v.trim().is_empty());
     (c, warnings)
+}
+
+/// Whether an NVTX range's message is an instance of the step range
+/// `step` ([`TraceConfig::step_range`]): `step` itself or `step#N`.
+pub fn is_step(step: &str, message: &str) -> bool {
+    match message.strip_prefix(step) {
+        Some("") => true,
+        Some(rest) => rest.strip_prefix('#').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
+        None => false,
+    }
+}
+
+// ---- metrics (issue #36) ---------------------------------------------------
+
+/// What the metrics variables ask for ([`metrics_config`]); off (both
+/// outputs None) unless one is set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricsConfig {
+    /// `CUDART_SHIM_METRICS_FILE` (`%p`, `%r` expanded): the textfile for
+    /// node_exporter's textfile collector.
+    pub file: Option<String>,
+    /// `CUDART_SHIM_METRICS_INTERVAL`: seconds between rewrites of the file.
+    pub interval_s: f64,
+    /// `CUDART_SHIM_METRICS_LISTEN`: the HTTP endpoint's address, with the
+    /// port already moved by `LOCAL_RANK`.
+    pub listen: Option<std::net::SocketAddr>,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        MetricsConfig { file: None, interval_s: 10.0, listen: None }
+    }
+}
+
+impl MetricsConfig {
+    pub fn on(&self) -> bool {
+        self.file.is_some() || self.listen.is_some()
+    }
+}
+
+/// Parse the metrics variables. A value not understood is one warning and
+/// no metrics at all (the program runs on).
+pub fn parse_metrics_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (MetricsConfig, Vec<String>) {
+    use trace_format::metrics as m;
+    let mut c = MetricsConfig::default();
+    let mut errors = Vec::new();
+    if let Some(v) = get("CUDART_SHIM_METRICS_FILE") {
+        match m::check_textfile(&v) {
+            Ok(()) => c.file = Some(expand_path(&v, pid, &rank_in_name(&get, pid))),
+            Err(e) => errors.push(format!("CUDART_SHIM_METRICS_FILE={e}")),
+        }
+    }
+    if let Some(v) = get("CUDART_SHIM_METRICS_INTERVAL") {
+        match m::parse_interval(&v) {
+            Ok(s) => c.interval_s = s,
+            Err(e) => errors.push(format!("CUDART_SHIM_METRICS_INTERVAL={e}")),
+        }
+    }
+    if let Some(v) = get("CUDART_SHIM_METRICS_LISTEN") {
+        let local = get("LOCAL_RANK").and_then(|r| r.trim().parse::<u32>().ok());
+        match m::parse_listen(&v, local) {
+            Ok(a) => c.listen = Some(a),
+            Err(e) => errors.push(format!("CUDART_SHIM_METRICS_LISTEN={e}")),
+        }
+    }
+    if !errors.is_empty() {
+        let w = errors.into_iter().map(|e| e + "; no metrics").collect();
+        return (MetricsConfig::default(), w);
+    }
+    (c, errors)
+}
+
+/// The metrics configuration of this process: read once, warnings logged.
+pub fn metrics_config() -> &'static MetricsConfig {
+    static CONFIG: std::sync::OnceLock<MetricsConfig> = std::sync::OnceLock::new();
+    CONFIG.get_or_init(|| {
+        init_logging();
+        let (c, warnings) = parse_metrics_config(env_var, std::process::id());
+        for w in warnings {
+            log::warn!("{w}");
+        }
+        c
+    })
 }
 
 /// What the memory ledger's own variables ask for ([`memory_config`]).
@@ -1107,6 +1191,36 @@ mod tests {
         for bad in ["13", "-13000", "13.0.1", "x", ".5", "13.", "100000", "1e4"] {
             let w = v(bad).unwrap_err();
             assert!(w.contains("CUDART_SHIM_RUNTIME_VERSION") && w.contains(&format!("{bad:?}")), "{bad}: {w}");
+        }
+    }
+
+    #[test]
+    fn metrics_variables() {
+        let m = |vars: &[(&str, &str)]| {
+            let map: HashMap<&str, &str> = vars.iter().copied().collect();
+            parse_metrics_config(|k| map.get(k).map(|v| v.to_string()), 42)
+        };
+        let (c, w) = m(&[]);
+        assert!(!c.on() && w.is_empty());
+        let (c, w) = m(&[("CUDART_SHIM_METRICS_FILE", "/tmp/m-%r-%p.prom"), ("RANK", "3"), ("CUDART_SHIM_METRICS_INTERVAL", "2")]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!((c.file.as_deref(), c.interval_s, c.listen), (Some("/tmp/m-3-42.prom"), 2.0, None));
+        let (c, _) = m(&[("CUDART_SHIM_METRICS_LISTEN", "9400"), ("LOCAL_RANK", "1")]);
+        assert_eq!(c.listen.unwrap().to_string(), "127.0.0.1:9401");
+        // One bad value: one warning naming it, and no metrics at all.
+        for (var, bad) in [("CUDART_SHIM_METRICS_LISTEN", "localhost:x"), ("CUDART_SHIM_METRICS_INTERVAL", "0"), ("CUDART_SHIM_METRICS_FILE", "")] {
+            let (c, w) = m(&[("CUDART_SHIM_METRICS_FILE", "/tmp/ok.prom"), (var, bad)]);
+            assert!(!c.on(), "{var}={bad}");
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(w[0].starts_with(var) && w[0].ends_with("no metrics"), "{}", w[0]);
+        }
+    }
+
+    #[test]
+    fn step_range_instances() {
+        assert!(is_step("step", "step") && is_step("ProfilerStep", "ProfilerStep#12"));
+        for no in ["steps", "step#", "step#x", "Step", "xstep"] {
+            assert!(!is_step("step", no), "{no}");
         }
     }
 

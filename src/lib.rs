@@ -40,6 +40,7 @@ pub mod watchdog;
 /// `unsafe extern "C"` exports in [`api`]. Tests reach the few items they
 /// check through [`internals`].
 pub(crate) mod runtime;
+pub mod metrics;
 /// cbindgen:ignore
 #[doc(hidden)]
 pub mod internals;

@@ -10,7 +10,7 @@
 //! | 2    | `driver`              | the driver API table, loaded at run time         |
 //! | 3    | `trace`, `control`, `ledger` | observation; action (hooks, faults, params); accounting |
 //! | 4    | `runtime`, `service`  | cudart semantics; the service thread (periodic tasks) |
-//! | 5    | `intercept`, `entry`, `watchdog` | the pipeline; the one C boundary (`entry!`); the hang watchdog |
+//! | 5    | `intercept`, `entry`, `watchdog`, `metrics` | the pipeline; the one C boundary (`entry!`); the hang watchdog; the live metrics |
 //! | 6    | `api`, `internals`    | the exports; the test-only re-exports            |
 //!
 //! `lib.rs` (the crate root, which declares the modules) is not checked.
@@ -40,7 +40,7 @@ fn rank(file: &str) -> Option<u32> {
         "trace" | "control" | "ledger" => 3,
         "runtime" => 4,
         "service" => 4,
-        "intercept" | "entry" | "watchdog" => 5,
+        "intercept" | "entry" | "watchdog" | "metrics" => 5,
         "api" | "internals" => 6,
         "lib" => return None,
         other => panic!("src/{file}: layer {other:?} has no rank: add it to the table in tests/layers.rs"),

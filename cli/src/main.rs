@@ -10,6 +10,7 @@ mod doctor;
 mod gpu_report;
 mod launch;
 mod library;
+mod metrics;
 mod report;
 mod run;
 mod sizes;

@@ -126,6 +126,9 @@ pub struct Options {
     capture_signal: Option<String>,
     #[command(flatten)]
     faults: launch::Faults,
+    // ---- metrics (issue #36) ----
+    #[command(flatten)]
+    metrics: crate::metrics::Metrics,
     #[command(flatten)]
     steps: Steps,
     #[command(flatten)]
@@ -133,11 +136,13 @@ pub struct Options {
 }
 
 /// Training steps (CUDART_SHIM_STEP_RANGE): one option for every user of
-/// steps (the Kineto timeline's ProfilerStep ranges, docs/HTA.md).
+/// steps (the Kineto timeline's ProfilerStep ranges, docs/HTA.md; the
+/// metrics' step-time histogram, docs/METRICS.md).
 #[derive(Args)]
 pub struct Steps {
-    /// Each instance of the NVTX range NAME is a training step: in a
-    /// kineto timeline, `ProfilerStep#<n>` from 0, as HTA needs.
+    /// Each instance of the NVTX range NAME (or NAME#N) is a training
+    /// step: in a kineto timeline, `ProfilerStep#<n>` from 0, as HTA needs;
+    /// in the metrics, one observation of the step-time histogram.
     #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub step_range: Option<String>,
 }
@@ -202,7 +207,7 @@ pub fn run(o: Options) -> ExitCode {
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
     }
-    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(o.watchdog.vars()) {
+    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(o.watchdog.vars()).chain(o.metrics.vars()) {
         if let Some(v) = v {
             cmd.env(k, v);
         }

@@ -117,6 +117,10 @@ fn configure() -> bool {
         switch::ON.fetch_or(bits, Relaxed);
         // The watchdog and the on-demand hang report, when asked for.
         crate::watchdog::configure();
+        // The metrics, when a variable asks (after the trace, which counts
+        // calls for them, and the ledger they read): armed to start at the
+        // first call that is work.
+        crate::metrics::arm();
     });
     switch::ON.load(Relaxed) > CONFIGURED
 }

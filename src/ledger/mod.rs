@@ -167,12 +167,17 @@ pub struct Config {
     /// event ([`take_event`]), so the ledger accounts (with attribution)
     /// even with no limit and no report.
     pub timeline: bool,
+    /// The metrics are on: the ledger accounts, with attribution, for the
+    /// memory gauges (which read its tables), with no report and no event.
+    pub metrics: bool,
 }
 
 const ON_TRACK: u8 = 1;
 const ON_REPORT: u8 = 2;
 /// Leave a [`MemEvent`] for the observation stage (the timeline is on).
 const ON_EVENTS: u8 = 4;
+/// Attribute allocations to their calling library (the metrics are on).
+const ON_ATTRIBUTE: u8 = 8;
 static ON: AtomicU8 = AtomicU8::new(0);
 static BACKTRACE: AtomicU32 = AtomicU32::new(0);
 static CONFIG: OnceLock<parking_lot::Mutex<Config>> = OnceLock::new();
@@ -215,7 +220,7 @@ fn reporting() -> bool {
 /// Whether allocations are attributed to their calling library (the
 /// reports and the timeline show it; limits alone need none).
 fn attributing() -> bool {
-    ON.load(Relaxed) & (ON_REPORT | ON_EVENTS) != 0
+    ON.load(Relaxed) & (ON_REPORT | ON_EVENTS | ON_ATTRIBUTE) != 0
 }
 
 #[inline(always)]
@@ -234,6 +239,9 @@ pub fn configure(c: Config) {
     if c.timeline {
         on |= ON_TRACK | ON_EVENTS;
     }
+    if c.metrics {
+        on |= ON_TRACK | ON_ATTRIBUTE;
+    }
     *CONFIG.get_or_init(Default::default).lock() = c;
     ON.store(on, Release);
 }
@@ -248,7 +256,7 @@ pub fn config() -> Config {
 pub fn configure_from_env() {
     let m = crate::config::memory_config();
     let t = crate::config::trace_config();
-    configure(Config { limit: m.limit.clone(), report: t.memory, file: t.memory_file.clone(), backtrace: m.backtrace, timeline: t.timeline });
+    configure(Config { limit: m.limit.clone(), report: t.memory, file: t.memory_file.clone(), backtrace: m.backtrace, timeline: t.timeline, metrics: crate::config::metrics_config().on() });
 }
 
 /// Nanoseconds since the ledger started.

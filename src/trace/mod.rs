@@ -53,6 +53,7 @@ pub mod recorder;
 pub mod nvtx;
 pub mod progress;
 pub mod stats;
+pub mod step;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
 pub mod timeline;
@@ -165,6 +166,27 @@ pub fn site_c_name(id: u32) -> *const c_char {
 
 pub fn site_count() -> u32 {
     NSITES.load(Acquire)
+}
+
+/// The output switches in force (`SUMMARY`, `CALLS`, ...; `CONFIGURED`
+/// alone: nothing on), for the metrics' cost estimate.
+pub(crate) fn flags() -> u32 {
+    FLAGS.load(Relaxed)
+}
+
+/// Calls that returned a sticky error ([`recorder::is_sticky`]), over the
+/// functions the summary shows: a view of the same counters.
+pub fn sticky_errors() -> u64 {
+    let mut n = 0;
+    for id in 0..site_count() {
+        let site = SITES[id as usize].load(Acquire);
+        // SAFETY: registered sites are statics.
+        if site.is_null() || !unsafe { &*site }.included.load(Relaxed) {
+            continue;
+        }
+        n += merged(id).errors.iter().filter(|&(&c, _)| c != -1 && recorder::is_sticky(c & !INJECTED)).map(|(_, &k)| k).sum::<u64>();
+    }
+    n
 }
 
 /// The id of a registered function by name.
@@ -285,6 +307,21 @@ fn first_work() {
     if flags & TIMELINE != 0 {
         timeline::open();
     }
+    if let Some(f) = ON_FIRST_WORK.get() {
+        f();
+    }
+}
+
+/// What starts at the process's first call that is work, from above this
+/// layer (the metrics' threads and socket: a launcher that only registers
+/// kernels, torchrun importing torch, takes no port a rank wants). Set once.
+static ON_FIRST_WORK: OnceLock<fn()> = OnceLock::new();
+
+/// Register [`ON_FIRST_WORK`]; runs `f` now if that call already came.
+pub fn set_on_first_work(f: fn()) {
+    if ON_FIRST_WORK.set(f).is_ok() && WORK.load(Relaxed) {
+        f();
+    }
 }
 
 thread_local! {
@@ -331,6 +368,12 @@ fn configure() -> bool {
         OUTPUTS.summary_in_calls.store(shared, Relaxed);
         if c.summary {
             flags |= SUMMARY;
+        }
+        // The metrics are views of the counters: with them on, calls are
+        // counted even when no summary is printed.
+        if crate::config::metrics_config().on() {
+            clock::init();
+            flags |= COUNT;
         }
         if c.calls {
             flags |= CALLS;
@@ -935,6 +978,18 @@ fn flush_impl(last: bool) {
     {
         calls.note_process(if last { "call log ends" } else { "flush" });
     }
+    if last && let Some(f) = AFTER_LAST_FLUSH.get() {
+        f();
+    }
+}
+
+/// What runs after the final flush (the metrics' last textfile, which must
+/// see the GPU records that flush took). Set once, from above this layer.
+static AFTER_LAST_FLUSH: OnceLock<fn()> = OnceLock::new();
+
+/// Register [`AFTER_LAST_FLUSH`].
+pub fn set_after_last_flush(f: fn()) {
+    let _ = AFTER_LAST_FLUSH.set(f);
 }
 
 /// Lines another part of the library adds under the text summary (the

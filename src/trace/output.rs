@@ -55,6 +55,27 @@ fn explain(e: std::io::Error, path: &str) -> std::io::Error {
 /// `NAME.<pid>.EXT`. Returns the file and the path actually written.
 /// (The tagged name is not claimed in the process: only two runtimes exist.)
 pub fn create_claimed(path: &str, append: bool, what: &str) -> std::io::Result<(File, String)> {
+    let actual = claim_name(path, what);
+    let f = create(&actual, append)?;
+    if let Some(session) = crate::config::trace_config().session.as_deref() {
+        list_output(session, what, &actual);
+    }
+    Ok((f, actual))
+}
+
+/// The name a file written by replacing it whole (a temporary file renamed
+/// over it: the metrics' textfile) takes, claimed as [`create_claimed`]
+/// claims it, without creating it (a reader must never see it empty).
+pub fn claim_for_rename(path: &str, what: &str) -> String {
+    let actual = claim_name(path, what);
+    if let Some(session) = crate::config::trace_config().session.as_deref() {
+        list_output(session, what, &actual);
+    }
+    actual
+}
+
+/// [`create_claimed`]'s claim: the path to write.
+fn claim_name(path: &str, what: &str) -> String {
     let mut actual = path.to_owned();
     let mut other_runtime = claim_in_process(path).err();
     if let Some(session) = crate::config::trace_config().session.as_deref() {
@@ -92,11 +113,7 @@ pub fn create_claimed(path: &str, append: bool, what: &str) -> std::io::Result<(
             );
         }
     }
-    let f = create(&actual, append)?;
-    if let Some(session) = crate::config::trace_config().session.as_deref() {
-        list_output(session, what, &actual);
-    }
-    Ok((f, actual))
+    actual
 }
 
 /// The tag this runtime puts in a file name another runtime of the process

@@ -68,7 +68,7 @@ pub fn start(limit: &str) {
     ledger::set_probe(&PROBE);
     ledger::book::reset();
     let limit = if limit.is_empty() { Default::default() } else { trace_format::memory::parse_limit_spec(limit).unwrap() };
-    ledger::configure(ledger::Config { limit, report: true, file: None, backtrace: 0, timeline: false });
+    ledger::configure(ledger::Config { limit, report: true, file: None, backtrace: 0, timeline: false, metrics: false });
 }
 
 /// Run `c` through the ledger stage as the pipeline does, the driver

@@ -11,6 +11,7 @@ pub mod gpu_table;
 pub mod hang;
 pub mod kineto;
 pub mod memory;
+pub mod metrics;
 pub mod perfetto;
 pub mod nvtx_table;
 pub mod process;

@@ -260,6 +260,8 @@ struct Store {
     names: HashMap<String, usize>,
     /// Demangled name and every duration.
     kernels: Vec<(String, Vec<u64>)>,
+    /// Each kernel's busy class ([`class_of`]), by index in `kernels`.
+    classes: Vec<Class>,
     /// Per operation: durations and bytes.
     mem: BTreeMap<&'static str, (Vec<u64>, Vec<u64>)>,
     links: Vec<Link>,
@@ -380,13 +382,15 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
             out.push(GpuEvent::FlowEnd { tid, ts, id: ext });
         }
     }
-    let Store { names, kernels, .. } = st;
+    let Store { names, kernels, classes, .. } = st;
     let mut intern = |raw: &[u8]| -> usize {
         let raw = String::from_utf8_lossy(raw);
         if let Some(&i) = names.get(raw.as_ref()) {
             return i;
         }
-        kernels.push((demangle(&raw), Vec::new()));
+        let name = demangle(&raw);
+        classes.push(class_of(&name));
+        kernels.push((name, Vec::new()));
         names.insert(raw.into_owned(), kernels.len() - 1);
         kernels.len() - 1
     };
@@ -402,6 +406,14 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         if !super::window::covers(a.start.saturating_sub(offset)) {
             continue;
         }
+        // Busy time by class: the same records, in the same pass, as the
+        // tables (so at exit their totals agree).
+        let class = match &a.what {
+            What::Kernel { name, .. } => st.classes[*name],
+            What::Copy { .. } => Class::Memcpy,
+            What::Set { .. } => Class::Memset,
+        };
+        BUSY[busy_slot(a.device, class)].fetch_add(dur, Relaxed);
         match &a.what {
             What::Kernel { name, .. } => st.kernels[*name].1.push(dur),
             What::Copy { op, bytes } => {
@@ -505,6 +517,58 @@ fn demangle(raw: &str) -> String {
         }
     }
     cpp_demangle::Symbol::new(raw).map(|s| s.to_string()).unwrap_or_else(|_| raw.to_owned())
+}
+
+// ---- busy time by class (metrics) ------------------------------------------
+
+/// What GPU work is, for the busy-time metrics: a bounded set (kernel
+/// names are never label values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Class {
+    Gemm = 0,
+    Nccl = 1,
+    Memcpy = 2,
+    Memset = 3,
+    Other = 4,
+}
+
+impl Class {
+    pub const ALL: [Class; 5] = [Class::Gemm, Class::Nccl, Class::Memcpy, Class::Memset, Class::Other];
+
+    pub fn name(self) -> &'static str {
+        ["gemm", "nccl", "memcpy", "memset", "other"][self as usize]
+    }
+}
+
+/// A kernel's class by its (demangled) name: NCCL's kernels
+/// (`ncclDevKernel_*`, `ncclKernel_*`), matrix products (cuBLAS's and
+/// CUTLASS's `*gemm*`, cuBLAS's `nvjet_*` on Hopper, Triton's `*matmul*`),
+/// the rest `other`.
+pub fn class_of(kernel: &str) -> Class {
+    let k = kernel.to_ascii_lowercase();
+    if k.contains("nccl") {
+        Class::Nccl
+    } else if k.contains("gemm") || k.starts_with("nvjet") || k.contains("matmul") {
+        Class::Gemm
+    } else {
+        Class::Other
+    }
+}
+
+/// Devices kept apart in the busy counters; more share the last.
+pub const BUSY_DEVICES: usize = 64;
+/// GPU nanoseconds per (device, class), added where the records are taken
+/// (CUPTI's buffer callback), never on a launching thread.
+static BUSY: [AtomicU64; BUSY_DEVICES * 5] = [const { AtomicU64::new(0) }; BUSY_DEVICES * 5];
+
+fn busy_slot(device: u32, class: Class) -> usize {
+    (device as usize).min(BUSY_DEVICES - 1) * 5 + class as usize
+}
+
+/// GPU nanoseconds of `class` work on `device` recorded so far.
+pub fn busy_ns(device: u32, class: Class) -> u64 {
+    BUSY[busy_slot(device, class)].load(Relaxed)
 }
 
 // ---- flush and tables -----------------------------------------------------
@@ -676,5 +740,21 @@ mod tests {
         // Every duration is in the table, under the demangled name.
         let row = summary().kernels.into_iter().find(|r| r.name == "k()").unwrap();
         assert_eq!((row.calls, row.total_ns), (5, 2500));
+        // And in the busy time of device 0's `other` class.
+        assert_eq!(busy_ns(0, Class::Other), 2500);
+    }
+
+    #[test]
+    fn kernel_classes() {
+        for (name, class) in [
+            ("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", Class::Nccl),
+            ("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", Class::Gemm),
+            ("ampere_sgemm_128x64_tn", Class::Gemm),
+            ("nvjet_tst_128x256_64x4_1x2_h_bz_coopB_TNT", Class::Gemm),
+            ("matmul_kernel", Class::Gemm),
+            ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", Class::Other),
+        ] {
+            assert_eq!(class_of(name), class, "{name}");
+        }
     }
 }

@@ -325,6 +325,7 @@ fn finish(open: &Open, t1: u64, level: u32, async_id: Option<u64>) {
             _ => None,
         };
         add_sample(open.domain, &open.info.message, style, clock::to_ns(dt), span);
+        super::step::observe(&open.info.message, clock::to_ns(dt));
         let ev = match async_id {
             None => event::Event::new(open.domain, level, event::KIND_NVTX_RANGE, 0, open.t0, dt, color_word(open.info.color)),
             Some(id) => event::Event::new(open.domain, 0, event::KIND_NVTX_ASYNC, (id & 0x7fff_ffff) as i32, open.t0, dt, color_word(open.info.color)),

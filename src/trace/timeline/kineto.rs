@@ -323,7 +323,7 @@ impl Kineto {
     fn annotation(&mut self, tid: i32, e: &Event, args: &[Kept], text: &str, ts: u64) {
         let pid = self.pid;
         let message = kept_value(args, text, &["message"]).unwrap_or_default();
-        let is_step = e.kind != KIND_NVTX_MARK && self.step.as_deref() == Some(message.as_str());
+        let is_step = e.kind != KIND_NVTX_MARK && self.step.as_deref().is_some_and(|s| crate::config::is_step(s, &message));
         let b = &mut self.buf;
         b.push_str(",\n{\"name\":\"");
         if is_step {
