@@ -48,3 +48,40 @@ fn calls_in_flight_at_exit_are_in_every_output_or_none() {
 fn every_lifecycle_loses_nothing() {
     stress(&["--lifecycles", "18", "--threads", "4", "--rounds", "10", "--busy", "1"]);
 }
+
+/// The GPU churn check's comparison (gpu/checks/churn/churn.py: each
+/// process's summary against its own timeline, JSON and protobuf in turn)
+/// over the fake driver: `processes` runs of the stress program, `env`
+/// added; its exit status and output.
+fn churn(processes: u32, env: &[&str]) -> (bool, String) {
+    let dir = scratch("churn");
+    let _ = std::fs::remove_dir_all(dir.join("out"));
+    let exe = compile_c_shim(&repo_root().join("tests/c/stress.c"), &dir.join("stress"), &["-lpthread"]);
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg(repo_root().join("gpu/checks/churn/churn.py"))
+        .args(["--lib", target_dir().to_str().unwrap(), "--out", dir.join("out").to_str().unwrap()])
+        .args(["--runs", &processes.to_string(), "--parallel", "2"])
+        .arg(format!("--env=CUDART_SHIM_DRIVER={}", fake_driver().display()));
+    for e in env {
+        cmd.arg(format!("--env={e}"));
+    }
+    let out = cmd.arg("--").arg(&exe).args(["join", "4", "10"]).output().unwrap();
+    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn churn_comparison_passes_when_every_summary_equals_its_timeline() {
+    let (ok, text) = churn(8, &[]);
+    assert!(ok, "{text}");
+    assert!(text.contains("PASS summary-equals-timeline: processes 8, differing 0"), "{text}");
+}
+
+/// A timeline stopped by its size limit holds fewer calls than the exact
+/// summary: the comparison must say so, per process and function.
+#[test]
+fn churn_comparison_fails_when_a_timeline_lacks_calls() {
+    let (ok, text) = churn(2, &["CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE=4K"]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("FAIL summary-equals-timeline: processes 2, differing 2"), "{text}");
+    assert!(text.contains("cudaGetDevice: summary 40, timeline "), "{text}");
+}
