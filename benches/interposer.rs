@@ -7,7 +7,7 @@
 //! Figures: the best over the repeats; "added" = mode - fake alone.
 //!
 //! `cargo build --release --workspace && cargo bench --bench interposer`.
-//! The GPU counterpart (real driver) is scripts/gpu-interposer.
+//! The GPU counterpart (real driver) is the interposer GPU check (gpu/checks/interposer.py).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -8,7 +8,7 @@
 //! - Over the fake driver, no case crashes or hangs, except cases whose
 //!   arguments make NVIDIA's runtime read or write past a buffer by
 //!   construction (tests/data/bad_input_ub.tsv, each with its reason).
-//! - On a GPU, scripts/gpu-check records NVIDIA's code and ours for every
+//! - On a GPU, gpu/checks/conformance/conformance.py records NVIDIA's code and ours for every
 //!   case in tests/data/bad_input_gpu.tsv; rows whose two codes differ are
 //!   the open differences (counted in docs/RELIABILITY.md). Every case where
 //!   the two agreed must still give NVIDIA's code over the fake driver,

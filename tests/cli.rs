@@ -308,12 +308,12 @@ fn every_subcommand_and_option_has_a_help_line() {
     assert!(report.contains("<FILE>...") && report.contains("Timelines written by `trace --timeline`"), "{report}");
     let doctor = output_text(&cli_on_fake().args(["doctor", "--help"]).output().unwrap()).0;
     assert!(doctor.contains("--library <PATH>  The cudart-shim library to check"), "{doctor}");
-    // scripts/gpu-check is Python; its --help needs no GPU and no nvcc.
-    let o = Command::new("python3").arg(repo_root().join("scripts/gpu-check")).arg("--help").env("PATH", "/usr/bin:/bin").output().unwrap();
+    // gpu/checks/conformance/conformance.py is Python; its --help needs no GPU and no nvcc.
+    let o = Command::new("python3").arg(repo_root().join("gpu/checks/conformance/conformance.py")).arg("--help").env("PATH", "/usr/bin:/bin").output().unwrap();
     let (help, err) = output_text(&o);
     assert!(o.status.success(), "{err}");
     assert!(help.contains("--bad-input") && help.contains("--lib"), "{help}");
-    assert_eq!(undocumented(&help), Vec::<String>::new(), "gpu-check:\n{help}");
+    assert_eq!(undocumented(&help), Vec::<String>::new(), "conformance.py:\n{help}");
 }
 
 #[test]

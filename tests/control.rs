@@ -571,7 +571,7 @@ fn sticky_fails_every_later_call_as_a_real_one() {
         assert_eq!(cudaMemset(p, 0, 64), cudaErrorIllegalAddress);
         assert_eq!(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
         // The rules measured on an H100 after a real out-of-bounds kernel
-        // (scripts/gpu-control): the last error is returned once, then
+        // (gpu/checks/control/control.py): the last error is returned once, then
         // cleared; the next call that needs the device sets it again;
         // cudaSetDevice answers.
         assert_eq!(cudaGetLastError(), cudaErrorIllegalAddress);
@@ -611,7 +611,7 @@ fn sticky_is_answered_by_the_programs_own_calls_only() {
     assert_eq!(faults::before(&call("cuMemAlloc_v2", 0)).fail, Some(700));
     assert_eq!(faults::before(&call("cuMemAlloc_v2", 1)).fail, None);
     // The driver's own answers after a real illegal address (H200, driver
-    // 580, NVIDIA's static runtime: scripts/gpu-control): these succeed,
+    // 580, NVIDIA's static runtime: gpu/checks/control/control.py): these succeed,
     // these fail with it.
     for f in ["cuCtxGetApiVersion", "cuCtxGetCurrent", "cuCtxGetDevice_v2", "cuCtxSetCurrent", "cuDeviceGetAttribute"] {
         assert_eq!(faults::before(&call(f, 0)).fail, None, "{f}");
@@ -622,7 +622,7 @@ fn sticky_is_answered_by_the_programs_own_calls_only() {
     // After the device is reset (H100, same program: cudaDeviceReset makes
     // cuDevicePrimaryCtxReset, which succeeds): the driver still answers
     // the sticky error, cuLibraryUnload CUDA_ERROR_DEINITIALIZED; the
-    // runtime answers cudaErrorDevicesUnavailable (scripts/gpu-control,
+    // runtime answers cudaErrorDevicesUnavailable (gpu/checks/control/control.py,
     // 2026-11-26, both layers).
     assert_eq!(faults::before(&call("cuDevicePrimaryCtxReset_v2", 0)).fail, None);
     for f in ["cuDevicePrimaryCtxRetain", "cuMemAlloc_v2", "cuLaunchKernel"] {

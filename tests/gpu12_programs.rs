@@ -2,7 +2,7 @@
 //! CUDA 12"), checked without a GPU:
 //!
 //! - every tests/gpu and tests/gpu12 program builds with scripts/nvcc12 as
-//!   `scripts/gpu-check --abi 12 --prepare` builds it, records NEEDED
+//!   `gpu/checks/conformance/conformance.py --abi 12 --prepare` builds it, records NEEDED
 //!   libcudart.so.12 (never .so.13), and imports only 12.9 exports, each
 //!   `@libcudart.so.12`; the -rdc=true programs are the only ones left out;
 //!   together the tests/gpu12 programs call every export only 12.9 has
@@ -64,7 +64,7 @@ fn find(name: &str) -> Prog {
     programs("tests/gpu").into_iter().chain(programs("tests/gpu12")).find(|p| p.name == name).unwrap_or_else(|| panic!("no program {name}"))
 }
 
-/// Build for CUDA 12 as gpu-check --abi 12 --prepare does (scripts/nvcc12,
+/// Build for CUDA 12 as the conformance12 GPU check's prepare does (scripts/nvcc12,
 /// sm_90, the unbuffered-stdout header, the program's own flags).
 fn build12(p: &Prog, dir: &Path) -> Result<PathBuf, String> {
     let exe = dir.join(&p.name);
@@ -80,7 +80,7 @@ fn build12(p: &Prog, dir: &Path) -> Result<PathBuf, String> {
     if out.status.success() { Ok(exe) } else { Err(format!("{}: {}", p.name, String::from_utf8_lossy(&out.stderr))) }
 }
 
-/// The same program built by the pinned nvcc 13 (what gpu-check builds on a
+/// The same program built by the pinned nvcc 13 (what the conformance GPU check builds on a
 /// CUDA 13 machine, for sm_90).
 fn build13(p: &Prog, dir: &Path) -> PathBuf {
     let mut extra: Vec<&str> = vec!["-Xcompiler", "-Wno-deprecated-declarations", "-include"];
@@ -114,7 +114,7 @@ fn every_gpu_program_builds_for_cuda12_and_imports_only_12_9() {
     let all: Vec<Prog> = programs("tests/gpu").into_iter().chain(programs("tests/gpu12")).collect();
     assert!(all.len() >= 30, "only {} programs", all.len());
     // The -rdc=true programs cannot be CUDA 12 programs (scripts/nvcc12
-    // refuses them); gpu-check reports them as not buildable.
+    // refuses them); the conformance12 check reports them as not buildable.
     let (rdc, progs): (Vec<&Prog>, Vec<&Prog>) = all.iter().partition(|p| p.flags.iter().any(|f| f == "-rdc=true"));
     assert_eq!(rdc.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["kernels_rdc"]);
 

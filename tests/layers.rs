@@ -339,6 +339,10 @@ fn inline_paths(code: &str) -> Vec<String> {
             if i > 0 && code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == ':') {
                 continue;
             }
+            // `pub(in crate::a)` is a visibility, not an import.
+            if code[..i].trim_end().strip_suffix("in").is_some_and(|b| b.trim_end().ends_with('(')) {
+                continue;
+            }
             let rest = &code[i..];
             let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '$')).unwrap_or(rest.len());
             out.push(rest[..end].trim_end_matches(':').to_owned());
@@ -373,12 +377,62 @@ fn imports_only_look_down() {
 #[test]
 fn no_import_cycle_between_files() {
     let c = Crate::load();
+    let edges: BTreeSet<(String, String)> = c.edges().into_iter().filter(|(f, t)| !pending(f, t)).collect();
+    let report = cycles(&edges);
+    assert!(report.is_empty(), "import cycles between files:\n{}", report.join("\n\n"));
+}
+
+/// The folder module a file belongs to: a module with a folder (`a/mod.rs`,
+/// or `a.rs` beside `a/`) together with the files directly in that folder;
+/// a file of src/ itself without a folder is its own module.
+fn folder_module(c: &Crate, file: &str) -> String {
+    let m = module_of(file);
+    let stem = file.trim_end_matches(".rs");
+    let has_folder = c.files.keys().any(|g| g.starts_with(&format!("{stem}/")));
+    if file.ends_with("/mod.rs") || !file.contains('/') || has_folder {
+        m
+    } else {
+        m.rsplit_once("::").map(|(a, _)| a.to_owned()).unwrap_or_default()
+    }
+}
+
+/// The import graph between folder modules: an edge `a -> b` for each file
+/// of `a` that imports a file of `b`, except where `b` is nested inside `a`.
+fn module_edges(c: &Crate) -> BTreeSet<(String, String)> {
+    c.edges()
+        .into_iter()
+        .map(|(f, t)| (folder_module(c, &f), folder_module(c, &t)))
+        .filter(|(a, b)| a != b && !b.starts_with(&format!("{a}::")))
+        .collect()
+}
+
+/// No cycle between the modules of src/ (the `farm-studio` rule).
+///
+/// Granularity: a node is a folder module ([`folder_module`]: `trace::gpu`
+/// is trace/gpu/mod.rs with cupti.rs, mux.rs, ... beside it; `trace` is
+/// trace/mod.rs with args.rs, driver.rs, output.rs, ...; `config` is
+/// config.rs). An edge is any import, as [`Crate::edges`] reads them, from
+/// a file of one node to a file of another, with one exception: a module's
+/// use of a module nested inside it (trace/mod.rs driving trace/gpu) is
+/// structure, as its `mod` declarations and re-exports are, so it makes no
+/// edge. A nested module's use of its parent does count, so a parent's
+/// helpers its parts use must not make the parent depend on anything that
+/// depends on those parts (trace -> ledger -> trace is a cycle). Within
+/// one node, [`no_import_cycle_between_files`] checks the files.
+#[test]
+fn no_import_cycle_between_modules() {
+    let c = Crate::load();
+    let report = cycles(&module_edges(&c));
+    assert!(report.is_empty(), "import cycles between modules (folder granularity, see the test's note):\n{}", report.join("\n\n"));
+}
+
+/// The strongly connected components of two or more nodes (Tarjan), each
+/// as its nodes and one cycle through them, printed `a -> b -> ... -> a`,
+/// then the edges among them.
+fn cycles(edges: &BTreeSet<(String, String)>) -> Vec<String> {
     let mut graph: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    let edges = c.edges();
-    for (f, t) in &edges {
-        if !pending(f, t) {
-            graph.entry(f).or_default().push(t);
-        }
+    for (f, t) in edges {
+        graph.entry(f).or_default().push(t);
     }
     // Tarjan's strongly connected components: any with two or more files
     // is a cycle.
@@ -432,16 +486,44 @@ fn no_import_cycle_between_files() {
             t.visit(v);
         }
     }
-    let report: Vec<String> = t
-        .sccs
+    t.sccs
         .iter()
         .map(|scc| {
             let inner: Vec<String> =
                 edges.iter().filter(|(f, to)| scc.contains(&f.as_str()) && scc.contains(&to.as_str())).map(|(f, to)| format!("  {f} -> {to}")).collect();
-            format!("{} files: {}\n{}", scc.len(), scc.join(", "), inner.join("\n"))
+            format!("{} in a cycle: {}\n  {}\n{}", scc.len(), scc.join(", "), one_cycle(&graph, scc), inner.join("\n"))
         })
-        .collect();
-    assert!(report.is_empty(), "import cycles between files:\n{}", report.join("\n\n"));
+        .collect()
+}
+
+/// One cycle through the first node of a strongly connected component
+/// (breadth-first back to it, inside the component).
+fn one_cycle(graph: &BTreeMap<&str, Vec<&str>>, scc: &[&str]) -> String {
+    let start = scc[0];
+    let mut from: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        for &w in graph.get(v).map(Vec::as_slice).unwrap_or(&[]) {
+            if !scc.contains(&w) {
+                continue;
+            }
+            if w == start {
+                let mut path = vec![start, v];
+                let mut x = v;
+                while x != start {
+                    x = from[x];
+                    path.push(x);
+                }
+                path.reverse();
+                return path.join(" -> ");
+            }
+            if !from.contains_key(w) {
+                from.insert(w, v);
+                queue.push_back(w);
+            }
+        }
+    }
+    String::new()
 }
 
 /// The checker itself: it must see an upward import, a cycle and a
@@ -464,4 +546,76 @@ fn expand_all(tree: &str) -> Vec<String> {
     let mut v = Vec::new();
     expand("", &normalize(tree), &mut v);
     v
+}
+
+/// The module check must see a cycle that only shows at its granularity
+/// (no two files import each other): the issue-33 circle, rebuilt from
+/// probe files, with the test's own rules.
+#[test]
+fn the_module_check_sees_a_folder_cycle() {
+    let mut c = Crate::load();
+    for (file, module, code) in [
+        ("trace/probe_g/mod.rs", "trace::probe_g", "pub mod x; use crate::trace::probe_t::push;"),
+        ("trace/probe_g/x.rs", "trace::probe_g::x", "pub fn launches() {}"),
+        ("trace/probe_t/mod.rs", "trace::probe_t", "pub mod w; pub fn push() {}"),
+        ("trace/probe_t/w.rs", "trace::probe_t::w", "fn f() { crate::trace::probe_n::names(); }"),
+        ("trace/probe_n/mod.rs", "trace::probe_n", "pub fn names() { super::probe_g::x::launches(); }"),
+    ] {
+        c.files.insert(file.into(), code_only(code));
+        c.modules.insert(module.into(), file.into());
+        let mut names = BTreeSet::new();
+        for (kw_end, _) in regex_lite(r"(fn|mod)\s+")(code) {
+            names.insert(ident_at(&code[kw_end..]).to_owned());
+        }
+        c.defines.insert(file.into(), names);
+    }
+    let files: BTreeSet<(String, String)> = c.edges().into_iter().filter(|(f, _)| f.contains("probe")).collect();
+    assert!(cycles(&files).is_empty(), "no file cycle among the probes: {files:?}");
+    let report = cycles(&module_edges(&c)).join("\n");
+    assert!(report.contains("trace::probe_g -> trace::probe_t -> trace::probe_n -> trace::probe_g"), "{report}");
+    // A parent driving its parts is structure, not a cycle.
+    assert!(!module_edges(&c).iter().any(|(a, b)| a == "trace" && b.starts_with("trace::")));
+}
+
+/// A writer's imports of a producer file still allowed, each with why. The
+/// test fails when one is gone, so the list only shrinks.
+const WRITER_PENDING: &[(&str, &str, &str)] = &[(
+    "trace/recorder/dump.rs",
+    "trace/mod.rs",
+    "the call log's line format (write_call_line) and gettid, shared with the call log, live beside the runtime-call producer",
+)];
+
+/// Producers and writers meet only in the event model (trace/event):
+/// writers (the timeline's formats, the recorder's dump) import no producer
+/// (runtime calls: entry.rs, trace/mod.rs; driver calls: trace/driver.rs;
+/// trace/gpu, trace/nvtx, the ledger), and the event model imports nothing
+/// of trace/ outside itself, nor the ledger.
+#[test]
+fn writers_and_producers_meet_in_the_event_model() {
+    let c = Crate::load();
+    let edges = c.edges();
+    let producer = |f: &str| {
+        f.starts_with("trace/gpu/")
+            || f.starts_with("trace/nvtx/")
+            || f.starts_with("ledger/")
+            || ["trace/driver.rs", "trace/mod.rs", "entry.rs"].contains(&f)
+    };
+    let allowed = |f: &str, t: &str| WRITER_PENDING.iter().any(|(a, b, _)| *a == f && *b == t);
+    let writer = |f: &str| (f.starts_with("trace/timeline/") && f != "trace/timeline/mod.rs") || f == "trace/recorder/dump.rs";
+    let mut bad: Vec<String> =
+        edges.iter().filter(|(f, t)| writer(f) && producer(t) && !allowed(f, t)).map(|(f, t)| format!("writer src/{f} imports producer src/{t}")).collect();
+    bad.extend(
+        WRITER_PENDING
+            .iter()
+            .filter(|(f, t, _)| !edges.contains(&(f.to_string(), t.to_string())))
+            .map(|(f, t, why)| format!("src/{f} -> src/{t} is gone ({why}): remove it from WRITER_PENDING")),
+    );
+    bad.extend(
+        edges
+            .iter()
+            .filter(|(f, t)| f.starts_with("trace/event/") && !t.starts_with("trace/event/") && (t.starts_with("trace/") || t.starts_with("ledger/")))
+            .map(|(f, t)| format!("the event model's src/{f} imports src/{t}")),
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(edges.iter().any(|(f, t)| writer(f) && t.starts_with("trace/event/")), "the writers read the event model");
 }

@@ -1,5 +1,5 @@
 //! The NULL-argument probe of the getters (tests/cu/null_args.cu, built by
-//! nvcc) on the shim over the fake driver. On a GPU, `scripts/gpu-null-args`
+//! nvcc) on the shim over the fake driver. On a GPU, `gpu/checks/null_args.py`
 //! runs the same program with NVIDIA's runtime and ours and writes both
 //! columns; here it must run to the end, and the answers this runtime
 //! takes from NVIDIA's (H100, tests/data/bad_input_gpu.tsv) must hold.

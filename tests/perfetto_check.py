@@ -2,7 +2,7 @@
 """Parse a cudart-shim protobuf timeline with Perfetto's own generated classes
 (perfetto.protos.perfetto.trace.perfetto_trace_pb2, from the `perfetto` pip
 package, with `protobuf`; offline: trace_processor is not used) and print, as
-one JSON line, what the tests and scripts/gpu-perfetto compare with the JSON
+one JSON line, what the tests and gpu/checks/perfetto/perfetto.sh compare with the JSON
 timeline of the same run:
 
   packets, bytes, calls (slices on thread tracks), gpu (slices on other

@@ -3,7 +3,7 @@
  * per call, best of 7 rounds. Whatever libcuda.so.1 the library path gives
  * (the real driver, the fake one, or the interposer in front of either), so
  * that the same binary measures each side by side; benches/interposer.rs
- * (CPU, fake driver) and scripts/gpu-interposer (GPU) run it A B A B.
+ * (CPU, fake driver) and gpu/checks/interposer/interposer.py (GPU) run it A B A B.
  *
  * Entry points come from cuGetProcAddress_v2, as NVIDIA's runtime and
  * PyTorch get them (through the interposer: its wrappers).

@@ -473,7 +473,7 @@ pub fn before(call: &Call) -> Decision {
 }
 
 /// What a call answers after sticky error `code`. Measured on an H100
-/// after a real illegal address (scripts/gpu-control): once the device is
+/// after a real illegal address (gpu/checks/control/control.py): once the device is
 /// reset (`cudaDeviceReset`, which succeeds; NVIDIA's runtime makes it
 /// `cuDevicePrimaryCtxReset`), the runtime's calls that need the device
 /// answer cudaErrorDevicesUnavailable (46), while the driver's keep

@@ -19,11 +19,11 @@ use parking_lot::RwLock;
 use std::cell::Cell;
 use std::ffi::{c_int, c_void, CStr};
 
-/// A library's index in [`LIBS`]; 0 is "unknown".
-pub type LibId = u16;
+/// Library ids and names live with the event model, where the timeline's
+/// writers read them.
+pub use crate::trace::event::names::{library as name, LibId};
+use crate::trace::event::names::intern_library as intern;
 
-/// Names of the libraries seen, by id (written at a cache miss only).
-static LIBS: RwLock<Vec<String>> = RwLock::new(Vec::new());
 /// Loaded segments seen so far with their object's file and load bias,
 /// for symbols that are not exported (`.symtab`).
 static OBJECTS: RwLock<Vec<(usize, usize, String, usize)>> = RwLock::new(Vec::new());
@@ -34,29 +34,6 @@ const CACHE: usize = 4;
 thread_local! {
     /// The last ranges this thread resolved (most recent first).
     static RECENT: Cell<[(usize, usize, LibId, bool); CACHE]> = const { Cell::new([(0, 0, 0, false); CACHE]) };
-}
-
-/// The name of library `id`.
-pub fn name(id: LibId) -> String {
-    LIBS.read().get(id as usize).cloned().unwrap_or_else(|| "?".to_owned())
-}
-
-fn intern(name: &str) -> LibId {
-    if let Some(i) = LIBS.read().iter().position(|n| n == name) {
-        return i as LibId;
-    }
-    let mut libs = LIBS.write();
-    if libs.is_empty() {
-        libs.push("?".to_owned());
-    }
-    if let Some(i) = libs.iter().position(|n| n == name) {
-        return i as LibId;
-    }
-    if libs.len() >= LibId::MAX as usize {
-        return 0;
-    }
-    libs.push(name.to_owned());
-    (libs.len() - 1) as LibId
 }
 
 /// Whether object `name` (a file name without its folder) is one of ours.

@@ -61,8 +61,11 @@ impl Kind {
     pub const COUNT: usize = 7;
     pub const ALL: [Kind; Kind::COUNT] = [Kind::Device, Kind::Pool, Kind::Vmm, Kind::Managed, Kind::Graph, Kind::Imported, Kind::Host];
 
+    /// The kind's name, as every output shows it (the event model holds
+    /// the names, where the timeline's writers read them).
     pub fn name(self) -> &'static str {
-        ["device", "pool", "vmm", "managed", "graph", "imported", "host"][self as usize]
+        const _: () = assert!(crate::trace::event::names::MEMORY_KINDS.len() == Kind::COUNT);
+        crate::trace::event::names::MEMORY_KINDS[self as usize]
     }
 
     /// Whether this kind counts against a device's limit: memory the
@@ -226,7 +229,7 @@ pub fn configure(c: Config) {
         book::set_limit(d, c.limit.of(d as u32));
     }
     BACKTRACE.store(c.backtrace, Relaxed);
-    let _ = START_NS.compare_exchange(0, crate::trace::clock::mono_ns(), Relaxed, Relaxed);
+    let _ = START_NS.compare_exchange(0, crate::trace::event::clock::mono_ns(), Relaxed, Relaxed);
     let mut on = if c.report { ON_TRACK | ON_REPORT } else if !c.limit.is_empty() { ON_TRACK } else { 0 };
     if c.timeline {
         on |= ON_TRACK | ON_EVENTS;
@@ -271,7 +274,7 @@ pub fn configure_from_env() {
 
 /// Nanoseconds since the ledger started.
 pub fn now_ns() -> u64 {
-    crate::trace::clock::mono_ns().saturating_sub(START_NS.load(Relaxed))
+    crate::trace::event::clock::mono_ns().saturating_sub(START_NS.load(Relaxed))
 }
 
 /// [`now_ns`] at the kernel's tick resolution (1 to 4 ms), for the time of
@@ -309,6 +312,18 @@ pub struct MemEvent {
     pub lib: caller::LibId,
     /// Bytes live on the device of this kind after the call.
     pub track: u64,
+}
+
+impl MemEvent {
+    /// The timeline event of this change ([`KIND_MEMORY`]), made by a call
+    /// that returned at `t` (clock ticks).
+    ///
+    /// [`KIND_MEMORY`]: crate::trace::event::KIND_MEMORY
+    pub fn event(&self, t: u64) -> crate::trace::event::Event {
+        use crate::trace::event::{Event, KIND_MEMORY, MEM_ALLOC};
+        let depth = self.kind as u32 | if self.alloc { MEM_ALLOC as u32 } else { 0 };
+        Event::new(self.lib as u32, depth, KIND_MEMORY, self.device, t, self.track, self.size as i64)
+    }
 }
 
 /// The memory event of this thread's last call, if it changed the ledger.

@@ -3,7 +3,7 @@
 //! a failed initialization (e.g. no driver).
 //!
 //! A sticky error does not override it. Measured on an H100 (driver 580,
-//! NVIDIA's 13.0 runtime, a real out-of-bounds kernel, scripts/gpu-control):
+//! NVIDIA's 13.0 runtime, a real out-of-bounds kernel, gpu/checks/control/control.py):
 //! the failing synchronize returns 700, `cudaGetLastError` then returns 700
 //! once and 0 after that, `cudaPeekAtLastError` 0; it is each later failing
 //! call (every call that needs the context returns 700 again) that sets it

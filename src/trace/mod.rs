@@ -8,8 +8,9 @@
 //! - `summary`: per-thread statistics ([`stats`]), merged and printed as
 //!   Nsight's `cuda_api_sum` table ([`table`]) at exit and on flush;
 //! - `calls`: one line per call, written with one `write` after it returns;
-//! - `timeline`: Chrome trace JSON through per-thread chunks and a writer
-//!   thread ([`timeline`]);
+//! - `timeline`: events of the event model ([`event`]) through per-thread
+//!   chunks and a writer thread, written as Perfetto's protobuf or Chrome
+//!   trace JSON ([`timeline`]);
 //! - subscribers registered through the shim's C API ([`subscribe`]);
 //! - `recorder`: per-thread rings of the last calls, dumped on a sticky
 //!   error, a crash signal or a flush ([`recorder`]).
@@ -41,7 +42,8 @@
 //! timeline, which is closed.
 
 pub mod args;
-pub mod clock;
+pub mod event;
+pub use event::clock;
 pub mod driver;
 /// cbindgen:ignore
 pub mod driver_abi;
@@ -67,8 +69,8 @@ use std::ffi::{c_char, CString};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicU32, AtomicU8, Ordering::*};
 use std::sync::OnceLock;
 
-/// Functions that can be traced (exports plus known driver functions).
-pub const MAX_SITES: usize = 2048;
+pub use event::names::{site_name, status_name, MAX_SITES};
+pub(crate) use event::names::is_driver;
 
 /// Static per-function record. Const-constructed, so the hot path never
 /// allocates; registered (given an id) at its first traced call.
@@ -144,6 +146,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     let cname = CString::new(site.name).unwrap_or_default().into_raw();
     C_NAMES[id as usize].store(cname, Relaxed);
     SITES[id as usize].store(site as *const CallSite as *mut CallSite, Relaxed);
+    event::names::set_site(id, site.name, site.driver, || event::names::ResultNames { runtime: args::result_name, driver: driver::result_name });
     site.included.store(c.includes(site.name), Relaxed);
     site.registration.store(!site.driver && is_registration(site.name), Relaxed);
     gpu::classify(id, site.name);
@@ -155,32 +158,9 @@ fn register(site: &'static CallSite) -> Option<u32> {
 
 pub use crate::control::is_registration;
 
-/// Name of function `id` ("?" when unknown).
-pub fn site_name(id: u32) -> &'static str {
-    let p = SITES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire));
-    // SAFETY: registered sites are statics.
-    if p.is_null() { "?" } else { unsafe { (*p).name } }
-}
-
-/// The result `code` of a call of function `id`, by name: a `CUresult`
-/// for a driver function, else a `cudaError_t`.
-pub fn status_name(id: u32, code: i32, out: &mut String) {
-    if is_driver(id) {
-        driver::result_name(code, out);
-    } else {
-        args::result_name(code, out);
-    }
-}
-
 /// Name of function `id` as a C string (NULL when unknown).
 pub fn site_c_name(id: u32) -> *const c_char {
     C_NAMES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire))
-}
-
-fn is_driver(id: u32) -> bool {
-    let p = SITES.get(id as usize).map_or(std::ptr::null_mut(), |s| s.load(Acquire));
-    // SAFETY: registered sites are statics.
-    !p.is_null() && unsafe { (*p).driver }
 }
 
 pub fn site_count() -> u32 {
@@ -842,7 +822,7 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
         call_line(s, id, depth, dt, status, &captured);
     }
     if flags & TIMELINE != 0 {
-        timeline::push(&s.lane, timeline::Event::new(id, depth, timeline::KIND_CALL, status.0, t0, dt, launch), &captured);
+        timeline::push(&s.lane, event::Event::new(id, depth, event::KIND_CALL, status.0, t0, dt, launch), &captured);
     }
 }
 
@@ -851,7 +831,7 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
 #[cold]
 #[inline(never)]
 fn memory_event(s: &ThreadState, m: &crate::ledger::MemEvent, t: u64) {
-    timeline::push(&s.lane, timeline::memory_event(m, t), &CallArgs::new(false));
+    timeline::push(&s.lane, m.event(t), &CallArgs::new(false));
 }
 
 /// Set by the final flush before it reads any output: a call that has not
@@ -861,7 +841,7 @@ static CUT: AtomicBool = AtomicBool::new(false);
 /// The exit rule (docs/RELIABILITY.md): a finished call is in every output
 /// (summary, call log, timeline) or in none. `put` records it in each;
 /// it runs only if the final flush has not begun, and the final flush
-/// waits for a `put` that runs ([`wait_recordings`]), so no output reads
+/// waits for a `put` that runs ([`cut_recording`]), so no output reads
 /// before it and another after it. A call still running when the final
 /// flush begins (another thread's, at `exit()`) is in none.
 ///

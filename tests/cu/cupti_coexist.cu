@@ -2,7 +2,7 @@
 // CUPTI's Activity API: its own buffer callbacks, kinds, external
 // correlation ids (CUSTOM0) around its launches, flush at stop,
 // cuptiFinalize at teardown. Run beside cudart-shim's GPU tracing
-// (tests/cupti_coexist.rs, scripts/gpu-coexist): the profiler must see
+// (tests/cupti_coexist.rs, gpu/checks/coexist/coexist.py): the profiler must see
 // exactly its own records.
 //   cupti_coexist MODE      MODE: before | after | twice | windows | export |
 //                           correlation | child

@@ -1,5 +1,5 @@
 // GPU activity (CUDART_SHIM_TRACE=gpu) over the fake driver and fake CUPTI
-// (tests/gpu_activity.rs), and on a GPU (scripts/gpu-activity).
+// (tests/gpu_activity.rs), and on a GPU (gpu/checks/activity/activity.py).
 //   gpu_activity basic      : a known set of kernels, copies and a memset
 //   gpu_activity fork       : basic, then a forked child that exits at once
 //   gpu_activity load T N   : T threads, each N launches on its own stream

@@ -1,5 +1,5 @@
 // NVTX ranges around GPU work, for nvtx_gpu_proj_sum: over the fake driver
-// and fake CUPTI (tests/nvtx.rs) and on a GPU (scripts/gpu-nvtx).
+// and fake CUPTI (tests/nvtx.rs) and on a GPU (gpu/checks/nvtx/nvtx.py).
 //   nvtx_gpu R K : R ranges "step", each launching K kernels (one of them
 //                  inside a nested range "inner"), then a device sync.
 #include <cstdio>

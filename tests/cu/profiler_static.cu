@@ -1,5 +1,5 @@
 // cudaProfilerStart/Stop in a program built with nvcc's defaults (NVIDIA's
-// runtime linked statically), for scripts/gpu-profiler: the static runtime
+// runtime linked statically), for gpu/checks/profiler/profiler.py: the static runtime
 // reaches cuProfilerStart/Stop through pointers from cuGetProcAddress, so a
 // capture window (--capture-range=cudaProfilerApi) opens only if the driver
 // interposer traces them. One launch before the window, 3 inside, 5 after;

@@ -1,5 +1,5 @@
 // An out-of-bounds kernel for the flight recorder's GPU check
-// (scripts/gpu-recorder): a few ordinary calls, one launch of a kernel that
+// (gpu/checks/recorder/recorder.py): a few ordinary calls, one launch of a kernel that
 // writes far past its buffer, then cudaDeviceSynchronize, which fails with a
 // sticky error (cudaErrorIllegalAddress on an H100).
 //

@@ -1,5 +1,5 @@
 // The 13.0 forms of calls whose plain name means something else in CUDA 12.
-// Under CUDA 12.9's headers (scripts/gpu-check --abi 12) the forms with edge
+// Under CUDA 12.9's headers (gpu/checks/conformance/conformance.py --abi 12) the forms with edge
 // data and the 7-argument capture info are the _v2/_v3 exports, while the
 // plain names keep 12's older signatures (tests/gpu12 calls those); the
 // batch copies take 12's extra failIdx argument (forwarded below). Naming

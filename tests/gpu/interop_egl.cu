@@ -420,7 +420,7 @@ static void setup_egl(void) {
             egl.cuda_device = (int)cuda;
         }
     }
-    // Local testing aid (never set by scripts/gpu-check): any EGL device,
+    // Local testing aid (never set by gpu/checks/conformance/conformance.py): any EGL device,
     // e.g. Mesa's software one, to run the EGL/GL plumbing over a fake driver.
     if (!dev && getenv("INTEROP_EGL_ANY_DEVICE")) dev = devs[0];
     if (!dev) {

@@ -1,4 +1,4 @@
-// Force-included into every GPU test program by scripts/gpu-check: stdout
+// Force-included into every GPU test program by gpu/checks/conformance/conformance.py: stdout
 // unbuffered, so a run that crashes still shows how far it got.
 #pragma once
 #include <stdio.h>

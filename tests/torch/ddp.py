@@ -15,7 +15,7 @@ Prints, per rank (stdout, one line each, whole lines):
   rank R STEP_TIME_MEDIAN_S 0.001234     (steps after the warm-up)
   rank R devices [d] nccl VERSION
 With --out, also writes DIR/rank{R}.txt with the same lines.
-scripts/gpu-multi runs it A/B with NVIDIA's runtime and with cudart-shim.
+gpu/checks/multi/multi.py runs it A/B with NVIDIA's runtime and with cudart-shim.
 """
 import argparse, hashlib, os, statistics, sys, time
 

@@ -1,4 +1,4 @@
-// Cold start: the process does only this; gpu-check times the whole process
+// Cold start: the process does only this; the bench GPU check times the whole process
 // (start to exit) and reports the median per runtime.
 #include <cuda_runtime.h>
 #include <cstdio>

@@ -49,7 +49,7 @@ pub mod record;
 
 use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
 use super::table::Row;
-use super::timeline::{GpuEvent, GpuSlice, GpuWhat};
+use super::event::{tracks, GpuEvent, GpuSlice, GpuWhat};
 use record as r;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -419,7 +419,7 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
             continue;
         }
         let ts = a.start.saturating_sub(offset);
-        let tid = track(a.device, a.stream);
+        let tid = tracks::gpu_track(a.device, a.stream);
         if st.tracks.insert((a.device, a.stream)) {
             out.push(GpuEvent::Track { device: a.device, stream: a.stream, tid });
         }
@@ -454,12 +454,6 @@ pub fn stream_id(handle: u64) -> Option<u32> {
     let mut id = 0u32;
     // SAFETY: CUPTI's function; the context is ignored for a stream handle.
     (unsafe { f(std::ptr::null_mut(), handle as *mut std::ffi::c_void, 0, &mut id) } == cupti::SUCCESS).then_some(id)
-}
-
-/// The timeline thread id of a device's stream (trace-format's, which
-/// the protobuf reader inverts).
-fn track(device: u32, stream: u32) -> u32 {
-    trace_format::perfetto::gpu_track_tid(device, stream)
 }
 
 /// The timeline's slice of one activity.

@@ -3,15 +3,17 @@
 //!
 //! What is kept: messages (ASCII, wide, registered strings), colors,
 //! categories (and their names), domains, integer and floating payloads,
-//! and the names given to threads, devices, contexts, streams and events.
+//! and the names given to threads, devices, contexts, streams and events
+//! (domains and names are recorded in the event model,
+//! [`super::event::names`], where the timeline's writers read them).
 //!
 //! Where it goes (only while tracing is on, and only inside a capture
 //! window, [`super::window`]):
 //! - push/pop ranges: one slice per range on an NVTX track of its thread,
-//!   one track per domain ([`super::timeline::KIND_NVTX_RANGE`]);
+//!   one track per domain ([`super::event::KIND_NVTX_RANGE`]);
 //! - start/end ranges (which may end on another thread): async slices
-//!   ([`super::timeline::KIND_NVTX_ASYNC`]);
-//! - marks: instants ([`super::timeline::KIND_NVTX_MARK`]);
+//!   ([`super::event::KIND_NVTX_ASYNC`]);
+//! - marks: instants ([`super::event::KIND_NVTX_MARK`]);
 //! - every range's duration into the `nvtx_sum` table ([`summary`]);
 //! - the call log: each line names its thread's innermost open range.
 //!
@@ -28,7 +30,9 @@
 
 mod inject;
 
-use super::{clock, timeline, window};
+use super::event::names::{self, domain_name, Domain, Kind};
+use super::event::{self, clock};
+use super::{timeline, window};
 use parking_lot::Mutex;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -79,12 +83,6 @@ impl Info {
     pub fn text(s: Cow<'static, str>) -> Info {
         Info { message: s, color: None, category: 0, payload: Payload::None }
     }
-}
-
-/// A domain (`nvtxDomainCreate`): the handle the program holds points at it.
-pub struct Domain {
-    pub id: u32,
-    pub name: &'static str,
 }
 
 /// A registered string (`nvtxDomainRegisterString`): its handle points at it.
@@ -155,36 +153,11 @@ unsafe fn attr(a: *const Attr) -> Info {
 
 // ---- registries (rare calls) ------------------------------------------
 
-static DOMAINS: Mutex<Vec<&'static Domain>> = Mutex::new(Vec::new());
 /// (domain id, category) -> name.
 static CATEGORIES: Mutex<Option<HashMap<(u32, u32), String>>> = Mutex::new(None);
-/// What a name was given to.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Kind {
-    Thread,
-    Device,
-    Context,
-    Stream,
-    Event,
-}
-static NAMES: Mutex<Option<HashMap<(Kind, u64), String>>> = Mutex::new(None);
 
 fn domain(name: Cow<'static, str>) -> *const Domain {
-    let mut d = DOMAINS.lock();
-    if let Some(found) = d.iter().find(|x| x.name == name) {
-        return *found;
-    }
-    let dom: &'static Domain = Box::leak(Box::new(Domain { id: d.len() as u32 + 1, name: Box::leak(name.into_owned().into_boxed_str()) }));
-    d.push(dom);
-    dom
-}
-
-/// The name of domain `id` (0: the default domain, "").
-pub fn domain_name(id: u32) -> &'static str {
-    if id == 0 {
-        return "";
-    }
-    DOMAINS.lock().get(id as usize - 1).map_or("?", |d| d.name)
+    names::domain(name)
 }
 
 fn register_string(_d: Option<&Domain>, s: Cow<'static, str>) -> *const c_void {
@@ -200,33 +173,9 @@ fn category_name(domain: u32, cat: u32) -> Option<String> {
     CATEGORIES.lock().as_ref().and_then(|m| m.get(&(domain, cat)).cloned())
 }
 
-/// CUPTI stream id -> the name given to the stream (GPU tracks are named
-/// by CUPTI's ids, not by handle).
-static STREAM_IDS: Mutex<Option<HashMap<u32, String>>> = Mutex::new(None);
-
 fn name(kind: Kind, handle: u64, name: Cow<'static, str>) {
-    if kind == Kind::Stream
-        && let Some(id) = super::gpu::stream_id(handle)
-    {
-        STREAM_IDS.lock().get_or_insert_with(HashMap::new).insert(id, name.to_string());
-    }
-    NAMES.lock().get_or_insert_with(HashMap::new).insert((kind, handle), name.into_owned());
-}
-
-/// The name the program gave a thread (by OS thread id), device, context,
-/// stream or event through NVTX.
-pub fn name_of(kind: Kind, handle: u64) -> Option<String> {
-    NAMES.lock().as_ref().and_then(|m| m.get(&(kind, handle)).cloned())
-}
-
-/// A GPU track's name: `GPU D stream S`, with the names given through
-/// NVTX (a stream named before its first GPU work shows; a device).
-pub fn gpu_track_name(device: u32, stream: u32) -> String {
-    let dev = name_of(Kind::Device, device as u64).map_or_else(|| format!("GPU {device}"), |n| format!("GPU {device} ({n})"));
-    match STREAM_IDS.lock().as_ref().and_then(|m| m.get(&stream)) {
-        Some(n) => format!("{dev} stream {stream} ({n})"),
-        None => format!("{dev} stream {stream}"),
-    }
+    let stream_id = if kind == Kind::Stream { super::gpu::stream_id(handle) } else { None };
+    names::set_name(kind, handle, stream_id, name.into_owned());
 }
 
 /// Set once some NVTX copy has been given our callbacks.
@@ -350,7 +299,7 @@ fn mark(d: Option<&Domain>, info: Info) {
         return;
     }
     let domain = d.map_or(0, |d| d.id);
-    let ev = timeline::Event::new(domain, 0, timeline::KIND_NVTX_MARK, 0, clock::ticks(), 0, color_word(info.color));
+    let ev = event::Event::new(domain, 0, event::KIND_NVTX_MARK, 0, clock::ticks(), 0, color_word(info.color));
     emit(ev, domain, &info);
 }
 
@@ -374,8 +323,8 @@ fn finish(open: &Open, t1: u64, level: u32, async_id: Option<u64>) {
         };
         add_sample(open.domain, &open.info.message, style, clock::to_ns(dt), span);
         let ev = match async_id {
-            None => timeline::Event::new(open.domain, level, timeline::KIND_NVTX_RANGE, 0, open.t0, dt, color_word(open.info.color)),
-            Some(id) => timeline::Event::new(open.domain, 0, timeline::KIND_NVTX_ASYNC, (id & 0x7fff_ffff) as i32, open.t0, dt, color_word(open.info.color)),
+            None => event::Event::new(open.domain, level, event::KIND_NVTX_RANGE, 0, open.t0, dt, color_word(open.info.color)),
+            Some(id) => event::Event::new(open.domain, 0, event::KIND_NVTX_ASYNC, (id & 0x7fff_ffff) as i32, open.t0, dt, color_word(open.info.color)),
         };
         emit(ev, open.domain, &open.info);
     }
@@ -385,7 +334,7 @@ fn finish(open: &Open, t1: u64, level: u32, async_id: Option<u64>) {
 }
 
 /// Hand one NVTX event to the timeline (with the timeline on).
-fn emit(ev: timeline::Event, domain: u32, info: &Info) {
+fn emit(ev: event::Event, domain: u32, info: &Info) {
     if super::FLAGS.load(Relaxed) & super::TIMELINE == 0 {
         return;
     }
@@ -540,14 +489,6 @@ pub fn any() -> bool {
     STARTED.load(Relaxed)
 }
 
-/// JSON for one NVTX event of thread `tid` (the timeline writer). `track`:
-/// the NVTX track's id for a push/pop range, whose name it returns first
-/// when `new_track` (one per thread and domain).
-pub fn track_of(tid: i32, domain: u32) -> i32 {
-    // Above every real thread id (< 2^22), below the GPU tracks (2^30).
-    (1 << 28) + ((domain.min(63) as i32) << 22) + (tid & 0x3f_ffff)
-}
-
 // ---- the export ----------------------------------------------------------
 
 /// NVTX3's injection entry point: NVTX calls it once per copy of NVTX in
@@ -591,10 +532,4 @@ mod tests {
         assert_eq!(std::mem::offset_of!(super::Attr, message), 40);
     }
 
-    #[test]
-    fn nvtx_tracks_sit_between_threads_and_gpu() {
-        let t = super::track_of(4_000_000, 63);
-        assert!(t > 4_194_304 && t < 1 << 30);
-        assert_ne!(super::track_of(5, 0), super::track_of(5, 1));
-    }
 }

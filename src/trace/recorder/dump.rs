@@ -19,7 +19,8 @@
 
 use super::ring::Entry;
 use crate::trace::args::{push_int, set_names_in_dump, Kept};
-use crate::trace::{clock, site_name, status_name};
+use crate::trace::event::clock;
+use crate::trace::event::names::{site_name, status_name};
 use std::cell::UnsafeCell;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering::*};

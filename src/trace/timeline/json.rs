@@ -2,9 +2,12 @@
 //! which Perfetto's UI and chrome://tracing load. Each object on a line of
 //! its own; the closing `]}` is the trailer the writer steps back over.
 
-use super::{nvtx_color, push_us, GpuEvent, GpuSlice, GpuWhat, Mem, View, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
+use super::{push_us, View};
+use crate::trace::event::names::{domain_name, site_name, status_name};
+use crate::trace::event::{nvtx_color, tracks, Event, GpuEvent, GpuSlice, GpuWhat, Mem, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
 use crate::trace::args::{escape_into, push_int, write_kept};
-use crate::trace::{clock, output};
+use crate::trace::event::clock;
+use crate::trace::output;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
@@ -60,9 +63,7 @@ impl super::Format for Json {
     fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
         self.buf.clear();
         let pid = self.pid;
-        // A name the program gave the thread through NVTX wins.
-        let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
-        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
+        let thread_name = &*tracks::thread_name(tid, thread_name);
         if self.named.insert(tid) {
             self.sep();
             let _ = write!(
@@ -97,13 +98,13 @@ impl super::Format for Json {
                 b.push_str("},\n");
             }
             b.push_str("{\"name\":\"");
-            b.push_str(crate::trace::site_name(e.site));
+            b.push_str(site_name(e.site));
             b.push_str(&call_mid);
             push_us(b, clock::since_start_ns(e.t0) as u64);
             b.push_str(",\"dur\":");
             push_us(b, clock::to_ns(e.dt));
             b.push_str(",\"args\":{\"result\":\"");
-            crate::trace::status_name(e.site, e.result, b);
+            status_name(e.site, e.result, b);
             b.push_str("\",\"depth\":");
             push_int(b, e.depth);
             write_kept(&c.args[e.args.0 as usize..e.args.1 as usize], c.text, b);
@@ -175,7 +176,7 @@ pub(in crate::trace) fn gpu_object(pid: u32, e: &GpuEvent, s: &mut String) {
             let _ = write!(
                 s,
                 "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}}",
-                escape(&crate::trace::nvtx::gpu_track_name(*device, *stream))
+                escape(&tracks::gpu_track_name(*device, *stream))
             );
             s.push_str(",\n");
             let _ = write!(s, "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"sort_index\":{tid}}}}}");
@@ -226,7 +227,7 @@ fn slice(pid: u32, a: &GpuSlice, s: &mut String) {
             bandwidth(s, *bytes);
         }
         GpuWhat::Set { bytes, value } => {
-            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", crate::trace::gpu_table::MEMSET);
+            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", trace_format::gpu_table::MEMSET);
             bandwidth(s, *bytes);
         }
     }
@@ -236,11 +237,11 @@ fn slice(pid: u32, a: &GpuSlice, s: &mut String) {
 /// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range
 /// is a slice on the NVTX track of its thread and domain (named on first
 /// use), a start/end range an async slice pair, a mark an instant.
-fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_name: &str, e: &super::Event, c: &View<'_>) {
+fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_name: &str, e: &Event, c: &View<'_>) {
     use std::fmt::Write as _;
     let args = &c.args[e.args.0 as usize..e.args.1 as usize];
-    let domain = crate::trace::nvtx::domain_name(e.site);
-    let track = crate::trace::nvtx::track_of(tid, e.site);
+    let domain = domain_name(e.site);
+    let track = tracks::nvtx_track(tid, e.site);
     if e.kind != KIND_NVTX_ASYNC && named.insert(track) {
         let label = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
         let _ = writeln!(b, "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{track},\"args\":{{\"name\":\"{}\"}}}},", escape(&label));
@@ -297,7 +298,7 @@ fn nvtx(b: &mut String, named: &mut HashSet<i32>, pid: u32, tid: i32, thread_nam
 /// A ledger change ([`KIND_MEMORY`]): an instant on the thread's track
 /// with its size, kind, device and library, and a sample of the counter
 /// track of its device and kind (bytes live).
-fn memory(b: &mut String, pid: u32, tid: i32, e: &super::Event) {
+fn memory(b: &mut String, pid: u32, tid: i32, e: &Event) {
     let m = Mem::of(e);
     let ts = clock::since_start_ns(e.t0) as u64;
     let _ = write!(b, "{{\"name\":\"{}\",\"cat\":\"memory\",\"ph\":\"i\",\"s\":\"t\",\"pid\":{pid},\"tid\":{tid},\"ts\":", m.what);

@@ -2,14 +2,11 @@
 //! choice (Chrome trace event JSON, `json`; Perfetto's native protobuf,
 //! `perfetto`).
 //!
-//! The event model: a traced call is an [`Event`] of kind [`KIND_CALL`]
-//! (function, depth, result, start, duration, flow id of the GPU work it
-//! launched, its kept arguments); an allocation or free the ledger booked
-//! is [`KIND_MEMORY`] (an instant and a sample of its device and kind's
-//! counter track); NVTX ranges and marks are `KIND_NVTX_*`; GPU activity
-//! arrives as [`GpuEvent`]s (trace/gpu). Every writer ([`Format`]: `json`,
-//! `perfetto`) renders every kind; a new kind is a new `KIND_*` value here
-//! and a case in each writer.
+//! The event model ([`Event`], [`GpuEvent`], the `KIND_*` values, names
+//! and tracks) is trace/event, below both the producers that push here and
+//! the writers below ([`Format`]: `json`, `perfetto`), which render every
+//! kind and look names up there, never in a producer. A new format is one
+//! new writer file.
 //!
 //! Each thread appends its events to the current [`Chunk`] of its own
 //! [`Lane`] without taking a lock (a chunk is a single-producer buffer that
@@ -39,6 +36,7 @@ pub(in crate::trace) mod json;
 mod perfetto;
 
 use super::args::{push_int, CallArgs, Kept};
+use super::event::{Event, GpuEvent};
 use super::output;
 use crate::config::TimelineFormat;
 use std::cell::UnsafeCell;
@@ -47,101 +45,6 @@ use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed, Release}};
-
-/// A traced call: `site` the function, `depth` its nesting (0: the
-/// program's own call), `result` its status, `t0`/`dt` its start and
-/// duration in clock ticks, `value` the flow id of the GPU work it launched
-/// (0: none), and its kept arguments.
-pub const KIND_CALL: u8 = 0;
-/// An allocation or a free booked by the ledger (src/ledger, the one
-/// source of memory accounting), made by the call just before it on the
-/// same thread: `site` the calling library ([`crate::ledger::caller`]'s
-/// id), `depth` the ledger's kind, plus [`MEM_ALLOC`] for an allocation,
-/// `result` the device (-1: host), `t0` when the call returned, `dt` the
-/// bytes then live on that device of that kind (not a duration), `value`
-/// the allocation's size. Rendered as an instant on the thread's track
-/// and a sample of the counter track of its device and kind ([`Mem`]).
-pub const KIND_MEMORY: u8 = 1;
-/// In a [`KIND_MEMORY`] event's `depth`: an allocation (else a free).
-pub const MEM_ALLOC: u16 = 0x100;
-/// An NVTX push/pop range: `site` is its domain, `depth` its level in
-/// that domain on its thread, `value` its color ([`nvtx_color`]); the
-/// message and the rest are its arguments (trace/nvtx).
-pub const KIND_NVTX_RANGE: u8 = 2;
-/// An NVTX start/end range (may cross threads): as a range, with `result`
-/// its id.
-pub const KIND_NVTX_ASYNC: u8 = 3;
-/// An NVTX mark (an instant): as a range, without duration.
-pub const KIND_NVTX_MARK: u8 = 4;
-
-/// An NVTX event's color from its `value`: bit 32 set = ARGB in the low half.
-pub fn nvtx_color(value: i64) -> Option<u32> {
-    (value >> 32 & 1 == 1).then_some(value as u32)
-}
-
-/// The timeline event of a ledger change ([`KIND_MEMORY`]) made by a
-/// call that returned at `t` (clock ticks).
-pub fn memory_event(m: &crate::ledger::MemEvent, t: u64) -> Event {
-    let depth = m.kind as u32 | if m.alloc { MEM_ALLOC as u32 } else { 0 };
-    Event::new(m.lib as u32, depth, KIND_MEMORY, m.device, t, m.track, m.size as i64)
-}
-
-/// A [`KIND_MEMORY`] event as the writers show it.
-pub(super) struct Mem {
-    /// The instant's name: `alloc` or `free`.
-    pub what: &'static str,
-    /// `device`, `pool`, `vmm`, `managed`, `graph`, `imported`, `host`.
-    pub kind: &'static str,
-    /// -1: host memory.
-    pub device: i32,
-    pub bytes: u64,
-    /// Bytes live on the device of this kind after the call.
-    pub live: u64,
-    /// The calling library (`?`: not known).
-    pub library: String,
-}
-
-impl Mem {
-    pub fn of(e: &Event) -> Mem {
-        let kind = crate::ledger::Kind::ALL.get((e.depth & 0xff) as usize).map_or("?", |k| k.name());
-        Mem {
-            what: if e.depth & MEM_ALLOC != 0 { "alloc" } else { "free" },
-            kind,
-            device: e.result,
-            bytes: e.value as u64,
-            live: e.dt,
-            library: crate::ledger::caller::name(e.site as crate::ledger::caller::LibId),
-        }
-    }
-
-    /// The name of the counter track of this event's device and kind
-    /// (bytes live): `GPU 0 device memory (bytes)`, `host memory (bytes)`.
-    pub fn track_name(&self) -> String {
-        if self.device < 0 { format!("{} memory (bytes)", self.kind) } else { format!("GPU {} {} memory (bytes)", self.device, self.kind) }
-    }
-}
-
-/// One host event (see the `KIND_*` constants for what each field holds).
-#[derive(Clone, Copy)]
-pub struct Event {
-    pub site: u32,
-    pub depth: u16,
-    pub kind: u8,
-    pub result: i32,
-    pub t0: u64,
-    pub dt: u64,
-    pub value: i64,
-    /// Set by [`push`]: this event's arguments in its chunk's `args`, and
-    /// the length of the chunk's text once this event's is in.
-    args: (u32, u32),
-    text_end: u32,
-}
-
-impl Event {
-    pub fn new(site: u32, depth: u32, kind: u8, result: i32, t0: u64, dt: u64, value: i64) -> Event {
-        Event { site, depth: depth.min(u16::MAX as u32) as u16, kind, result, t0, dt, value, args: (0, 0), text_end: 0 }
-    }
-}
 
 const EVENTS_PER_CHUNK: usize = 4096;
 const ARGS_PER_CHUNK: usize = 4 * EVENTS_PER_CHUNK;
@@ -345,42 +248,6 @@ static CHILD: AtomicBool = AtomicBool::new(false);
 pub static DROPPED: AtomicU64 = AtomicU64::new(0);
 /// Batches the writer thread has taken from the queue and not yet written.
 static IN_FLIGHT: AtomicUsize = AtomicUsize::new(0);
-
-/// What the timeline is made of besides host events: GPU activity from
-/// CUPTI (trace/gpu), in the order it was taken.
-pub enum GpuEvent {
-    /// A device stream seen for the first time; `tid` is its track (see
-    /// trace/gpu's `track`), above every host thread id.
-    Track { device: u32, stream: u32, tid: u32 },
-    Slice(GpuSlice),
-    /// The end of the arrow from a launching call (flow id `id`, the
-    /// call's [`Event::value`]) to the first slice of its GPU work.
-    FlowEnd { tid: u32, ts: u64, id: u64 },
-}
-
-/// One kernel, copy or memset on a device stream.
-pub struct GpuSlice {
-    pub tid: u32,
-    /// Start and duration, nanoseconds on the trace's axis.
-    pub ts: u64,
-    pub dur: u64,
-    /// The demangled kernel name, the copy's direction, or "CUDA memset".
-    pub name: String,
-    pub device: u32,
-    pub stream: u32,
-    pub correlation: u32,
-    pub graph: u32,
-    /// The flow id of the launching call (0: not linked).
-    pub launch: u64,
-    pub what: GpuWhat,
-}
-
-pub enum GpuWhat {
-    Kernel { grid: [i32; 3], block: [i32; 3], registers: u16, static_shared: i32, dynamic_shared: i32 },
-    /// `op`: the copy kind as the GPU tables name it ("[CUDA memcpy HtoD]").
-    Copy { op: &'static str, bytes: u64 },
-    Set { bytes: u64, value: u32 },
-}
 
 /// A timeline format: turns the event stream into the bytes of its file.
 /// Each method returns the bytes to append (a buffer the format owns),
@@ -989,7 +856,8 @@ pub fn disable_in_child() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{clock, CallSite, TraceArg};
+    use crate::trace::event::{clock, KIND_CALL, KIND_NVTX_ASYNC, KIND_NVTX_MARK, KIND_NVTX_RANGE};
+    use crate::trace::{CallSite, TraceArg};
     use serde_json::Value;
 
     /// An argument's name and how to capture it.
@@ -1031,7 +899,7 @@ mod tests {
         // no name here.)
         push(Event::new(alloc, 1, KIND_CALL, 2, t + 1100, 300, 0), &[("bytesize", &int(64))]);
         push(Event::new(malloc, 0, KIND_CALL, 0, t + 1000, 1000, 0), &[("size", &int(64))]);
-        push(memory_event(&memory, t + 2000), &[]);
+        push(memory.event(t + 2000), &[]);
         push(Event::new(0, 1, KIND_NVTX_RANGE, 0, t + 950, 500, (1 << 32) | 0xff0000), &[("message", &text("inner")), ("payload", &int(42))]);
         push(Event::new(0, 0, KIND_NVTX_RANGE, 0, t + 900, 2000, 0), &[("message", &text("outer"))]);
         push(Event::new(0, 0, KIND_NVTX_MARK, 0, t + 1500, 0, 0), &[("message", &text("tick"))]);

@@ -7,8 +7,11 @@
 //! interned per sequence; success is the absence of a result. Only whole
 //! packets are written, so the file is a complete trace after every batch.
 
-use super::{nvtx_color, GpuEvent, GpuSlice, GpuWhat, Mem, View, KIND_CALL, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
-use crate::trace::{clock, output};
+use super::View;
+use crate::trace::event::names::{domain_name, site_name, status_name};
+use crate::trace::event::{nvtx_color, tracks, Event, GpuEvent, GpuSlice, GpuWhat, Mem, KIND_CALL, KIND_MEMORY, KIND_NVTX_ASYNC, KIND_NVTX_RANGE};
+use crate::trace::event::clock;
+use crate::trace::output;
 use std::collections::{HashMap, HashSet};
 use trace_format::perfetto::{async_uuid, bytes_counter_track, memory_uuid, process_uuid, protos as pb, put_packet, thread_uuid, PROCESS_RECORD};
 
@@ -71,7 +74,7 @@ impl Seq {
         if self.sites[i] == 0 {
             self.sites[i] = self.next_name;
             self.next_name += 1;
-            new.event_names.push(pb::EventName { iid: Some(self.sites[i]), name: Some(crate::trace::site_name(site).to_owned()) });
+            new.event_names.push(pb::EventName { iid: Some(self.sites[i]), name: Some(site_name(site).to_owned()) });
         }
         self.sites[i]
     }
@@ -398,9 +401,7 @@ impl super::Format for Perfetto {
             Seq::new(*next - 1)
         });
         let sid = Some(SeqId::TrustedPacketSequenceId(seq.id));
-        // A name the program gave the thread through NVTX wins (as in the JSON).
-        let nvtx_name = crate::trace::nvtx::name_of(crate::trace::nvtx::Kind::Thread, tid as u64);
-        let thread_name = nvtx_name.as_deref().unwrap_or(thread_name);
+        let thread_name = &*tracks::thread_name(tid, thread_name);
         if fresh {
             let d = pb::TrackDescriptor {
                 uuid: Some(thread_uuid(pid, tid as u32)),
@@ -423,7 +424,7 @@ impl super::Format for Perfetto {
         // and NVTX ranges' `depth` is their level); a memory event (its
         // `depth` holds its kind, above any level) after the call that
         // made it.
-        let start = |e: &super::Event| clock::since_start_ns(e.t0) as u64;
+        let start = |e: &Event| clock::since_start_ns(e.t0) as u64;
         let mut order: Vec<usize> = (0..c.events.len()).collect();
         order.sort_by_key(|&i| (start(&c.events[i]), c.events[i].depth));
         let mut ends = Ends::default();
@@ -446,7 +447,7 @@ impl super::Format for Perfetto {
                     }
                     if e.result != 0 {
                         self.text.clear();
-                        crate::trace::status_name(e.site, e.result, &mut self.text);
+                        status_name(e.site, e.result, &mut self.text);
                         let value = seq.value(&self.text, &mut new);
                         annotate(seq, &mut ev, "result", value, &mut new);
                     }
@@ -497,7 +498,7 @@ impl super::Format for Perfetto {
                     // domain, a mark an instant there, a start/end range a
                     // slice on a track of its own (it may cross threads).
                     let args = &c.args[e.args.0 as usize..e.args.1 as usize];
-                    let domain = crate::trace::nvtx::domain_name(e.site);
+                    let domain = domain_name(e.site);
                     let uuid = if kind == KIND_NVTX_ASYNC {
                         let uuid = async_uuid(pid, e.result as u32);
                         let name = if domain.is_empty() { "NVTX start/end".to_owned() } else { format!("NVTX {domain} start/end") };
@@ -505,7 +506,7 @@ impl super::Format for Perfetto {
                         put_packet(&Self::packet(seq.id, None, Data::TrackDescriptor(d)), &mut self.buf);
                         uuid
                     } else {
-                        let track = crate::trace::nvtx::track_of(tid, e.site);
+                        let track = tracks::nvtx_track(tid, e.site);
                         let uuid = thread_uuid(pid, track as u32);
                         if self.nvtx_tracks.insert(uuid) {
                             let name = if domain.is_empty() { format!("NVTX {thread_name}") } else { format!("NVTX {domain} {thread_name}") };
@@ -679,7 +680,7 @@ impl Perfetto {
                 arg(seq, "bandwidth (GB/s)", bandwidth(*bytes), new);
             }
             GpuWhat::Set { bytes, value } => {
-                let o = seq.value(crate::trace::gpu_table::MEMSET, new);
+                let o = seq.value(trace_format::gpu_table::MEMSET, new);
                 arg(seq, "operation", o, new);
                 arg(seq, "value", AnnValue::UintValue(*value as u64), new);
                 arg(seq, "bytes", AnnValue::UintValue(*bytes), new);
