@@ -869,7 +869,10 @@ fn cut_recording() {
     CUT.store(true, Relaxed);
     std::sync::atomic::fence(SeqCst);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-    for s in all_states() {
+    // This thread's own recording, if a signal handler calls exit() inside
+    // it, cannot finish while we wait: not waited for.
+    let me = CURRENT.try_with(Cell::get).unwrap_or(std::ptr::null());
+    for s in all_states().into_iter().filter(|s| !std::ptr::eq(*s, me)) {
         while s.recording.load(Acquire) {
             if std::time::Instant::now() > deadline {
                 log::warn!("tracing: a thread is still recording a call after 2 s; the outputs may disagree on that call");
