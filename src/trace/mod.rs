@@ -972,17 +972,8 @@ pub fn summary() -> table::Summary {
             continue;
         }
         let name = site_name(id).to_owned();
-        let total_ns = (a.total_estimate() as f64 * k).round() as u64;
-        let (min_ns, max_ns) = (clock::to_ns(a.min), clock::to_ns(a.max));
-        sum.rows.push(table::Row {
-            name: name.clone(),
-            calls: a.calls,
-            total_ns: total_ns.max(a.calls),
-            med_ns: (a.median() * k).round().clamp(min_ns as f64, max_ns as f64),
-            min_ns,
-            max_ns,
-            stddev_ns: a.stddev() * k,
-        });
+        let (total_ns, med_ns, min_ns, max_ns, stddev_ns) = a.ns_figures(k);
+        sum.rows.push(table::Row { name: name.clone(), calls: a.calls, total_ns, med_ns, min_ns, max_ns, stddev_ns });
         for (&code, &n) in &a.errors {
             let mut error = String::new();
             if code == -1 {
