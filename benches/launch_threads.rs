@@ -6,6 +6,11 @@
 //! alone (many more calls per round: it is short). Any lock on the lookup
 //! shows up as a cost that grows with the thread count.
 //!
+//! The `<<<>>>` path is also measured with progress state kept (the
+//! watchdog's: `trace::progress`), interleaved with it off, so the row
+//! "progress kept (added)" is what a launch pays for it: the stream's
+//! launch count, its ring record (with a clock read), the kernel's class.
+//!
 //! `cargo bench --bench launch_threads`. Figures: best of
 //! `CUDART_SHIM_BENCH_REPEATS` (default 5) interleaved rounds, wall-clock
 //! ns per call (wall time / calls of all threads). The fake driver itself
@@ -130,6 +135,9 @@ fn main() {
         ("registry lookup alone", Path::Lookup, total * 16),
     ];
     let mut best = vec![[f64::MAX; 3]; paths.len()];
+    // The <<<>>> path with progress kept, and again with it off right
+    // before (the same conditions, interleaved).
+    let (mut kept, mut plain) = ([f64::MAX; 3], [f64::MAX; 3]);
     for _ in 0..repeats {
         for (ti, &t) in counts.iter().enumerate() {
             for (pi, &(_, p, calls)) in paths.iter().enumerate() {
@@ -137,6 +145,12 @@ fn main() {
                 best[pi][ti] = best[pi][ti].min(ns);
                 clear();
             }
+            plain[ti] = plain[ti].min(run(Path::Chevron, t, total / t, kernel));
+            clear();
+            cudart_shim::watchdog::keep_progress();
+            kept[ti] = kept[ti].min(run(Path::Chevron, t, total / t, kernel));
+            cudart_shim::trace::progress::pause();
+            clear();
         }
     }
     println!("wall-clock ns per call (wall / calls of all threads; {} cores), best of {repeats} interleaved rounds, {total} calls per round (the lookup alone 16 times more), fake driver", std::thread::available_parallelism().map_or(0, |n| n.get()));
@@ -144,5 +158,8 @@ fn main() {
     for (pi, (name, _, _)) in paths.iter().enumerate() {
         println!("{:<30} {:>12.1} {:>12.1} {:>12.1}", name, best[pi][0], best[pi][1], best[pi][2]);
     }
+    println!("{:<30} {:>12.1} {:>12.1} {:>12.1}", "<<<>>>, progress off", plain[0], plain[1], plain[2]);
+    println!("{:<30} {:>12.1} {:>12.1} {:>12.1}", "<<<>>>, progress kept", kept[0], kept[1], kept[2]);
+    println!("{:<30} {:>12.1} {:>12.1} {:>12.1}", "progress kept (added)", kept[0] - plain[0], kept[1] - plain[1], kept[2] - plain[2]);
     std::mem::forget(fake);
 }

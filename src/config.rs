@@ -113,6 +113,10 @@ pub enum TimelineFormat {
     /// job, docs/PERFORMANCE.md), and what a name with neither extension gets.
     #[default]
     Perfetto,
+    /// PyTorch profiler (Kineto) form of Chrome JSON (`*.kineto.json`), for
+    /// Holistic Trace Analysis and other tools that read PyTorch traces
+    /// (docs/HTA.md).
+    Kineto,
 }
 
 impl TimelineFormat {
@@ -120,6 +124,8 @@ impl TimelineFormat {
     pub fn of_path(path: &str) -> Option<TimelineFormat> {
         if path.ends_with(".pftrace") || path.ends_with(".perfetto-trace") {
             Some(TimelineFormat::Perfetto)
+        } else if path.ends_with(".kineto.json") {
+            Some(TimelineFormat::Kineto)
         } else if path.ends_with(".json") {
             Some(TimelineFormat::Json)
         } else {
@@ -203,6 +209,11 @@ pub struct TraceConfig {
     /// Capture windows (`CUDART_SHIM_CAPTURE_*`, `CUDART_SHIM_DELAY`,
     /// `CUDART_SHIM_DURATION`): see `trace::window`.
     pub capture: Capture,
+    /// `CUDART_SHIM_STEP_RANGE=NAME`: every instance of the NVTX range NAME
+    /// is a training step (the Kineto timeline writes it as
+    /// `ProfilerStep#<n>`, numbered from 0: docs/HTA.md). One option for
+    /// every user of steps.
+    pub step_range: Option<String>,
 }
 
 /// What opens and closes capture windows. The default (every field unset)
@@ -536,8 +547,9 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         None | Some("") => None,
         Some("json") => Some(TimelineFormat::Json),
         Some("perfetto" | "protobuf") => Some(TimelineFormat::Perfetto),
+        Some("kineto") => Some(TimelineFormat::Kineto),
         Some(o) => {
-            warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_FORMAT: ignoring {o:?}; accepted: json or perfetto"));
+            warnings.push(format!("CUDART_SHIM_TRACE_TIMELINE_FORMAT: ignoring {o:?}; accepted: json, perfetto or kineto"));
             None
         }
     };
@@ -546,6 +558,7 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
         let name = match c.timeline_format {
             TimelineFormat::Json => "cudart-shim-%p.json",
             TimelineFormat::Perfetto => "cudart-shim-%p.pftrace",
+            TimelineFormat::Kineto => "cudart-shim-%p.kineto.json",
         };
         c.timeline_file = Some(expand_path(name, pid, rank));
     }
@@ -569,6 +582,8 @@ pub fn parse_trace_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (Tr
     }
     c.session = get("CUDART_SHIM_TRACE_SESSION").filter(|s| s.starts_with('/') && !s.contains('\0'));
     c.capture = parse_capture(&get, &mut warnings);
+    // Steps (docs/HTA.md): an empty name is no step range.
+    c.step_range = get("CUDART_SHIM_STEP_RANGE").filter(|v| !v.trim().is_empty());
     (c, warnings)
 }
 
@@ -772,6 +787,76 @@ pub mod fuzzing {
     }
 }
 
+// ---- the watchdog (issue 35) ----------------------------------------------
+
+/// What the watchdog and the on-demand hang report are asked to do
+/// (`CUDART_SHIM_WATCHDOG`, `_WATCHDOG_ACTION`, `_HANG_FILE`,
+/// `_DUMP_SIGNAL`; `cudart-shim trace|run --watchdog ...` sets them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WatchdogConfig {
+    /// Report when nothing has progressed for this long (None: off).
+    pub seconds: Option<f64>,
+    /// Raise SIGABRT after the report.
+    pub abort: bool,
+    /// The report's path, `%p`/`%r` expanded (default
+    /// `cudart-shim-hang-<pid>.json` in the working folder).
+    pub file: String,
+    /// The signal that asks for a report at any time.
+    pub dump_signal: Option<i32>,
+}
+
+impl WatchdogConfig {
+    /// Whether anything is asked (progress state is then kept).
+    pub fn any(&self) -> bool {
+        self.seconds.is_some() || self.dump_signal.is_some()
+    }
+}
+
+pub use trace_format::hang::{parse_dump_signal, parse_watchdog_seconds};
+
+/// Parse the watchdog's variables (the environment in production, a map
+/// in unit tests). A bad value: one warning, that part off.
+pub fn parse_watchdog_config(get: impl Fn(&str) -> Option<String>, pid: u32) -> (WatchdogConfig, Vec<String>) {
+    let mut c = WatchdogConfig::default();
+    let mut warnings = Vec::new();
+    if let Some(v) = get("CUDART_SHIM_WATCHDOG") {
+        match parse_watchdog_seconds(&v) {
+            Ok(s) => c.seconds = Some(s),
+            Err(e) => warnings.push(format!("CUDART_SHIM_WATCHDOG: {e}; the watchdog is off")),
+        }
+    }
+    match get("CUDART_SHIM_WATCHDOG_ACTION").as_deref().map(str::trim) {
+        None | Some("" | "report") => {}
+        Some("abort") => c.abort = true,
+        Some(o) => warnings.push(format!("CUDART_SHIM_WATCHDOG_ACTION: ignoring {o:?}; accepted: report (the default) or abort")),
+    }
+    if let Some(v) = get("CUDART_SHIM_DUMP_SIGNAL") {
+        match parse_dump_signal(&v) {
+            Ok(s) => c.dump_signal = Some(s),
+            Err(e) => warnings.push(format!("CUDART_SHIM_DUMP_SIGNAL: {e}; no signal asks for a report")),
+        }
+    }
+    let rank = rank_in_name(&get, pid);
+    c.file = match get("CUDART_SHIM_HANG_FILE").filter(|v| !v.trim().is_empty()) {
+        Some(t) => expand_path(&t, pid, &rank),
+        None => format!("cudart-shim-hang-{pid}.json"),
+    };
+    (c, warnings)
+}
+
+/// The watchdog configuration of this process: read once, warnings logged.
+pub fn watchdog_config() -> &'static WatchdogConfig {
+    static CONFIG: std::sync::OnceLock<WatchdogConfig> = std::sync::OnceLock::new();
+    CONFIG.get_or_init(|| {
+        init_logging();
+        let (c, warnings) = parse_watchdog_config(env_var, std::process::id());
+        for w in warnings {
+            log::warn!("{w}");
+        }
+        c
+    })
+}
+
 #[cfg(test)]
 mod tests {
     /// fuzz/capture found `CUDART_SHIM_NVTX_CAPTURE=@ 0.5` taken as a
@@ -891,6 +976,15 @@ mod tests {
         let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "xml")]);
         assert_eq!((c.timeline_format, w.len()), (TimelineFormat::Perfetto, 1));
         assert!(w[0].contains("CUDART_SHIM_TRACE_TIMELINE_FORMAT"));
+        // The Kineto form (issue #37): by name, by variable, its default name.
+        assert_eq!(tl(&[("CUDART_SHIM_TRACE_TIMELINE_FILE", "r0.kineto.json")]).0.timeline_format, TimelineFormat::Kineto);
+        let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "kineto")]).0;
+        assert_eq!((c.timeline_format, c.timeline_file.as_deref()), (TimelineFormat::Kineto, Some("cudart-shim-42.kineto.json")));
+        let (c, w) = tl(&[("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "hta"), ("CUDART_SHIM_TRACE_TIMELINE_FILE", "t.json")]);
+        assert_eq!((c.timeline_format, w.len()), (TimelineFormat::Json, 1));
+        assert!(w[0].contains("kineto"), "{w:?}");
+        assert_eq!(tl(&[("CUDART_SHIM_STEP_RANGE", "train step")]).0.step_range.as_deref(), Some("train step"));
+        assert_eq!(tl(&[("CUDART_SHIM_STEP_RANGE", " ")]).0.step_range, None);
         let c = tl(&[("CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE", "10M"), ("CUDART_SHIM_TRACE_TIMELINE_RING", "1")]).0;
         assert_eq!((c.timeline_max_size, c.timeline_ring), (Some(10 << 20), true));
         for (good, n) in [("64M", 64u64 << 20), ("64MiB", 64 << 20), ("4096", 4096), ("1 gib", 1 << 30), ("2T", 2 << 40)] {

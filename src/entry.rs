@@ -23,7 +23,7 @@
 use crate::control::RUNTIME;
 use crate::intercept;
 use crate::runtime::error;
-use crate::trace::{self, CallArgs, CallSite};
+use crate::trace::{self, progress, CallArgs, CallSite};
 use crate::types::{cudaError_t, cudaErrorUnknown, CudaResult};
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -109,10 +109,34 @@ pub fn status<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: 
         let p: &P = p;
         return finish(guard(site, move || run_status(init, p, body), Err(cudaErrorUnknown)));
     }
+    if intercept::progress() {
+        return status_progress(site, init, id, p, args, body);
+    }
+    status_observed(site, init, id, p, args, body)
+}
+
+/// A status export on the slow path, as the capabilities other than
+/// progress want it.
+#[inline(always)]
+fn status_observed<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> CudaResult) -> cudaError_t {
+    if !intercept::wants_besides_progress(id) {
+        let p: &P = p;
+        return finish(guard(site, move || run_status(init, p, body), Err(cudaErrorUnknown)));
+    }
     if intercept::recorder_alone() {
         return status_recorded(site, init, p, args, body);
     }
     status_slow(site, init, id, p, args, body)
+}
+
+/// A status export with progress kept (`trace::progress`): published
+/// around the rest of its path.
+#[inline(never)]
+fn status_progress<P>(site: &'static CallSite, init: bool, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> CudaResult) -> cudaError_t {
+    let e = progress::enter_runtime(id, p as *const P, args);
+    let r = status_observed(site, init, id, p, args, body);
+    progress::exit(e, id, p as *const P as *const u8, r.0);
+    r
 }
 
 /// A status export with the flight recorder alone on: observed, with no
@@ -197,10 +221,32 @@ pub fn value<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id
         let p: &P = p;
         return guard(site, move || body(p), on_panic);
     }
+    if intercept::progress() {
+        return value_progress(site, id, p, args, body, on_panic);
+    }
+    value_observed(site, id, p, args, body, on_panic)
+}
+
+/// [`status_observed`] for an export that returns a value.
+#[inline(always)]
+fn value_observed<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> T, on_panic: T) -> T {
+    if !intercept::wants_besides_progress(id) {
+        let p: &P = p;
+        return guard(site, move || body(p), on_panic);
+    }
     if intercept::recorder_alone() {
         return value_recorded(site, p, args, body, on_panic);
     }
     value_slow(site, id, p, args, body, on_panic)
+}
+
+/// [`status_progress`] for an export that returns a value.
+#[inline(never)]
+fn value_progress<T: trace::TraceArg + Copy + 'static, P>(site: &'static CallSite, id: u32, p: &mut P, args: Args<'_, P>, body: impl FnOnce(&P) -> T, on_panic: T) -> T {
+    let e = progress::enter_runtime(id, p as *const P, args);
+    let v = value_observed(site, id, p, args, body, on_panic);
+    progress::exit(e, id, p as *const P as *const u8, trace::status_of_value(&v).0);
+    v
 }
 
 /// [`status_recorded`] for an export that returns a value.

@@ -29,6 +29,10 @@ pub mod intercept;
 #[macro_use]
 pub mod entry;
 /// cbindgen:ignore
+pub mod service;
+/// cbindgen:ignore
+pub mod watchdog;
+/// cbindgen:ignore
 /// Crate-private: safe functions over raw C pointers, sound only behind the
 /// `unsafe extern "C"` exports in [`api`]. Tests reach the few items they
 /// check through [`internals`].

@@ -274,7 +274,7 @@ fn live_summary_and_report_agree_on_the_median() {
     let get_device = a.iter().find(|r| r.0 == "cudaGetDevice").unwrap();
     assert_eq!(get_device.1, 600, "an even count");
     for ((name, _, live), (_, _, exact)) in a.iter().zip(&b) {
-        // The README's statement: the live median is within 1/32 of the
+        // docs/TRACING.md's statement (was the README's): the live median is within 1/32 of the
         // exact one (the same call's duration, by histogram bucket).
         assert!((live - exact).abs() <= exact / 32.0 + 1.0, "{name}: live {live} vs report {exact}");
     }

@@ -356,7 +356,7 @@ fn entry_points_from_cuda_get_driver_entry_point_are_traced() {
 
 #[test]
 fn environment_route_without_the_cli() {
-    // What the README gives for containers and job schedulers.
+    // What docs/INTERPOSER.md gives for containers and job schedulers.
     let exe = driver_api_program("ip_env");
     let f = scratch("ip_env").join("summary.txt");
     let _ = std::fs::remove_file(&f);
@@ -478,4 +478,45 @@ fn run_acts_on_a_program_that_only_calls_the_driver() {
     assert_eq!((code, out.contains("cuMemAlloc(&d, 1 << 20) = 2 ")), (Some(2), true), "{out}{err}");
     let (code, out, err) = run(&["--memory-limit", "2MiB"]);
     assert_eq!(code, Some(0), "{out}{err}");
+}
+
+/// Issue #33: the memory table said `devices []` for a program that
+/// allocated on device 0 through the driver only (our runtime never made
+/// a context). Every output's process record names the device: the
+/// memory report, the summary, the call log and the timeline.
+#[test]
+fn every_outputs_process_record_names_the_device_a_driver_program_used() {
+    let exe = driver_api_program("ip_devices");
+    let dir = scratch("ip_devices");
+    let (m, s, c, t) = (dir.join("m.json"), dir.join("s.json"), dir.join("c.log"), dir.join("t.json"));
+    for f in [&m, &s, &c, &t] {
+        let _ = std::fs::remove_file(f);
+    }
+    // The environment route (each output to its own file).
+    let o = Command::new(&exe)
+        .env("LD_LIBRARY_PATH", interposer().parent().unwrap())
+        .env("CUDART_SHIM_DRIVER", fake_driver())
+        .env("CUDART_SHIM_TRACE", "summary,calls,timeline,memory")
+        .env("CUDART_SHIM_TRACE_SUMMARY_FILE", &s)
+        .env("CUDART_SHIM_TRACE_CALLS_FILE", &c)
+        .env("CUDART_SHIM_TRACE_TIMELINE_FILE", &t)
+        .env("CUDART_SHIM_TRACE_MEMORY_FILE", &m)
+        .output()
+        .unwrap();
+    let (out, err) = output_text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}\n{err}", p.display()))).unwrap()
+    };
+    assert_eq!(read(&m)["process"]["devices"], serde_json::json!([0]), "memory report: {}", read(&m)["process"]);
+    assert_eq!(read(&s)["process"]["devices"], serde_json::json!([0]), "summary: {}", read(&s)["process"]);
+    // The timeline's record as of its last flush (what `report` reads;
+    // otherData's is written when the file opens, before any device).
+    let events = read(&t)["traceEvents"].as_array().unwrap().clone();
+    let last = events.iter().rev().find(|e| e["name"] == "cudart_shim_process").expect("a process record event");
+    assert_eq!(last["args"]["devices"], serde_json::json!([0]), "timeline: {last}");
+    let log = std::fs::read_to_string(&c).unwrap();
+    // Its record as of the end (the first line's is of the log's opening).
+    let end = log.lines().rev().find(|l| l.starts_with("# cudart-shim call log ends: ")).unwrap_or_else(|| panic!("{log}"));
+    assert!(end.contains("; devices [0]"), "call log: {end}");
 }

@@ -102,15 +102,38 @@ fn read_dump(log: &Path) -> Dump {
             s.3.push(line);
         }
     }
+    // The timeline beside it: Perfetto's protobuf (the default format), or
+    // the JSON when the test asked for that format.
+    let pftrace = log.with_extension("pftrace");
     let json = log.with_extension("json");
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
-    assert_eq!(v["otherData"]["reason"], Value::String(reason.clone()));
-    let events: Vec<Value> = v["traceEvents"].as_array().unwrap().iter().filter(|e| e["ph"] == "X").cloned().collect();
+    let all: Vec<Value> = if pftrace.exists() {
+        assert!(!json.exists(), "one timeline only");
+        let packets = trace_format::perfetto::packets(&std::fs::read(&pftrace).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", pftrace.display()));
+        assert_eq!(dump_reason(&packets).as_deref(), Some(reason.as_str()), "the reason, on the process track");
+        trace_format::perfetto::to_chrome(&packets)
+    } else {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
+        assert_eq!(v["otherData"]["reason"], Value::String(reason.clone()));
+        v["traceEvents"].as_array().unwrap().clone()
+    };
+    let events: Vec<Value> = all.into_iter().filter(|e| e["ph"] == "X").collect();
     for e in &events {
         assert_eq!(e["cat"], "cuda_api");
         assert!(e["ts"].as_f64().is_some() && e["dur"].as_f64().is_some() && e["args"]["result"].is_string(), "{e}");
     }
     Dump { reason, sections, events }
+}
+
+/// The `reason` annotation of the protobuf dump's instant.
+fn dump_reason(packets: &[trace_format::perfetto::protos::TracePacket]) -> Option<String> {
+    use trace_format::perfetto::protos::{debug_annotation, trace_packet::Data};
+    packets.iter().find_map(|p| match &p.data {
+        Some(Data::TrackEvent(e)) => e.debug_annotations.iter().find_map(|a| match (&a.name_field, &a.value) {
+            (Some(debug_annotation::NameField::Name(n)), Some(debug_annotation::Value::StringValue(v))) if n == "reason" => Some(v.clone()),
+            _ => None,
+        }),
+        _ => None,
+    })
 }
 
 fn stderr_of(o: &Output) -> String {
@@ -125,7 +148,7 @@ fn rings_keep_each_threads_last_calls_in_order_under_8_threads() {
     assert!(o.status.success(), "{}\n{err}", o.status);
     assert!(err.contains("cudart-shim recorder: cudartShimFlush() on thread "), "{err}");
     let log = work.join("rings.log");
-    assert!(err.contains(&log.display().to_string()) && err.contains(&work.join("rings.json").display().to_string()), "the files are named: {err}");
+    assert!(err.contains(&log.display().to_string()) && err.contains(&work.join("rings.pftrace").display().to_string()), "the files are named: {err}");
     let d = read_dump(&log);
     assert_eq!(d.reason, "cudartShimFlush()");
     // main (cudaGetDeviceCount, cudaFree's init...) and the 8 workers.
@@ -321,8 +344,28 @@ fn run_recorder_dumps_a_sticky_error_and_writes_nothing_else() {
     let mut files: Vec<String> = std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     files.sort();
     assert_eq!(files.len(), 2, "{files:?}");
-    assert!(files[0].starts_with("cudart-shim-recorder-") && files[0].ends_with(".json") && files[1].ends_with(".log"), "{files:?}");
+    // Issue #33: the timeline in the default format (Perfetto's protobuf).
+    assert!(files[0].starts_with("cudart-shim-recorder-") && files[0].ends_with(".log") && files[1].ends_with(".pftrace"), "{files:?}");
     // --recorder=8: the ring keeps 8 calls (the program made more).
-    let d = read_dump(&work.join(&files[1]));
+    let d = read_dump(&work.join(&files[0]));
+    // Perfetto's own classes read it: every call a slice on a thread track.
+    let p = perfetto_check(&work.join(&files[1]));
+    assert_eq!(p["calls"].as_u64(), Some(d.events.len() as u64), "{p}");
+    assert!(p["names"]["cudaDeviceSynchronize"].as_u64() == Some(1) && p["threads"].as_u64() >= Some(1), "{p}");
     assert_eq!(d.sections.iter().map(|s| s.3.len()).max(), Some(8), "{:?}", d.sections.iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>());
+}
+
+/// With the timeline format set to JSON, the dump's timeline is the
+/// Chrome JSON document (the same calls).
+#[test]
+fn the_dump_follows_the_timeline_format() {
+    let (work, exe) = program("recorder_json");
+    let o = run_recorded(&work, &exe, &["sticky"], &[("FAKE_CUDA_FAIL", "cuCtxSynchronize:0:700"), ("CUDART_SHIM_TRACE_FILE", "j.log"), ("CUDART_SHIM_TRACE_TIMELINE_FORMAT", "json")]);
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{}\n{err}", o.status);
+    assert!(err.contains(&work.join("j.json").display().to_string()) && !work.join("j.pftrace").exists(), "{err}");
+    let d = read_dump(&work.join("j.log"));
+    let ev = d.events.last().unwrap();
+    assert_eq!((ev["name"].as_str(), ev["args"]["result"].as_str()), (Some("cudaDeviceSynchronize"), Some("cudaErrorIllegalAddress")));
+    assert_eq!(d.events.len(), d.sections.iter().map(|s| s.3.len()).sum::<usize>());
 }

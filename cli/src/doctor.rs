@@ -97,7 +97,7 @@ struct Problems {
     driver: bool,
 }
 
-pub fn run(library: Option<PathBuf>) -> ExitCode {
+pub fn run(library: Option<PathBuf>, python: Option<PathBuf>) -> ExitCode {
     // A library named and missing (or not a runtime) is a usage error,
     // before anything else.
     let libs = library::find_all(library);
@@ -105,6 +105,14 @@ pub fn run(library: Option<PathBuf>) -> ExitCode {
         && e.exit_code == ExitCode::from(2)
     {
         eprintln!("cudart-shim: {}", e.message);
+        return ExitCode::from(2);
+    }
+    // A bare name (`--python python3`) is looked up on the PATH, as a shell would.
+    let python = python.map(|p| on_path(&p).unwrap_or(p));
+    if let Some(p) = &python
+        && !p.is_file()
+    {
+        eprintln!("cudart-shim: --python {}: no such file", p.display());
         return ExitCode::from(2);
     }
     let mut problems = Problems::default();
@@ -147,6 +155,7 @@ pub fn run(library: Option<PathBuf>) -> ExitCode {
             }
         }
     }
+    check_python(python);
     if problems.count == 0 {
         println!("ok");
         ExitCode::SUCCESS
@@ -333,4 +342,78 @@ fn check_library(p: &Path, abi: Abi, problems: &mut Problems) {
         }
     }
     std::mem::forget(lib);
+}
+
+// ---------------------------------------------------------------------------
+// The Python interpreter in view (issue #33): can it `import cudart_shim`?
+
+/// The interpreter doctor asks, and where it came from: `--python`, the
+/// active virtual environment's, the active conda environment's, the one
+/// beside this command (the environment the wheel was installed into),
+/// else `python3` on the PATH.
+fn python_in_view(named: Option<PathBuf>) -> Option<(PathBuf, &'static str)> {
+    if let Some(p) = named {
+        return Some((p, "--python"));
+    }
+    let env_python = |var: &str| {
+        let root = std::env::var_os(var).filter(|v| !v.is_empty())?;
+        ["python", "python3"].iter().map(|n| Path::new(&root).join("bin").join(n)).find(|p| p.is_file())
+    };
+    if let Some(p) = env_python("VIRTUAL_ENV") {
+        return Some((p, "$VIRTUAL_ENV"));
+    }
+    if let Some(p) = env_python("CONDA_PREFIX") {
+        return Some((p, "$CONDA_PREFIX"));
+    }
+    let exe_dir = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf));
+    if let Some(p) = exe_dir.and_then(|d| ["python", "python3"].iter().map(|n| d.join(n)).find(|p| p.is_file())) {
+        return Some((p, "beside this command"));
+    }
+    on_path(Path::new("python3")).map(|p| (p, "python3 on the PATH"))
+}
+
+/// `name` found on the PATH when it is a bare name (no `/`).
+fn on_path(name: &Path) -> Option<PathBuf> {
+    if name.components().count() != 1 || name.to_str().is_some_and(|s| s.contains('/')) {
+        return None;
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+/// Says whether the interpreter in view can import the module, which copy
+/// it gets and its version. Informational, not a problem: `trace` runs any
+/// interpreter whether or not it can import the module.
+fn check_python(named: Option<PathBuf>) {
+    let Some((python, whence)) = python_in_view(named) else {
+        println!("python:   none in view (no --python, $VIRTUAL_ENV, $CONDA_PREFIX, python beside this command or python3 on the PATH)");
+        return;
+    };
+    const PROBE: &str = "import sys\nprint(sys.version.split()[0])\ntry:\n    import os, cudart_shim\n    print('ok', cudart_shim.__version__, os.path.dirname(cudart_shim.__file__))\nexcept Exception as e:\n    print('no', type(e).__name__ + ':', e)\n";
+    let out = std::process::Command::new(&python).args(["-c", PROBE]).stdin(std::process::Stdio::null()).stderr(std::process::Stdio::null()).output();
+    let text = match out {
+        Ok(o) => String::from_utf8_lossy(&o.stdout).into_owned(),
+        Err(e) => {
+            println!("python:   {} ({whence}) cannot be run: {e}", python.display());
+            return;
+        }
+    };
+    let mut lines = text.lines();
+    let version = lines.next().unwrap_or("?");
+    let answer = lines.next().unwrap_or("no: the interpreter printed nothing");
+    print!("python:   {} (Python {version}, {whence}): ", python.display());
+    match answer.strip_prefix("ok ") {
+        Some(rest) => {
+            let (v, at) = rest.split_once(' ').unwrap_or((rest, "?"));
+            let ours = env!("CARGO_PKG_VERSION");
+            let note = if v == ours { String::new() } else { format!("; its version differs from this command's {ours}") };
+            println!("imports cudart_shim {v} from {at}{note}");
+        }
+        None => {
+            let why = answer.strip_prefix("no ").unwrap_or(answer);
+            println!(
+                "cannot import cudart_shim ({why}); `cudart-shim trace` still traces it; for the module, install the wheel into its environment: {} -m pip install cudart_shim-*.whl",
+                python.display()
+            );
+        }
+    }
 }

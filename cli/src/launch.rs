@@ -26,7 +26,7 @@ pub struct Target {
 pub struct Recorder {
     /// Flight recorder: keep each thread's last N calls (default 1024),
     /// runtime and driver, and dump them (stderr and
-    /// cudart-shim-recorder-<pid>.log/.json in the working folder) when a
+    /// cudart-shim-recorder-<pid>.log/.pftrace in the working folder) when a
     /// call returns a sticky error, on SIGSEGV, SIGBUS, SIGILL, SIGFPE or
     /// SIGABRT, and on cudartShimFlush(). Nothing is written otherwise.
     /// With `trace`, turns the default summary off (--summary keeps it).
@@ -46,6 +46,44 @@ impl Recorder {
         [
             ("CUDART_SHIM_RECORDER_SIZE", self.recorder.map(|n| n.to_string())),
             ("CUDART_SHIM_RECORDER_SIGUSR1", self.recorder_sigusr1.then(|| "1".to_owned())),
+        ]
+    }
+}
+
+/// `--watchdog SECONDS`, `--watchdog-action`, `--dump-signal`, for
+/// `trace` and `run` (docs/HANGS.md).
+#[derive(clap::Args)]
+pub struct Watchdog {
+    /// Watchdog: when nothing has progressed for SECONDS (a thread inside
+    /// one CUDA call, or a stream holding work with nothing completed, or
+    /// no CUDA call returned), write a hang report
+    /// (cudart-shim-hang-<pid>.json, or CUDART_SHIM_HANG_FILE with %p, %r)
+    /// and one stderr line; the program goes on. CUDART_SHIM_WATCHDOG.
+    #[arg(long, value_name = "SECONDS", value_parser = trace_format::hang::parse_watchdog_seconds)]
+    pub watchdog: Option<f64>,
+    /// report (the default) or abort: raise SIGABRT after the report
+    /// (the recorder, when on, dumps too). CUDART_SHIM_WATCHDOG_ACTION.
+    #[arg(long, value_name = "report|abort", value_parser = ["report", "abort"], requires = "watchdog")]
+    pub watchdog_action: Option<String>,
+    /// Write the hang report whenever the program receives this signal
+    /// (USR2, USR1, HUP, URG, WINCH, PWR); the program goes on, and its own
+    /// handler, if any, still runs. CUDART_SHIM_DUMP_SIGNAL.
+    #[arg(long, value_name = "USR2", value_parser = trace_format::hang::parse_dump_signal)]
+    pub dump_signal: Option<i32>,
+}
+
+impl Watchdog {
+    /// Whether anything is asked.
+    pub fn any(&self) -> bool {
+        self.watchdog.is_some() || self.dump_signal.is_some()
+    }
+
+    /// The variables that ask for it (None: leave the variable alone).
+    pub fn vars(&self) -> [(&'static str, Option<String>); 3] {
+        [
+            ("CUDART_SHIM_WATCHDOG", self.watchdog.map(|s| s.to_string())),
+            ("CUDART_SHIM_WATCHDOG_ACTION", self.watchdog_action.clone()),
+            ("CUDART_SHIM_DUMP_SIGNAL", self.dump_signal.map(|s| s.to_string())),
         ]
     }
 }

@@ -51,6 +51,11 @@ enum Cmd {
         /// library beside it is checked too.
         #[arg(long, value_name = "PATH")]
         library: Option<PathBuf>,
+        /// The Python interpreter to ask whether it can `import
+        /// cudart_shim` (default: $VIRTUAL_ENV's, $CONDA_PREFIX's, the one
+        /// beside this command, else python3 on the PATH); must exist.
+        #[arg(long, value_name = "PATH")]
+        python: Option<PathBuf>,
     },
 }
 
@@ -59,6 +64,6 @@ fn main() -> ExitCode {
         Cmd::Trace(o) => trace::run(*o),
         Cmd::Run(o) => run::run(o),
         Cmd::Report(o) => report::run(o),
-        Cmd::Doctor { library } => doctor::run(library),
+        Cmd::Doctor { library, python } => doctor::run(library, python),
     }
 }

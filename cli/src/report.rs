@@ -2,8 +2,10 @@
 //! several files (one per rank), each rank's summary and the cross-rank
 //! table (the straggler view); `--merge OUT.json` puts every file on one
 //! timeline. Timelines are read in either format (Chrome JSON, Perfetto
-//! protobuf: read as the Chrome events they hold), and merged into either
-//! (by OUT's extension: `.pftrace`, `.perfetto-trace`: protobuf).
+//! protobuf: read as the Chrome events they hold; the Kineto form of
+//! `trace --format kineto`), and merged into any of them (by OUT's
+//! extension: `.pftrace`, `.perfetto-trace`: protobuf; `.kineto.json`:
+//! Kineto).
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -29,9 +31,15 @@ pub struct Options {
     /// Also write one Perfetto trace holding every timeline given, one
     /// process per file named `rank N (host, pid)`, timestamps aligned on
     /// the wall clock each file recorded. OUT.pftrace (or
-    /// .perfetto-trace): Perfetto's protobuf; otherwise Chrome JSON.
-    #[arg(long, value_name = "OUT.json|OUT.pftrace")]
+    /// .perfetto-trace): Perfetto's protobuf; OUT.kineto.json: the
+    /// PyTorch profiler's JSON (HTA); otherwise Chrome JSON.
+    #[arg(long, value_name = "OUT.json|OUT.pftrace|OUT.kineto.json")]
     merge: Option<PathBuf>,
+    /// The FILEs are hang reports (cudart-shim-hang-*.json, one per rank,
+    /// from --watchdog or --dump-signal): name the rank that holds the
+    /// others up (the verdict line first, then the table).
+    #[arg(long, conflicts_with = "merge")]
+    hang: bool,
 }
 
 /// One file read.
@@ -65,6 +73,9 @@ impl Input {
 }
 
 pub fn run(o: Options) -> ExitCode {
+    if o.hang {
+        return hang_reports(&o.files);
+    }
     if let Some(code) = memory_reports(&o) {
         return code;
     }
@@ -148,7 +159,12 @@ fn read(file: &Path, keep_events: bool) -> Result<Input, String> {
         Some(e) => e.take(),
         None => j.take(),
     };
-    let Value::Array(events) = events else { return Err("no traceEvents and no cuda_api_sum: not a cudart-shim trace or summary".into()) };
+    let Value::Array(mut events) = events else { return Err("no traceEvents and no cuda_api_sum: not a cudart-shim trace or summary".into()) };
+    if trace_format::kineto::is_kineto(&j) {
+        // The PyTorch profiler's form (`trace --format kineto`): read as
+        // our own events.
+        events = trace_format::kineto::to_chrome(events, trace_format::kineto::time_offset_us(&j));
+    }
     // The last record written (at the last flush) has the latest clock sample.
     if let Some(p) = events.iter().rev().find(|e| e["ph"] == "M" && e["name"] == "cudart_shim_process").and_then(|e| Process::from_json(&e["args"])) {
         process = Some(p);
@@ -521,6 +537,15 @@ fn merge(inputs: &[Input], out: &Path) -> std::io::Result<()> {
     let name = out.to_string_lossy();
     if name.ends_with(".pftrace") || name.ends_with(".perfetto-trace") {
         std::fs::write(out, trace_format::perfetto::from_chrome(doc["traceEvents"].as_array().map_or(&[][..], Vec::as_slice)))?;
+    } else if name.ends_with(".kineto.json") {
+        // The PyTorch profiler's form: every rank in one file (HTA reads a
+        // file per rank: it takes this one as rank 0).
+        let mut doc = doc;
+        let events = trace_format::kineto::from_chrome(doc["traceEvents"].as_array().map_or(&[][..], Vec::as_slice));
+        doc["traceEvents"] = Value::Array(events);
+        doc["schemaVersion"] = 1.into();
+        doc["otherData"]["format"] = "kineto".into();
+        std::fs::write(out, serde_json::to_vec(&doc)?)?;
     } else {
         let f = std::fs::File::create(out)?;
         let mut w = std::io::BufWriter::new(f);
@@ -535,4 +560,27 @@ fn merge(inputs: &[Input], out: &Path) -> std::io::Result<()> {
         out.display()
     );
     Ok(())
+}
+
+/// `report --hang FILE...`: one hang report per rank compared
+/// (`trace_format::hang`). A file that is not a hang report: exit 1 with
+/// its name and what is wrong.
+fn hang_reports(files: &[PathBuf]) -> ExitCode {
+    let mut ranks = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let parsed = std::fs::read_to_string(f)
+            .map_err(|e| format!("{name}: {e}"))
+            .and_then(|t| serde_json::from_str::<Value>(&t).map_err(|e| format!("{name}: not JSON ({e})")))
+            .and_then(|v| trace_format::hang::RankReport::from_json(&name, &v));
+        match parsed {
+            Ok(r) => ranks.push(r),
+            Err(e) => {
+                eprintln!("cudart-shim: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    print!("{}", trace_format::hang::compare(ranks));
+    ExitCode::SUCCESS
 }

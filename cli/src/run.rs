@@ -20,6 +20,8 @@ pub struct Options {
     #[command(flatten)]
     recorder: launch::Recorder,
     #[command(flatten)]
+    watchdog: launch::Watchdog,
+    #[command(flatten)]
     target: launch::Target,
 }
 
@@ -44,6 +46,16 @@ pub fn run(o: Options) -> ExitCode {
                 cmd.env(k, v);
             }
         }
+    }
+    // The watchdog: its variables, and NVTX ranges (a hang report names
+    // each thread's open ranges).
+    if o.watchdog.any() {
+        for (k, v) in o.watchdog.vars() {
+            if let Some(v) = v {
+                cmd.env(k, v);
+            }
+        }
+        crate::trace::nvtx_injection(cmd, launch.libs.primary());
     }
     if let Err(code) = o.faults.apply(launch.libs.primary(), cmd) {
         return code;

@@ -48,8 +48,10 @@ pub struct Options {
     /// kernels writes none.
     #[arg(long, value_name = "FILE")]
     timeline: Option<String>,
-    /// The timeline's format whatever FILE's extension: json or perfetto.
-    #[arg(long, value_name = "FORMAT", value_parser = ["json", "perfetto"], requires = "timeline")]
+    /// The timeline's format whatever FILE's extension: json, perfetto or
+    /// kineto (the PyTorch profiler's JSON, which Holistic Trace Analysis
+    /// reads; also chosen by FILE.kineto.json).
+    #[arg(long, value_name = "FORMAT", value_parser = ["json", "perfetto", "kineto"], requires = "timeline")]
     format: Option<String>,
     /// The timeline file's size limit, at least 4KiB (bytes, or with a
     /// unit B, KiB, MiB, GiB, TiB; K, M, G, T for short). Reached:
@@ -97,6 +99,8 @@ pub struct Options {
     sample: Option<u32>,
     #[command(flatten)]
     recorder: launch::Recorder,
+    #[command(flatten)]
+    watchdog: launch::Watchdog,
     /// Record only inside capture windows: cudaProfilerApi (between
     /// cudaProfilerStart and cudaProfilerStop) or nvtx (inside the NVTX range
     /// --nvtx-capture names). CUDART_SHIM_CAPTURE_RANGE.
@@ -123,7 +127,19 @@ pub struct Options {
     #[command(flatten)]
     faults: launch::Faults,
     #[command(flatten)]
+    steps: Steps,
+    #[command(flatten)]
     target: launch::Target,
+}
+
+/// Training steps (CUDART_SHIM_STEP_RANGE): one option for every user of
+/// steps (the Kineto timeline's ProfilerStep ranges, docs/HTA.md).
+#[derive(Args)]
+pub struct Steps {
+    /// Each instance of the NVTX range NAME is a training step: in a
+    /// kineto timeline, `ProfilerStep#<n>` from 0, as HTA needs.
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub step_range: Option<String>,
 }
 
 /// The CUPTI front (cupti-front/), preloaded with `--gpu`.
@@ -181,11 +197,12 @@ pub fn run(o: Options) -> ExitCode {
         ("CUDART_SHIM_DELAY", o.delay.map(|s| s.to_string())),
         ("CUDART_SHIM_DURATION", o.duration.map(|s| s.to_string())),
         ("CUDART_SHIM_CAPTURE_SIGNAL", o.capture_signal),
+        ("CUDART_SHIM_STEP_RANGE", o.steps.step_range),
     ];
     if o.registration {
         cmd.env("CUDART_SHIM_TRACE_REGISTRATION", "1");
     }
-    for (k, v) in vars.into_iter().chain(o.recorder.vars()) {
+    for (k, v) in vars.into_iter().chain(o.recorder.vars()).chain(o.watchdog.vars()) {
         if let Some(v) = v {
             cmd.env(k, v);
         }
@@ -210,7 +227,7 @@ pub fn run(o: Options) -> ExitCode {
 /// `NVTX_INJECTION64_PATH` names and hands it its callback tables; ours
 /// (the runtime preloaded from that same path, so the same copy) records
 /// the ranges. Another tool's value is left alone, with one line saying so.
-fn nvtx_injection(cmd: &mut std::process::Command, lib: &Path) {
+pub(crate) fn nvtx_injection(cmd: &mut std::process::Command, lib: &Path) {
     match std::env::var_os("NVTX_INJECTION64_PATH") {
         Some(v) if !v.is_empty() => eprintln!(
             "cudart-shim: NVTX_INJECTION64_PATH is already set ({}): left as it is, so NVTX ranges go to that tool, not into this trace",

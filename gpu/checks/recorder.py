@@ -2,8 +2,9 @@
 kernel (tests/cu/recorder_oob.cu, `return` and `abort` forms) under `trace
 --recorder` and by library path, and PyTorch hitting a real illegal
 address: stderr shows the failing thread's last calls ending with the launch
-and the failing call, the dump's call log and JSON timeline parse with the
-same call count, the exit status equals NVIDIA's. Program:
+and the failing call, the dump's call log and its timeline (the default
+Perfetto protobuf `.pftrace`, read with `cudart-shim report --merge`) parse
+with the same call count, the exit status equals NVIDIA's. Program:
 recorder/recorder.py --no-cost (the cost is the check recorder_cost).
 Was scripts/gpu-recorder (steps 1 and 2)."""
 import os

@@ -31,6 +31,7 @@ import traceback
 from types import CodeType, FrameType
 from typing import Callable, Dict, List, Optional, Set, Tuple, Type, Union, overload
 
+from . import _tables
 from ._native import CallStruct, HookFn, Runtime, ShimError, runtime, runtimes
 from .params import TYPED
 
@@ -505,38 +506,17 @@ def _selected(globs: str) -> List[str]:
     return out
 
 
-def _header(name: str) -> Optional[str]:
-    """The text of one of the shim's C headers: the package's copy (the
-    wheel's ``include/``), else a source checkout's ``include/``."""
-    from ._paths import PACKAGE_DIR, include_dir
-
-    for path in (include_dir() / name, PACKAGE_DIR.parents[1] / "include" / name):
-        try:
-            return path.read_text()
-        except OSError:
-            continue
-    return None
-
-
-_IDS: Optional[Dict[str, int]] = None
-_DRIVER_BASE: Optional[int] = None
+_IDS: Dict[str, int] = {n: i for i, n in enumerate(_tables.RUNTIME_NAMES)}
+_IDS.update((n, _tables.DRIVER_BASE + i) for i, n in enumerate(_tables.DRIVER_NAMES))
+_DRIVER_BASE: int = _tables.DRIVER_BASE
 
 
 def function_ids() -> Dict[str, int]:
     """Every function a hook can name, runtime and driver, with its id
     (``Call.function_id``; ``CUDART_SHIM_ID_<name>`` of the package's
-    ``cudart_shim_params.h``, generated from the shim's own lists), in id
+    ``cudart_shim_params.h``: both come from the shim's own lists), in id
     order. Not the id space of :func:`counters`' ``function_id``, which
     numbers functions as the trace first sees them."""
-    global _IDS, _DRIVER_BASE
-    if _IDS is None:
-        text = _header("cudart_shim_params.h")
-        if text is None:
-            raise RuntimeError("the cudart_shim package has no include/cudart_shim_params.h (a source checkout: build the wheel)")
-        ids = {m.group(1): int(m.group(2)) for m in re.finditer(r"^#define CUDART_SHIM_ID_(\w+) (\d+)$", text, re.M)}
-        base = re.search(r"^#define CUDART_SHIM_DRIVER_BASE (\d+)$", text, re.M)
-        _DRIVER_BASE = int(base.group(1)) if base else None
-        _IDS = dict(sorted(ids.items(), key=lambda kv: kv[1]))
     return _IDS
 
 
@@ -544,8 +524,7 @@ def functions(globs: str) -> List[str]:
     """The runtime and driver function names a glob list selects, as
     :func:`hook` reads it (comma-separated, ``*`` and ``?``, ``-glob``
     leaves some out, the last glob that matches decides), in function-id
-    order. ``ValueError`` for an item that is not a glob of names;
-    ``RuntimeError`` when the package has no ``cudart_shim_params.h``."""
+    order. ``ValueError`` for an item that is not a glob of names."""
     return _selected(globs)
 
 
@@ -560,51 +539,22 @@ def layer_of(name: str) -> str:
 # ---------------------------------------------------------------------------
 # Faults over hooks.
 
-# Driver results by name: the common ones (values from NVIDIA's cuda.h,
-# checked against it by python/tests/test_hooks.py). Others: pass the number.
-_DRIVER_ERRORS = {
-    "CUDA_ERROR_INVALID_VALUE": 1,
-    "CUDA_ERROR_OUT_OF_MEMORY": 2,
-    "CUDA_ERROR_NOT_INITIALIZED": 3,
-    "CUDA_ERROR_DEINITIALIZED": 4,
-    "CUDA_ERROR_NO_DEVICE": 100,
-    "CUDA_ERROR_INVALID_DEVICE": 101,
-    "CUDA_ERROR_INVALID_CONTEXT": 201,
-    "CUDA_ERROR_INVALID_HANDLE": 400,
-    "CUDA_ERROR_NOT_FOUND": 500,
-    "CUDA_ERROR_NOT_READY": 600,
-    "CUDA_ERROR_ILLEGAL_ADDRESS": 700,
-    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": 701,
-    "CUDA_ERROR_LAUNCH_TIMEOUT": 702,
-    "CUDA_ERROR_LAUNCH_FAILED": 719,
-    "CUDA_ERROR_NOT_SUPPORTED": 801,
-    "CUDA_ERROR_UNKNOWN": 999,
-}
-_RUNTIME_ERRORS: Optional[Dict[str, int]] = None
+# Error names, from the module's own generated tables (_tables.py, made by
+# scripts/gen-params.py from the libraries' tables; tests/params.rs checks
+# they are current): no header is needed at run time (issue #33).
+_DRIVER_ERRORS: Dict[str, int] = dict(_tables.DRIVER_ERRORS)
 
 
 def _runtime_errors() -> Dict[str, int]:
-    """``enum cudaError`` from the shim's ``cudart_shim.h`` (generated from
-    its own error table: every runtime error name): the package's copy, or
-    a source checkout's ``include/``."""
-    global _RUNTIME_ERRORS
-    if _RUNTIME_ERRORS is None:
-        table: Dict[str, int] = {}
-        body = re.search(r"enum cudaError \{(.*?)\};", _header("cudart_shim.h") or "", re.S)
-        if body:
-            for m in re.finditer(r"\b(cuda[A-Za-z0-9_]+)\s*=\s*(\d+)", body.group(1)):
-                table[m.group(1)] = int(m.group(2))
-        _RUNTIME_ERRORS = table
-    return _RUNTIME_ERRORS
+    """Every ``cudaError_t`` name (the runtime's own error table)."""
+    return _tables.RUNTIME_ERRORS
 
 
 def error_code(error: Union[str, int]) -> Tuple[int, Optional[str]]:
     """An error by name: its number and its layer (``"runtime"`` for a
     ``cudaError*`` name, ``"driver"`` for a ``CUDA_ERROR_*`` one, None for a
-    number given as is). Runtime names: every ``cudaError_t`` (read from the
-    package's ``include/cudart_shim.h``); driver names: the common ones
-    (``CUDA_ERROR_OUT_OF_MEMORY``, ``CUDA_ERROR_ILLEGAL_ADDRESS``...), any
-    other as its number. ``ValueError`` for an unknown name or 0."""
+    number given as is). Every ``cudaError_t`` and every ``CUresult`` name
+    (the module's own tables). ``ValueError`` for an unknown name or 0."""
     if isinstance(error, int) and not isinstance(error, bool):
         code, layer = int(error), None
     elif isinstance(error, str):
@@ -613,10 +563,7 @@ def error_code(error: Union[str, int]) -> Tuple[int, Optional[str]]:
         elif error in _runtime_errors():
             code, layer = _runtime_errors()[error], "runtime"
         else:
-            known = "every cudaError* name" if _runtime_errors() else "runtime names: none, the package has no include/cudart_shim.h"
-            raise ValueError(
-                f"{error!r} names no error this module knows ({known}; driver: {', '.join(_DRIVER_ERRORS)}); pass the number instead"
-            )
+            raise ValueError(f"{error!r} names no error this module knows (every cudaError* and CUDA_ERROR_* name of CUDA 13.5); pass the number instead")
     else:
         raise TypeError(f"error must be a name or an int, not {error!r}")
     if code <= 0 or code > _INT32[1]:

@@ -408,13 +408,40 @@ def test_error_names_match_nvidia_and_ids_match_the_header(venv: Path, repo: Pat
         "print(json.dumps([_hooks._DRIVER_ERRORS, _hooks._runtime_errors(), ids, cudart_shim.layer_of('cuMemAlloc_v2'), cudart_shim.layer_of('__cudaRegisterFunction')]))\n"
     )
     drv, rt, ids, l1, l2 = json.loads(run([py(venv), "-c", code]).stdout)
-    assert drv and all(nvidia[k] == v for k, v in drv.items()), {k: (v, nvidia.get(k)) for k, v in drv.items()}
+    # Every CUresult name (the interposer's list, of a newer cuda.h than the
+    # 13.0 one here): those 13.0 has agree with it.
+    assert len([k for k in drv if k in nvidia]) > 90 and all(nvidia[k] == v for k, v in drv.items() if k in nvidia), {k: (v, nvidia.get(k)) for k, v in drv.items()}
     assert rt["cudaErrorMemoryAllocation"] == 2 and rt["cudaErrorIllegalAddress"] == 700, rt
     assert all(nvidia_rt[k] == v for k, v in rt.items() if k in nvidia_rt), rt
     params_h = (site / "include" / "cudart_shim_params.h").read_text()
     count = int(re.search(r"#define CUDART_SHIM_FUNCTION_COUNT (\d+)", params_h).group(1))
     assert len(ids) == count and sorted(ids.values()) == list(range(count)), len(ids)
     assert (l1, l2) == ("driver", "runtime")
+
+
+def test_a_copy_of_the_module_without_headers_knows_every_name(venv: Path, site: Path, fake_driver: Path, tmp_path: Path) -> None:
+    """Issue #33: the module used from a copy beside the built libraries
+    (no ``include/``) raised ``ValueError`` for ``cudaErrorMemoryAllocation``
+    and could not name a function. It knows both from its own tables."""
+    import shutil
+
+    copy = tmp_path / "cudart_shim"
+    shutil.copytree(site, copy, ignore=shutil.ignore_patterns("include", "__pycache__"))
+    assert not (copy / "include").exists()
+    code = """
+    assert os.path.dirname(cudart_shim.__file__) == os.environ["COPY"], cudart_shim.__file__
+    with cudart_shim.fail("cudaMalloc", "cudaErrorMemoryAllocation") as f:
+        refused = malloc(1 << 20)
+    emit(refused=refused[0], fired=f.fired, after=malloc(4096)[0],
+         drv=cudart_shim.error_code("CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"), rt=cudart_shim.error_code("cudaErrorIllegalAddress"),
+         layer=cudart_shim.layer_of("cuMemAlloc_v2"), n=len(cudart_shim.function_ids()))
+    """
+    env = clean_env(CUDART_SHIM_DRIVER=str(fake_driver), LD_PRELOAD=str(copy / "lib" / "libcudart_shim.so"), PYTHONPATH=str(tmp_path), COPY=str(copy))
+    (res,) = results(program(venv, code, env).stdout)
+    assert res["refused"] == 2 and res["fired"] == 1 and res["after"] == 0, res
+    assert res["drv"] == [900, "driver"] and res["rt"] == [700, "runtime"] and res["layer"] == "driver", res
+    params_h = (site / "include" / "cudart_shim_params.h").read_text()
+    assert res["n"] == int(re.search(r"#define CUDART_SHIM_FUNCTION_COUNT (\d+)", params_h).group(1)), res
 
 
 def test_hooks_left_registered_are_removed_at_exit(venv: Path, site: Path, fake_driver: Path) -> None:

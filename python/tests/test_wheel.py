@@ -46,6 +46,57 @@ def test_the_package_holds_no_links_and_nothing_else_native(site: Path) -> None:
     assert not [p for p in site.rglob("*") if p.is_symlink()]
 
 
+def sections(path: Path) -> dict:
+    """Section name -> size of an ELF64 little-endian file (standard
+    library only)."""
+    import struct
+
+    b = path.read_bytes()
+    shoff, = struct.unpack_from("<Q", b, 40)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", b, 58)
+    shs = [struct.unpack_from("<IIQQQQ", b, shoff + i * shentsize) for i in range(shnum)]
+    names = shs[shstrndx][4]
+    out = {}
+    for name, _type, _flags, _addr, _off, size in shs:
+        at = names + name
+        out[b[at:b.index(b"\0", at)].decode()] = size
+    return out
+
+
+def test_no_native_file_carries_debug_information(venv: Path, site: Path) -> None:
+    """Issue #33: the libraries' line tables were most of the wheel. They
+    ship apart (``NAME.debug``, named by each library's ``.gnu_debuglink``)."""
+    files = [site / "lib" / n for n in LIBS] + [venv / "bin" / "cudart-shim"]
+    for f in files:
+        s = sections(f)
+        # (.debug_gdb_scripts is loaded data, a few bytes naming Rust's
+        # pretty printers, not debug information.)
+        debug = sorted(n for n in s if n.startswith((".debug_", ".zdebug_")) and n != ".debug_gdb_scripts")
+        assert not debug, (f, debug)
+    for n in LIBS:
+        assert ".gnu_debuglink" in sections(site / "lib" / n), n
+
+
+def installed_bytes(venv: Path, site: Path) -> int:
+    return sum(p.stat().st_size for p in site.rglob("*") if p.is_file()) + (venv / "bin" / "cudart-shim").stat().st_size
+
+
+def test_a_release_wheel_is_small(venv: Path, site: Path) -> None:
+    """The limits of issue #33 (wheel <= 12 MB, installed <= 30 MB), for a
+    release wheel (``CUDART_SHIM_WHEEL_PROFILE=release scripts/test-wheel``).
+    CI's wheel is the dev profile's (unoptimized code: about 3 times larger
+    stripped), so there the figures are printed, and only the release
+    profile is held to the limits."""
+    import os
+
+    wheel = Path(os.environ["CUDART_SHIM_WHEEL"])
+    size, installed = wheel.stat().st_size, installed_bytes(venv, site)
+    print(f"wheel {size / 1e6:.1f} MB, installed {installed / 1e6:.1f} MB ({os.environ.get('CUDART_SHIM_WHEEL_PROFILE', 'dev')} profile)")
+    if os.environ.get("CUDART_SHIM_WHEEL_PROFILE") == "release":
+        assert size <= 12_000_000, size
+        assert installed <= 30_000_000, installed
+
+
 def test_version_is_the_wheels(venv: Path) -> None:
     meta = run([str(venv / "bin" / "python"), "-c", "import importlib.metadata as m, cudart_shim; print(m.version('cudart-shim'), cudart_shim.__version__)"]).stdout.split()
     assert meta[0] == meta[1] and meta[0][0].isdigit(), meta
@@ -63,6 +114,34 @@ def test_doctor_names_the_packages_libraries(venv: Path, site: Path, fake_driver
     # python -m cudart_shim doctor: the same report.
     again = run([str(venv / "bin" / "python"), "-m", "cudart_shim", "doctor"], env=clean_env(CUDART_SHIM_DRIVER=str(fake_driver))).stdout
     assert again == out
+
+
+def test_doctor_says_whether_the_python_in_view_imports_the_module(venv: Path, site: Path, fake_driver: Path, tmp_path: Path) -> None:
+    """Issue #33: doctor names the interpreter it asked and whether that
+    one can ``import cudart_shim``."""
+    import sys
+
+    env = {k: v for k, v in clean_env(CUDART_SHIM_DRIVER=str(fake_driver)).items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    version = run([str(venv / "bin" / "cudart-shim"), "--version"]).stdout.split()[1]
+    # No environment active: the interpreter beside the command, the venv's.
+    out = run([str(venv / "bin" / "cudart-shim"), "doctor"], env=env).stdout
+    line = next(l for l in out.splitlines() if l.startswith("python:"))
+    assert line.startswith(f"python:   {venv / 'bin' / 'python'} (Python ") and "beside this command" in line, line
+    assert line.endswith(f"imports cudart_shim {version} from {site}"), line
+    # An active virtual environment without the module (the test tools').
+    tools = Path(sys.executable).parent.parent
+    out = run([str(venv / "bin" / "cudart-shim"), "doctor"], env={**env, "VIRTUAL_ENV": str(tools)}).stdout
+    line = next(l for l in out.splitlines() if l.startswith("python:"))
+    assert "$VIRTUAL_ENV" in line and "cannot import cudart_shim (ModuleNotFoundError:" in line and "-m pip install cudart_shim-" in line, line
+    assert out.rstrip().endswith("ok"), out  # a note, not a problem
+    # --python names one; a missing one is a usage error.
+    out = run([str(venv / "bin" / "cudart-shim"), "doctor", "--python", sys.executable], env=env).stdout
+    assert f"python:   {sys.executable} (Python " in out and "--python): cannot import cudart_shim" in out, out
+    bad = run([str(venv / "bin" / "cudart-shim"), "doctor", "--python", str(tmp_path / "nope")], env=env, check=False)
+    assert bad.returncode == 2 and "--python" in bad.stderr and not bad.stdout, bad
+    # A bare name is looked up on the PATH.
+    out = run([str(venv / "bin" / "cudart-shim"), "doctor", "--python", "python"], env={**env, "PATH": f"{venv / 'bin'}:{env['PATH']}"}).stdout
+    assert f"python:   {venv / 'bin' / 'python'} (Python " in out and f"imports cudart_shim {version} from {site}" in out, out
 
 
 def test_the_command_finds_the_package_from_anywhere(venv: Path, site: Path, tmp_path: Path) -> None:

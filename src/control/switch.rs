@@ -26,6 +26,9 @@ pub const LEDGER: u32 = 16;
 /// (`crate::entry`), not the whole pipeline. The recorder's cost target
 /// (15 ns a call) leaves no room for the stages it would skip anyway.
 pub const RECORDER: u32 = 32;
+/// Progress state is kept (`trace::progress`: the watchdog, the metrics):
+/// each call is published around its run, each launch counted.
+pub const PROGRESS: u32 = 64;
 
 /// The word.
 pub static ON: AtomicU32 = AtomicU32::new(0);

@@ -75,15 +75,17 @@ fn open() -> Result<Driver, LoadError> {
 }
 
 /// The driver interposer built beside this library (`driver/libcuda.so.1`
-/// in its folder), when tracing is on, driver-API tracing is not switched
+/// in its folder), when tracing or the watchdog is on, driver-API tracing is not switched
 /// off and the interposer is the first `libcuda.so.1` on `LD_LIBRARY_PATH`
-/// (as `cudart-shim trace` and the README's environment route set it up).
+/// (as `cudart-shim trace` and docs/INTERPOSER.md's environment route set it up).
 /// Then it is loaded even when `CUDART_SHIM_DRIVER` names a driver (the
 /// interposer loads that one), so the driver calls our runtime makes are
 /// traced, nested under the runtime call that made them.
 fn interposer() -> Option<String> {
     let c = crate::config::trace_config();
-    if !c.any() || !c.driver {
+    // The watchdog counts the driver launches the program gets from us
+    // (NCCL's entry points), so it wants the interposer too.
+    if !(c.any() || crate::config::watchdog_config().any()) || !c.driver {
         return None;
     }
     let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };

@@ -44,6 +44,7 @@ driver_table! {
     fn cuKernelSetAttribute(attrib: c_int, value: c_int, kernel: CUkernel, dev: CUdevice);
     fn cuKernelSetCacheConfig(kernel: CUkernel, config: c_int, dev: CUdevice);
     fn cuKernelGetName(name: *mut *const c_char, kernel: CUkernel);
+    fn cuFuncGetName(name: *mut *const c_char, func: CUfunction);
     fn cuKernelGetParamInfo(kernel: CUkernel, index: usize, offset: *mut usize, size: *mut usize);
     fn cuFuncSetSharedMemConfig(func: CUfunction, config: c_int);
     fn cuLaunchKernel(f: CUfunction, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint, shared: c_uint, stream: CUstream, params: *mut *mut c_void, extra: *mut *mut c_void);

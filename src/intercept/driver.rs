@@ -5,6 +5,7 @@
 
 use super::{describe, observe_driver, stages};
 use crate::control::{params::DRIVER_BASE, DRIVER};
+use crate::trace::progress;
 use crate::trace::driver_abi::{Api, Hooks, RunFn, ABI_VERSION};
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
@@ -65,6 +66,25 @@ unsafe extern "C" fn call(id: u32, params: *mut c_void, args: *const u64, run: R
     };
     // Hooks alone, and none wants this call: straight to it.
     if !super::wants(DRIVER_BASE + id) {
+        return go();
+    }
+    if super::progress() {
+        // Our own threads' driver calls (the watchdog's probe) are not the program's.
+        if progress::is_internal() {
+            return go();
+        }
+        let n = if args.is_null() { 0 } else { crate::trace::driver::nargs(id) };
+        let e = progress::enter(DRIVER_BASE + id, args.cast(), n * 8, crate::trace::driver::decode_words, [0, 0]);
+        let r = observed(id, params, args, &go, &done);
+        progress::exit(e, DRIVER_BASE + id, params.cast_const().cast(), r);
+        return r;
+    }
+    observed(id, params, args, &go, &done)
+}
+
+/// A driver call as the capabilities other than progress want it.
+fn observed(id: u32, params: *mut c_void, args: *const u64, go: &dyn Fn() -> c_int, done: &Cell<Option<c_int>>) -> c_int {
+    if !super::wants_besides_progress(DRIVER_BASE + id) {
         return go();
     }
     let n = crate::control::params::COUNT - DRIVER_BASE;

@@ -31,7 +31,7 @@ use crate::trace::{self, CallArgs, CallSite};
 use std::cell::Cell;
 use std::sync::atomic::Ordering::Relaxed;
 
-pub use crate::control::switch::{CONFIGURED, FAULTS, HOOKS, LEDGER, RECORDER, TRACE};
+pub use crate::control::switch::{CONFIGURED, FAULTS, HOOKS, LEDGER, PROGRESS, RECORDER, TRACE};
 pub use crate::control::Call;
 
 /// Whether any capability wants calls. Runs the one-time setup on first use.
@@ -53,7 +53,26 @@ pub fn any() -> bool {
 /// fault spec wants does not (a few more loads, on the slow branch only).
 #[inline(always)]
 pub fn wants(id: u32) -> bool {
-    match switch::ON.load(Relaxed) {
+    wants_with(switch::ON.load(Relaxed), id)
+}
+
+/// [`wants`] for the capabilities other than progress (`trace::progress`),
+/// which the exports run around the rest.
+#[inline(always)]
+pub fn wants_besides_progress(id: u32) -> bool {
+    wants_with(switch::ON.load(Relaxed) & !PROGRESS, id)
+}
+
+/// Whether progress is kept (`trace::progress`): calls are published
+/// around their run.
+#[inline(always)]
+pub fn progress() -> bool {
+    switch::bits() & PROGRESS != 0
+}
+
+#[inline(always)]
+fn wants_with(v: u32, id: u32) -> bool {
+    match v {
         CONFIGURED => false,
         v if v & CONFIGURED == 0 => configure(),
         v if v == CONFIGURED | HOOKS => control::hooks::wanted_any(id),
@@ -67,7 +86,7 @@ pub fn wants(id: u32) -> bool {
 /// with no stage to run (no hook, fault or ledger is on).
 #[inline(always)]
 pub fn recorder_alone() -> bool {
-    switch::bits() == CONFIGURED | RECORDER
+    switch::bits() & !PROGRESS == CONFIGURED | RECORDER
 }
 
 /// Set or clear a capability's bit, after the one-time setup.
@@ -97,6 +116,9 @@ fn configure() -> bool {
         return false;
     }
     ONCE.call_once(|| {
+        // The memory report carries the trace's process record (ledger and
+        // trace are one layer; neither imports the other for it).
+        ledger::report::set_process_record(trace::process_record);
         let mut bits = CONFIGURED;
         if control::faults::enabled() {
             bits |= FAULTS;
@@ -105,6 +127,8 @@ fn configure() -> bool {
             bits |= LEDGER;
         }
         switch::ON.fetch_or(bits, Relaxed);
+        // The watchdog and the on-demand hang report, when asked for.
+        crate::watchdog::configure();
     });
     switch::ON.load(Relaxed) > CONFIGURED
 }

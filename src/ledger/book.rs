@@ -237,6 +237,16 @@ pub fn rows() -> Vec<(LibId, i32, Kind, [u64; 6])> {
     out
 }
 
+/// Device ordinals with any allocation booked (the process record's
+/// `devices`: a program that allocates only through the driver never
+/// retains our runtime's primary context, issue #33).
+pub fn devices() -> Vec<i32> {
+    let mut d: Vec<i32> = rows().into_iter().map(|r| r.1).filter(|&d| d >= 0).collect();
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
 /// Each kind's first failed allocation is reported (once).
 static OOM_SEEN: [AtomicBool; Kind::COUNT] = [const { AtomicBool::new(false) }; Kind::COUNT];
 /// Each device's first refusal by the limit is logged (once).

@@ -102,6 +102,16 @@ fn write_stderr(s: &str) {
     let _ = std::io::stderr().lock().write_all(s.as_bytes());
 }
 
+/// What makes the record of this process that every output carries
+/// (`trace::process_record`), set once by the interception pipeline's
+/// setup (above both layers), before any allocation is booked.
+static PROCESS_RECORD: std::sync::OnceLock<fn() -> trace_format::process::Process> = std::sync::OnceLock::new();
+
+/// Register the maker of the process record (see [`PROCESS_RECORD`]).
+pub fn set_process_record(make: fn() -> trace_format::process::Process) {
+    let _ = PROCESS_RECORD.set(make);
+}
+
 /// Write the report where the configuration says (stderr, or the file in
 /// the format its name asks for). `last`: at exit (with the leak report).
 pub fn write(last: bool) {
@@ -109,7 +119,13 @@ pub fn write(last: bool) {
         return;
     }
     let mut r = if last { at_exit() } else { snapshot() };
-    r.process = Some(crate::config::process_identity(crate::config::env_var, std::process::id()));
+    // The one process record every output carries (devices, runtime,
+    // clock), made by the trace (registered by the pipeline's setup: this
+    // layer does not import the trace's).
+    r.process = Some(match PROCESS_RECORD.get() {
+        Some(make) => make(),
+        None => crate::config::process_identity(crate::config::env_var, std::process::id()),
+    });
     let file = super::config().file;
     let text = r.render_for(file.as_deref());
     match file {

@@ -273,6 +273,28 @@ impl TraceArg for Word {
     }
 }
 
+/// A driver call's arguments for a hang report, from a copy of its
+/// argument words (`trace::progress::Decode`): `name(args)`.
+///
+/// # Safety
+/// `copy` holds at least `nargs(id - DRIVER_BASE)` words (at most 32 read).
+pub unsafe fn decode_words(id: u32, copy: *const u8, _: [usize; 2], out: &mut String) {
+    let id = id.wrapping_sub(crate::control::params::DRIVER_BASE);
+    let Some(f) = REGISTRY.get().and_then(|r| r.fns.get(id as usize)) else {
+        out.push_str(super::progress::function_name(id + crate::control::params::DRIVER_BASE));
+        return;
+    };
+    let n = f.args.len().min(super::progress::MAX_PARAM_BYTES / 8);
+    // SAFETY: per the contract.
+    let words = unsafe { std::slice::from_raw_parts(copy as *const u64, n) };
+    let mut c = CallArgs::new(false);
+    capture(f, words, &mut c);
+    out.push_str(f.site.name);
+    out.push('(');
+    c.write_line(out);
+    out.push(')');
+}
+
 /// How many parameters the interposer's function `id` has (0 when unknown).
 pub fn nargs(id: u32) -> usize {
     REGISTRY.get().and_then(|r| r.fns.get(id as usize)).map_or(0, |f| f.args.len())

@@ -52,6 +52,7 @@ mod loaded;
 pub(crate) mod output;
 pub mod recorder;
 pub mod nvtx;
+pub mod progress;
 pub mod stats;
 pub mod subscribe;
 pub use trace_format::{gpu_table, table};
@@ -59,7 +60,7 @@ pub mod timeline;
 pub mod window;
 
 pub use args::{set_symbol_namer, CallArgs, TraceArg};
-pub use output::set_device_lister;
+pub use output::{process_record, set_device_lister};
 
 use crate::types::cudaError_t;
 use parking_lot::Mutex;

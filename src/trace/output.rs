@@ -283,7 +283,14 @@ pub fn runtime_soname() -> Option<&'static str> {
 pub fn process_record() -> Process {
     let mut p = crate::config::process_identity(crate::config::env_var, std::process::id());
     p.runtime = runtime_soname().map(str::to_owned);
-    p.devices = DEVICE_LISTER.get().map(|f| f()).unwrap_or_default();
+    // The devices whose primary context our runtime retained, and those
+    // the memory ledger booked allocations on (driver-only programs: VMM,
+    // cuMemAlloc through the interposer).
+    let mut devices = DEVICE_LISTER.get().map(|f| f()).unwrap_or_default();
+    devices.extend(crate::ledger::book::devices());
+    devices.sort_unstable();
+    devices.dedup();
+    p.devices = devices;
     p.clock = super::clock::start_sample().into_iter().chain([super::clock::sample()]).collect();
     p
 }

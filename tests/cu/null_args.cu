@@ -6,6 +6,7 @@
 // (tests/null_args.rs). Prints "case<TAB>status last=<error>[ out=written|kept ...]".
 #include <cuda_runtime.h>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 __global__ void null_args_kernel(int *p) { if (p) *p = 1; }
@@ -30,9 +31,23 @@ static void report(const char *name, cudaError_t e, const char *extra = "") {
     printf("%s\t%s last=%s%s\n", name, cudaGetErrorName(e), cudaGetErrorName(last), extra);
 }
 
-#define CASE(name, call) report(name, (call))
+// NULL_ARGS_SKIP="|case|case|" leaves those cases out (not called): NVIDIA's
+// runtime crashes on some, and gpu/checks/null_args.py re-runs it past them.
+static bool skipped(const char *name) {
+    const char *list = getenv("NULL_ARGS_SKIP");
+    if (!list) return false;
+    char key[256];
+    snprintf(key, sizeof key, "|%s|", name);
+    return strstr(list, key) != nullptr;
+}
+
+#define CASE(name, call)                                                        \
+    do {                                                                        \
+        if (!skipped(name)) report(name, (call));                               \
+    } while (0)
 #define CASE1(name, call, o1)                                                   \
     do {                                                                        \
+        if (skipped(name)) break;                                               \
         cudaError_t e_ = (call);                                                \
         char x_[64];                                                            \
         snprintf(x_, sizeof x_, " out=%s", (o1).state());                       \

@@ -144,7 +144,7 @@ impl GpuSummary {
                 .map(|r| {
                     let mut c: Vec<String> =
                         values(t.rows, r, t.size).iter().enumerate().map(|(i, v)| grouped(*v, decimals(i, t.size))).collect();
-                    c.push(r.name.clone());
+                    c.push(crate::text::fit_name(&r.name));
                     c
                 })
                 .collect();
@@ -169,6 +169,9 @@ impl GpuSummary {
             line(&mut s, &w.iter().map(|&n| "-".repeat(n)).collect::<Vec<_>>());
             for row in &cells {
                 line(&mut s, row);
+            }
+            if crate::text::any_shortened(t.rows.iter().map(|r| r.name.as_str())) {
+                s.push_str(crate::text::SHORTENED_NOTE);
             }
         }
         s
@@ -285,5 +288,23 @@ mod tests {
         assert_eq!(j["cuda_gpu_kern_sum"][0]["Instances"], 2);
         assert_eq!(j["cuda_gpu_mem_size_sum"][1]["Total (MB)"], 0.004);
         assert_eq!(GpuSummary::from_json(&j).unwrap().to_text(), g.to_text());
+    }
+
+    /// Issue #33: a PyTorch job's demangled names are thousands of
+    /// characters; the text table stays within a terminal's reach, the CSV
+    /// and JSON keep them whole.
+    #[test]
+    fn long_kernel_names_are_shortened_in_text_only() {
+        let long = format!("void at::native::vectorized_elementwise_kernel<4, {}>(int, F, A)", "at::native::Op<float>, ".repeat(200));
+        let g = GpuSummary { kernels: vec![Row::from_samples(&long, &mut [10]), Row::from_samples("k2", &mut [5])], ..Default::default() };
+        let t = g.to_text();
+        let widest = t.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest < 250, "{widest}: {t}");
+        assert!(t.contains("void at::native::vectorized_elementwise_kernel<4, ") && t.contains(">(int, F, A)") && t.contains("..."), "{t}");
+        assert!(t.contains(crate::text::SHORTENED_NOTE.trim()), "{t}");
+        assert!(!sample().to_text().contains(crate::text::SHORTENED_NOTE.trim()));
+        assert!(g.to_csv().contains(&format!("\"{long}\"")));
+        let j: serde_json::Value = serde_json::from_str(&g.to_json()).unwrap();
+        assert_eq!(j["cuda_gpu_kern_sum"][0]["Name"], long.as_str());
     }
 }

@@ -8,9 +8,12 @@
 //! it without linking the runtime.
 
 pub mod gpu_table;
+pub mod hang;
+pub mod kineto;
 pub mod memory;
 pub mod perfetto;
 pub mod nvtx_table;
 pub mod process;
 pub mod size;
 pub mod table;
+pub mod text;

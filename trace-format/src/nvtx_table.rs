@@ -66,7 +66,7 @@ impl NvtxSummary {
                     grouped(r.max_ns),
                     fixed(r.stddev_ns),
                     st.clone(),
-                    r.name.clone(),
+                    crate::text::fit_name(&r.name),
                 ]
             })
             .collect();
@@ -96,6 +96,9 @@ impl NvtxSummary {
         line(&mut s, &w.iter().map(|&n| "-".repeat(n)).collect::<Vec<_>>());
         for row in &cells {
             line(&mut s, row);
+        }
+        if crate::text::any_shortened(self.rows.iter().map(|r| r.name.as_str())) {
+            s.push_str(crate::text::SHORTENED_NOTE);
         }
         s
     }
@@ -241,7 +244,7 @@ impl NvtxGpuProj {
     fn values(r: &ProjRow) -> [String; 12] {
         let p = &r.proj;
         [
-            p.name.clone(),
+            crate::text::fit_name(&p.name),
             r.style.clone(),
             p.total_ns.to_string(),
             r.range_total_ns.to_string(),
@@ -284,6 +287,9 @@ impl NvtxGpuProj {
         for row in &cells {
             line(&mut s, row);
         }
+        if crate::text::any_shortened(self.rows.iter().map(|r| r.proj.name.as_str())) {
+            s.push_str(crate::text::SHORTENED_NOTE);
+        }
         s
     }
 
@@ -292,7 +298,8 @@ impl NvtxGpuProj {
         s.push('\n');
         for r in &self.rows {
             let mut v = Self::values(r);
-            v[0] = format!("\"{}\"", v[0].replace('"', "\"\""));
+            // The whole name (the text form shortens long ones).
+            v[0] = format!("\"{}\"", r.proj.name.replace('"', "\"\""));
             let _ = writeln!(s, "{}", v.join(","));
         }
         s

@@ -117,7 +117,7 @@ impl Summary {
                     grouped(r.min_ns),
                     grouped(r.max_ns),
                     grouped_f(r.stddev_ns),
-                    r.name.clone(),
+                    crate::text::fit_name(&r.name),
                 ]
             })
             .collect()
@@ -150,6 +150,9 @@ impl Summary {
         for row in &cells {
             line(&mut s, row);
         }
+        if crate::text::any_shortened(self.rows.iter().map(|r| r.name.as_str()).chain(self.errors.iter().map(|e| e.name.as_str()))) {
+            s.push_str(crate::text::SHORTENED_NOTE);
+        }
         if self.timed_one_in > 1 {
             let _ = writeln!(
                 s,
@@ -158,13 +161,13 @@ impl Summary {
             );
         }
         if !self.errors.is_empty() {
-            let wn = self.errors.iter().map(|e| e.name.len()).max().unwrap_or(4).max(4);
+            let wn = self.errors.iter().map(|e| crate::text::fit_name(&e.name).chars().count()).max().unwrap_or(4).max(4);
             let we = self.errors.iter().map(|e| e.error.len()).max().unwrap_or(5).max(5);
             let _ = writeln!(s, "\n ** Failed calls by error:\n");
             let _ = writeln!(s, " {:>9}  {:<wn$}  Error", "Num Calls", "Name");
             let _ = writeln!(s, " {}  {}  {}", "-".repeat(9), "-".repeat(wn), "-".repeat(we));
             for e in &self.errors {
-                let _ = writeln!(s, " {:>9}  {:<wn$}  {}", grouped(e.calls), e.name, e.error);
+                let _ = writeln!(s, " {:>9}  {:<wn$}  {}", grouped(e.calls), crate::text::fit_name(&e.name), e.error);
             }
         }
         s

@@ -4,11 +4,11 @@
 usage:
   gpu/checks/pyhooks/pyhooks.py --prepare DIR        # here, after `cargo build --release`:
         # DIR gets the command, both runtimes, the interposer and its driver/
-        # links (as scripts/gpu-all prepare's lib/, which serves as well)
+        # links (as `scripts/gpu prepare DIR`'s DIR/lib, which serves as well)
   gpu/checks/pyhooks/pyhooks.py --lib DIR [--out OUT]  # on the GPU machine, from the repository
         # root (the module is python/cudart_shim of this checkout, PYTHONPATH)
 
-Or as a part of scripts/gpu-all: `scripts/gpu-all run DIR OUT pyhooks`.
+Or as the check `pyhooks` of the runner: `scripts/gpu run DIR --out OUT pyhooks`.
 
 Each check runs gpu/checks/pyhooks/pyhooks_torch.py MODE under `DIR/cudart-shim
 trace` in a fresh process and prints PASS or FAIL with what it saw:

@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 """The flight recorder on a GPU machine (issue #28 part 1), in one run.
 
-usage (build here, run there):
-  cargo build --release && gpu/checks/recorder/recorder.py --prepare DIR
-      # copies the release library, the driver interposer and the command
-      # into DIR (no GPU needed); carry DIR to the GPU machine
-  gpu/checks/recorder/recorder.py --lib DIR [--out OUT] [--rounds 10] [--steps 50]
-      # on the GPU machine (nvcc 13, PyTorch); OUT defaults to $OUT
+usage: the checks `recorder` (steps 1-2) and `recorder_cost` (step 3) of
+`scripts/gpu` run it; by hand, on the GPU machine (nvcc 13, PyTorch):
+  gpu/checks/recorder/recorder.py --lib DIR/lib [--out OUT] [--rounds 10] [--steps 50]
+      # DIR: `scripts/gpu prepare DIR`; OUT defaults to $OUT
 
 Steps, each ending in PASS/FAIL lines (also in OUT/summary.txt):
 1. tests/cu/recorder_oob.cu (built here with nvcc -cudart shared): a kernel
@@ -14,8 +12,10 @@ Steps, each ending in PASS/FAIL lines (also in OUT/summary.txt):
    error. Run with NVIDIA's libcudart and under `cudart-shim trace
    --recorder` (runtime and driver calls), both as `return` (exit 1) and
    `abort` (SIGABRT). PASS: the recorder's stderr lines and its call log
-   end with the launch and the failing synchronize, the JSON timeline
-   parses, and the exit status equals NVIDIA's.
+   end with the launch and the failing synchronize, the timeline (the
+   default Perfetto protobuf `.pftrace`, read by `cudart-shim report
+   --merge`) holds as many calls as the call log, and the exit status
+   equals NVIDIA's.
 2. PyTorch hitting a real illegal address (a view far larger than its
    allocation, written): the same checks, the exit status against plain
    PyTorch.
@@ -28,7 +28,7 @@ Steps, each ending in PASS/FAIL lines (also in OUT/summary.txt):
    rounds, at least 1%); the same for the CPU time per step (the process's
    CPU time, which whole-process noise on these hosts disturbs less).
 """
-import argparse, glob, json, os, shutil, statistics, subprocess, sys, textwrap, time
+import argparse, collections, glob, json, os, shutil, statistics, subprocess, sys, textwrap, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))  # gpu/checks/recorder/
 ap = argparse.ArgumentParser()
@@ -42,7 +42,7 @@ ap.add_argument("--prog", help="tests/cu/recorder_oob.cu already built (gpu/chec
 a = ap.parse_args()
 
 if not a.lib:
-    sys.exit("gpu-recorder: --lib DIR (made by --prepare) or --prepare DIR")
+    sys.exit("gpu-recorder: --lib DIR (scripts/gpu prepare's DIR/lib)")
 
 D = os.path.abspath(a.lib)
 OUT = os.path.abspath(a.out)
@@ -75,6 +75,10 @@ def sh(cmd, env=None, timeout=240, cwd=None):
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as x:
         return 124, str(x.stdout or ""), str(x.stderr or "") + "\nTIMEOUT"
+    except OSError as x:
+        # A missing program (nvidia-smi, nvcc on a machine without them: a
+        # dry run) is a failed step, not the end of the check.
+        return 127, "", repr(x)
 
 
 def nvidia_lib():
@@ -147,16 +151,40 @@ def check_dump(label, rc, rc_nvidia, err, cwd, via_command=True):
         top = [c for c in listed if not c[1]]
         ok = bool(top) and top[-1][3] in STICKY and any(is_launch(c[2]) for c in listed)
     verdict(ok, f"{label}: stderr shows the failing thread's last calls, a launch then the failing call (sticky error)")
-    # The files: every thread's ring.
+    # The files: every thread's ring, as a call log and a timeline beside
+    # it: `<stem>.pftrace` (Perfetto protobuf, the default format) or
+    # `<stem>.json` (CUDART_SHIM_TRACE_TIMELINE_FORMAT=json).
     logs = sorted(glob.glob(os.path.join(cwd, "cudart-shim-recorder-*.log")))
-    parsed, events, ends = False, 0, False
+    parsed, events, ends, kind = False, 0, False, "timeline"
     if logs:
         try:
             text = open(logs[-1]).read()
-            j = json.load(open(logs[-1][:-4] + ".json"))
-            events = sum(1 for e in j["traceEvents"] if e.get("ph") == "X")
+            # "# cudart-shim recorder dump: REASON (pid P, thread T)"
+            reason = text.split("\n", 1)[0].removeprefix("# cudart-shim recorder dump: ").rsplit(" (pid ", 1)[0]
+            stem = logs[-1][:-4]
+            timeline = next((stem + x for x in (".pftrace", ".json") if os.path.exists(stem + x)), None)
+            if timeline is None:
+                raise FileNotFoundError(f"no {stem}.pftrace or .json beside the call log")
+            kind = "Perfetto protobuf timeline" if timeline.endswith(".pftrace") else "JSON timeline"
+            # Our own reader turns either format into Chrome JSON: `report
+            # --merge` copies every event (nested driver calls included;
+            # `report`'s summary would leave those out), so its X events are
+            # the timeline's calls.
+            merged = stem + ".merged.json"
+            rc_m, o_m, e_m = sh([CMD, "report", "--merge", merged, timeline])
+            if rc_m != 0:
+                raise RuntimeError(f"cudart-shim report --merge {os.path.basename(timeline)}: exit {rc_m}: {e_m.strip()[-300:]}")
+            j = json.load(open(merged))
+            xs = [e for e in j["traceEvents"] if e.get("ph") == "X"]
+            events = len(xs)
             file_calls = calls_of(text)
             parsed = events == len(file_calls) and events > 0
+            # Not a verdict (the count is): which calls differ, if any.
+            diff = collections.Counter((c[0], c[2], c[3]) for c in file_calls)
+            diff.subtract(collections.Counter((e.get("tid"), e.get("name"), e.get("args", {}).get("result")) for e in xs))
+            diff = {k: v for k, v in diff.items() if v}
+            if diff:
+                say(f"  calls of the log (+) and the timeline (-) that differ: {sorted(diff.items(), key=str)[:12]}")
             mine = [c for c in file_calls if c[0] == tid]
             fail = max((k for k, c in enumerate(mine) if not c[1] and c[3] in STICKY), default=None)
             if fail is not None:
@@ -167,13 +195,17 @@ def check_dump(label, rc, rc_nvidia, err, cwd, via_command=True):
                     say("  call log, failing thread, from the last launch to the first failing call:")
                     for c in mine[launch:first_fail + 1][-12:]:
                         say(f"    {'  ' if c[1] else ''}{c[2]} = {c[3]}")
-            say(f"  dump: {logs[-1]} ({len(file_calls)} call lines, {events} timeline events; reason: {j['otherData']['reason']})")
+            # The reason is an annotation of the protobuf's dump instant (an
+            # `otherData.reason` in JSON); its text is stored as is in either.
+            named = reason.encode() in open(timeline, "rb").read()
+            say(f"  dump: {logs[-1]} ({len(file_calls)} call lines, {events} timeline events in {os.path.basename(timeline)}; "
+                f"reason: {reason}{'' if named else ' (not found in the timeline)'})")
         except Exception as x:
             say("  dump unreadable:", repr(x))
     else:
         say("  no dump file in", cwd)
     verdict(ends, f"{label}: the call log has the failing thread's launch and the failing call")
-    verdict(parsed, f"{label}: call log and JSON timeline parse, same number of calls ({events})")
+    verdict(parsed, f"{label}: call log and {kind} parse, same number of calls ({events})")
     # The command answers a death by signal S as a shell does: 128 + S.
     want = 128 - rc_nvidia if (via_command and rc_nvidia < 0) else rc_nvidia
     verdict(rc == want, f"{label}: exit status {rc} equals NVIDIA's {rc_nvidia}" + (" (the command: 128 + signal)" if want != rc_nvidia else ""))

@@ -3,7 +3,7 @@
 # `cudart-shim report` name that rank as the straggler. The README's torchrun
 # recipe, as written, with rank 1's launches delayed 1 ms each through
 # CUDART_SHIM_FAULTS (set by a wrapper for RANK=1 only).
-#   gpu/checks/straggler/straggler.sh --lib DIR --out OUT      (DIR: scripts/gpu-all prepare's lib/)
+#   gpu/checks/straggler/straggler.sh --lib DIR --out OUT      (DIR: `scripts/gpu prepare`'s DIR/lib)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)  # gpu/checks/straggler/
 lib=""; out=${OUT:-gpu-straggler-out}

@@ -147,6 +147,12 @@ pub fn library(id: LibId) -> String {
     LIBS.read().get(id as usize).cloned().unwrap_or_else(|| "?".to_owned())
 }
 
+/// The name of library `id` without waiting: None while another thread
+/// adds a library (a hang report never waits on a program thread).
+pub fn try_library(id: LibId) -> Option<String> {
+    LIBS.try_read().map(|l| l.get(id as usize).cloned().unwrap_or_else(|| "?".to_owned()))
+}
+
 /// The id of library `name`, given at its first sight (0 once ids run out).
 pub fn intern_library(name: &str) -> LibId {
     if let Some(i) = LIBS.read().iter().position(|n| n == name) {

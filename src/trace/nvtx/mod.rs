@@ -242,6 +242,8 @@ fn on() -> bool {
 }
 
 fn push(d: Option<&Domain>, info: Info) -> c_int {
+    // The thread's open ranges as other threads may read them (a hang report).
+    super::progress::nvtx_push(&info.message);
     if !on() {
         return 0;
     }
@@ -258,6 +260,7 @@ fn push(d: Option<&Domain>, info: Info) -> c_int {
 }
 
 fn pop(d: Option<&Domain>) -> c_int {
+    super::progress::nvtx_pop();
     if !on() {
         return -1;
     }

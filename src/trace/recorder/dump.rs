@@ -1,6 +1,8 @@
 //! The recorder's dump: the failing thread's last calls on stderr, every
-//! ring as a call log (the call log's line format) and as a Chrome JSON
-//! timeline (the timeline's call event form), both files named on stderr.
+//! ring as a call log (the call log's line format) and as a timeline in
+//! the timeline's format (Perfetto's protobuf by default, [`super::proto`];
+//! Chrome JSON when the timeline format is `json`), both files named on
+//! stderr.
 //!
 //! Async-signal-safe, whatever triggered it, because a crash signal may
 //! interrupt any code, malloc and our own locks included:
@@ -34,10 +36,10 @@ const CAPACITY: usize = 256 * 1024;
 
 struct Prepared {
     log: CString,
-    json: CString,
+    timeline: CString,
     /// The two names as the stderr lines show them.
     log_name: String,
-    json_name: String,
+    timeline_name: String,
 }
 
 /// The current names (leaked; replaced in a forked child, see
@@ -49,24 +51,32 @@ fn files() -> Option<&'static Prepared> {
     unsafe { FILES.load(Acquire).as_ref() }
 }
 
-struct Buf(UnsafeCell<String>);
+struct Buf<T>(UnsafeCell<T>);
 // SAFETY: used only by the one dump that holds `DUMPING`.
-unsafe impl Sync for Buf {}
-static BUF: OnceLock<Buf> = OnceLock::new();
+unsafe impl<T> Sync for Buf<T> {}
+static BUF: OnceLock<Buf<String>> = OnceLock::new();
+/// The protobuf timeline's bytes (not text), reserved like [`BUF`].
+static PBUF: OnceLock<Buf<Vec<u8>>> = OnceLock::new();
 static DUMPING: AtomicBool = AtomicBool::new(false);
+/// The dump's timeline is Perfetto's protobuf (else Chrome JSON); set once
+/// at start, from the timeline format.
+static PROTOBUF: AtomicBool = AtomicBool::new(true);
 
-/// The timeline's name beside call log `file`: `X.log` -> `X.json`,
-/// anything else gets `.json` appended.
-pub fn json_name(file: &str) -> String {
+/// The timeline's name beside call log `file`: `X.log` -> `X.pftrace`
+/// (`X.json` in the JSON format), anything else gets the extension
+/// appended.
+pub fn timeline_name(file: &str, protobuf: bool) -> String {
+    let ext = if protobuf { "pftrace" } else { "json" };
     match file.strip_suffix(".log") {
-        Some(stem) => format!("{stem}.json"),
-        None => format!("{file}.json"),
+        Some(stem) => format!("{stem}.{ext}"),
+        None => format!("{file}.{ext}"),
     }
 }
 
-/// Make the buffer and the file names (not the files: nothing is written
-/// until a dump).
-pub fn prepare(file: &str) -> bool {
+/// Make the buffers and the file names (not the files: nothing is written
+/// until a dump); `protobuf`: the timeline's format.
+pub fn prepare(file: &str, protobuf: bool) -> bool {
+    PROTOBUF.store(protobuf, Relaxed);
     let abs = |p: &str| -> String {
         if p.starts_with('/') {
             return p.to_owned();
@@ -79,13 +89,16 @@ pub fn prepare(file: &str) -> bool {
         return false;
     }
     let _ = BUF.set(Buf(UnsafeCell::new(String::with_capacity(CAPACITY))));
+    if protobuf {
+        let _ = PBUF.set(Buf(UnsafeCell::new(Vec::with_capacity(CAPACITY))));
+    }
     true
 }
 
 fn set_names(log_name: &str) -> bool {
-    let json_name = json_name(log_name);
-    let (Ok(log), Ok(json)) = (CString::new(log_name), CString::new(json_name.clone())) else { return false };
-    let p = Box::into_raw(Box::new(Prepared { log, json, log_name: log_name.to_owned(), json_name }));
+    let timeline_name = timeline_name(log_name, PROTOBUF.load(Relaxed));
+    let (Ok(log), Ok(timeline)) = (CString::new(log_name), CString::new(timeline_name.clone())) else { return false };
+    let p = Box::into_raw(Box::new(Prepared { log, timeline, log_name: log_name.to_owned(), timeline_name }));
     // The previous names stay allocated: a dump may be reading them.
     FILES.store(p, Release);
     true
@@ -172,7 +185,7 @@ fn dump_from(why: &str, in_signal: bool) {
     err.push("; the last calls of every thread are in ");
     err.push(&files.log_name);
     err.push(" (call log) and ");
-    err.push(&files.json_name);
+    err.push(&files.timeline_name);
     err.push(" (timeline)\n");
     let own = super::rings().find(|r| r.tid.load(Acquire) == tid);
     match own {
@@ -223,8 +236,42 @@ fn dump_from(why: &str, in_signal: bool) {
         }
     });
 
-    // The timeline: one JSON document.
-    to_file(&files.json, &files.json_name, err.buf, |js| {
+    // The timeline: Perfetto's protobuf (the default format), or one JSON
+    // document.
+    if let (true, Some(pbuf)) = (PROTOBUF.load(Relaxed), PBUF.get()) {
+        // SAFETY: DUMPING gives this dump the buffer alone.
+        let pbuf = unsafe { &mut *pbuf.0.get() };
+        pbuf.clear();
+        let fd = open(&files.timeline);
+        if fd < 0 {
+            note_open_failed(err.buf, &files.timeline_name);
+        } else {
+            let mut pb = super::proto::Pb { fd, b: pbuf };
+            pb.header(pid, why, tid, err.buf);
+            for r in super::rings() {
+                let rt = r.tid.load(Acquire);
+                if r.recorded() == 0 {
+                    continue;
+                }
+                pb.thread(pid, rt);
+                r.for_each(|_, e| pb.call(pid, rt, e, err.buf));
+            }
+            pb.flush();
+            // SAFETY: our descriptor.
+            unsafe { libc::close(fd) };
+        }
+    } else {
+        json_timeline(files, err.buf, why, pid, tid);
+    }
+    if in_signal {
+        set_names_in_dump(true);
+    }
+    DUMPING.store(false, Release);
+}
+
+/// The timeline as one Chrome JSON document.
+fn json_timeline(files: &Prepared, buf: &mut String, why: &str, pid: u32, tid: i32) {
+    to_file(&files.timeline, &files.timeline_name, buf, |js| {
         js.push("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim recorder\",\"version\":\"");
         js.push(env!("CARGO_PKG_VERSION"));
         js.push("\",\"reason\":\"");
@@ -244,10 +291,6 @@ fn dump_from(why: &str, in_signal: bool) {
         }
         js.push("\n]}\n");
     });
-    if in_signal {
-        set_names_in_dump(true);
-    }
-    DUMPING.store(false, Release);
 }
 
 /// Create `path`, write what `body` puts in the buffer, close it; if it
@@ -429,7 +472,8 @@ pub mod fuzzing {
 mod tests {
     #[test]
     fn timeline_name_beside_the_log() {
-        assert_eq!(super::json_name("cudart-shim-recorder-7.log"), "cudart-shim-recorder-7.json");
-        assert_eq!(super::json_name("/tmp/crash.txt"), "/tmp/crash.txt.json");
+        assert_eq!(super::timeline_name("cudart-shim-recorder-7.log", true), "cudart-shim-recorder-7.pftrace");
+        assert_eq!(super::timeline_name("cudart-shim-recorder-7.log", false), "cudart-shim-recorder-7.json");
+        assert_eq!(super::timeline_name("/tmp/crash.txt", false), "/tmp/crash.txt.json");
     }
 }

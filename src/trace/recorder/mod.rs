@@ -12,13 +12,15 @@
 //! signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT: [`signals`]),
 //! `cudartShimFlush()`, and SIGUSR1 when `CUDART_SHIM_RECORDER_SIGUSR1=1`.
 //! A dump writes the failing thread's last calls to stderr, and every ring
-//! to a call log file and a Chrome JSON timeline beside it, both named in
-//! the stderr lines.
+//! to a call log file and a timeline beside it (in the timeline's format:
+//! Perfetto's protobuf by default, `.pftrace`), both named in the stderr
+//! lines.
 //!
 //! Every dump runs the one async-signal-safe path (buffers made at start,
 //! `open`/`write` only, no lock, no allocation), whatever triggered it.
 
 pub mod dump;
+mod proto;
 pub mod ring;
 pub mod signals;
 
@@ -41,12 +43,13 @@ static STARTED: AtomicBool = AtomicBool::new(false);
 pub fn start(c: &crate::config::TraceConfig) -> bool {
     SIZE.store(c.recorder_size.max(1), Relaxed);
     let file = c.recorder_file.clone().unwrap_or_else(|| format!("cudart-shim-recorder-{}.log", std::process::id()));
-    if !dump::prepare(&file) {
+    let protobuf = c.timeline_format == crate::config::TimelineFormat::Perfetto;
+    if !dump::prepare(&file, protobuf) {
         return false;
     }
     signals::install(c.recorder_sigusr1);
     STARTED.store(true, Release);
-    log::debug!("recorder: {} calls per thread, dumps to {file} and {}", c.recorder_size, dump::json_name(&file));
+    log::debug!("recorder: {} calls per thread, dumps to {file} and {}", c.recorder_size, dump::timeline_name(&file, protobuf));
     true
 }
 

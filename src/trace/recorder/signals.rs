@@ -21,6 +21,10 @@
 //!
 //! Each thread that makes a recorded call gets an alternate signal stack
 //! (unless it has one), so a stack overflow's SIGSEGV can still dump.
+//!
+//! The hang report's dump signal (`--dump-signal`, `crate::watchdog`) is
+//! handled here too ([`install_request`]), by the same rules: its handler
+//! only notes the request (async-signal-safe) and hands the signal on.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, Ordering::*};
@@ -138,9 +142,62 @@ pub fn forget_alt_stack() {
     }
 }
 
+/// The signal that asks for a hang report (0: none), the function that
+/// notes the request, and the disposition the signal had before ours.
+static REQUEST_SIG: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+static REQUEST_FN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+struct PreviousOne(UnsafeCell<libc::sigaction>);
+// SAFETY: written once, by `install_request`, before the handler can run for it.
+unsafe impl Sync for PreviousOne {}
+static REQUEST_PREVIOUS: PreviousOne = PreviousOne(UnsafeCell::new(unsafe { std::mem::zeroed() }));
+
+/// Handle `sig` as a request (`notify` runs in the handler: it must be
+/// async-signal-safe), then hand it on as the module note says; with the
+/// default disposition before ours, the request is all it does (the
+/// program does not end by it). Once per process; false when refused.
+pub fn install_request(sig: libc::c_int, notify: fn()) -> bool {
+    if REQUEST_SIG.load(Acquire) != 0 {
+        return false;
+    }
+    if sig == libc::SIGUSR1 && installed(libc::SIGUSR1) {
+        log::warn!("the dump signal SIGUSR1 already dumps the recorder; use another (USR2)");
+        return false;
+    }
+    REQUEST_FN.store(notify as usize, Release);
+    // SAFETY: a zeroed sigaction is valid; we fill the fields we use.
+    let mut sa: libc::sigaction = unsafe { std::mem::zeroed() };
+    sa.sa_sigaction = handler as *const () as usize;
+    sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
+    // SAFETY: sa_mask is a valid sigset; the old action goes to its slot,
+    // read only by the handler once REQUEST_SIG names the signal.
+    let ok = unsafe {
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(sig, &sa, REQUEST_PREVIOUS.0.get()) == 0
+    };
+    if ok {
+        REQUEST_SIG.store(sig, Release);
+    } else {
+        log::warn!("cannot handle signal {sig} ({}); it will not ask for a hang report", std::io::Error::last_os_error());
+    }
+    ok
+}
+
 extern "C" fn handler(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     // SAFETY: errno is the thread's; kept for the interrupted code.
     let errno = unsafe { *libc::__errno_location() };
+    if sig == REQUEST_SIG.load(Acquire) {
+        let f = REQUEST_FN.load(Acquire);
+        if f != 0 {
+            // SAFETY: stored from a `fn()` by `install_request`.
+            unsafe { std::mem::transmute::<usize, fn()>(f)() };
+        }
+        // SAFETY: written before REQUEST_SIG was set.
+        let prev = unsafe { *REQUEST_PREVIOUS.0.get() };
+        chain_with(prev, true, sig, info, ctx);
+        // SAFETY: as above.
+        unsafe { *libc::__errno_location() = errno };
+        return;
+    }
     let Some(i) = index(sig) else { return };
     if sig == libc::SIGUSR1 {
         super::dump::dump_in_signal("SIGUSR1");
@@ -169,11 +226,17 @@ fn reason(buf: &mut [u8; 64], sig: libc::c_int) -> &str {
 
 /// Hand the signal on (see the module note).
 fn chain(i: usize, sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    // SAFETY: written by `install` before ours could run for this signal.
+    let prev = unsafe { (*PREVIOUS.0.get())[i] };
+    chain_with(prev, sig == libc::SIGUSR1, sig, info, ctx);
+}
+
+/// Hand the signal on to `prev`, the disposition before ours; `request`:
+/// a signal asked for as a trigger (its default action is not taken).
+fn chain_with(prev: libc::sigaction, request: bool, sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     // SAFETY: querying the installed action.
     let mut cur: libc::sigaction = unsafe { std::mem::zeroed() };
     unsafe { libc::sigaction(sig, std::ptr::null(), &mut cur) };
-    // SAFETY: written by `install` before ours could run for this signal.
-    let prev = unsafe { (*PREVIOUS.0.get())[i] };
     if cur.sa_sigaction != handler as *const () as usize && cur.sa_sigaction == prev.sa_sigaction {
         // The program's handler, installed both before and after ours,
         // called us as its previous one: calling it again would loop.
@@ -181,7 +244,7 @@ fn chain(i: usize, sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc:
     }
     match prev.sa_sigaction {
         libc::SIG_DFL => {
-            if sig == libc::SIGUSR1 {
+            if request {
                 // Asked for as a dump trigger: not the end of the program.
                 return;
             }

@@ -25,39 +25,23 @@ impl Json {
     pub(super) fn new() -> Json {
         Json { pid: std::process::id(), named: HashSet::new(), gpu_tracks: Vec::new(), buf: String::new() }
     }
-
-    /// Start the next object (the head's first object has no separator
-    /// before it; every later one does).
-    fn sep(&mut self) {
-        self.buf.push_str(",\n");
-    }
 }
 
 impl super::Format for Json {
     fn head(&mut self) -> &[u8] {
         let pid = self.pid;
-        let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
         // Who wrote the trace and when its clock started (`otherData.process`;
         // each flush adds a later sample, see `process`).
         let process = output::process_record();
         let b = &mut self.buf;
         b.clear();
-        b.push_str("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"cudart-shim\",\"version\":\"");
-        b.push_str(env!("CARGO_PKG_VERSION"));
-        b.push_str("\",\"process\":");
-        b.push_str(&process.to_json().to_string());
-        b.push_str("},\"traceEvents\":[\n");
-        let _ = write!(
-            b,
-            "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
-            escape(comm.trim()),
-            escape(&process.label())
-        );
+        b.push_str("{\"displayTimeUnit\":\"ns\",");
+        open_events(b, pid, &process, "");
         self.buf.as_bytes()
     }
 
     fn trailer(&self) -> &'static [u8] {
-        b"\n]}\n"
+        TRAILER
     }
 
     fn host(&mut self, tid: i32, thread_name: &str, c: &View<'_>) -> &[u8] {
@@ -65,13 +49,7 @@ impl super::Format for Json {
         let pid = self.pid;
         let thread_name = &*tracks::thread_name(tid, thread_name);
         if self.named.insert(tid) {
-            self.sep();
-            let _ = write!(
-                self.buf,
-                "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{},\"args\":{{\"name\":\"{}\"}}}}",
-                tid,
-                escape(thread_name)
-            );
+            thread_name_object(&mut self.buf, pid, tid, thread_name);
         }
         // Hand-formatted (no `write!`): this loop bounds how fast a program
         // that makes calls back to back can run with the timeline on. The
@@ -128,11 +106,7 @@ impl super::Format for Json {
 
     fn marker(&mut self, text: &str) -> &[u8] {
         self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let _ = write!(self.buf, "{{\"name\":\"{}\",\"cat\":\"cudart_shim\",\"ph\":\"i\",\"s\":\"p\",\"pid\":{pid},\"tid\":0,\"ts\":", escape(text));
-        push_us(&mut self.buf, clock::since_start_ns(clock::ticks()) as u64);
-        self.buf.push('}');
+        marker(&mut self.buf, self.pid, text, clock::since_start_ns(clock::ticks()) as u64);
         self.buf.as_bytes()
     }
 
@@ -149,24 +123,69 @@ impl super::Format for Json {
 
     fn dropped(&mut self, n: u64, why: &str) -> &[u8] {
         self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let _ = write!(
-            self.buf,
-            "{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {n} events ({})\"}}}}",
-            escape(why)
-        );
+        dropped(&mut self.buf, self.pid, n, why);
         self.buf.as_bytes()
     }
 
     fn process(&mut self) -> &[u8] {
         self.buf.clear();
-        self.sep();
-        let pid = self.pid;
-        let record = output::process_record().to_json();
-        let _ = write!(self.buf, "{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}");
+        process(&mut self.buf, self.pid);
         self.buf.as_bytes()
     }
+}
+
+/// What closes the file (stepped back over after each batch), for the
+/// Kineto form too.
+pub(super) const TRAILER: &[u8] = b"\n]}\n";
+
+// The process's own objects, shared with the Kineto form (kineto.rs).
+// Each but the first is appended after a separator.
+
+/// The end of the head: `otherData` (who wrote the trace, `extra`
+/// members, the process record), the start of `traceEvents` and its first
+/// event, the metadata naming the process.
+pub(super) fn open_events(b: &mut String, pid: u32, process: &trace_format::process::Process, extra: &str) {
+    b.push_str("\"otherData\":{\"producer\":\"cudart-shim\",");
+    b.push_str(extra);
+    b.push_str("\"version\":\"");
+    b.push_str(env!("CARGO_PKG_VERSION"));
+    b.push_str("\",\"process\":");
+    b.push_str(&process.to_json().to_string());
+    b.push_str("},\"traceEvents\":[\n");
+    let comm = std::fs::read_to_string("/proc/self/comm").unwrap_or_default();
+    let _ = write!(
+        b,
+        "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"name\":\"{}: {}\"}}}}",
+        escape(comm.trim()),
+        escape(&process.label())
+    );
+}
+
+/// The metadata naming a thread.
+pub(super) fn thread_name_object(b: &mut String, pid: u32, tid: i32, name: &str) {
+    let _ = write!(b, ",\n{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"args\":{{\"name\":\"{}\"}}}}", escape(name));
+}
+
+/// A marker at `ts_ns` on the process's track.
+pub(super) fn marker(b: &mut String, pid: u32, text: &str, ts_ns: u64) {
+    let _ = write!(b, ",\n{{\"name\":\"{}\",\"cat\":\"cudart_shim\",\"ph\":\"i\",\"s\":\"p\",\"pid\":{pid},\"tid\":0,\"ts\":", escape(text));
+    push_us(b, ts_ns);
+    b.push('}');
+}
+
+/// How many events were dropped and why, as a process label.
+pub(super) fn dropped(b: &mut String, pid: u32, n: u64, why: &str) {
+    let _ = write!(
+        b,
+        ",\n{{\"name\":\"process_labels\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{{\"labels\":\"cudart-shim dropped {n} events ({})\"}}}}",
+        escape(why)
+    );
+}
+
+/// The process record with a clock sample taken now.
+pub(super) fn process(b: &mut String, pid: u32) {
+    let record = output::process_record().to_json();
+    let _ = write!(b, ",\n{{\"name\":\"cudart_shim_process\",\"ph\":\"M\",\"pid\":{pid},\"tid\":0,\"args\":{record}}}");
 }
 
 /// One GPU event as a JSON object (a track is two metadata objects).
@@ -211,27 +230,31 @@ fn slice(pid: u32, a: &GpuSlice, s: &mut String) {
     if a.graph != 0 {
         let _ = write!(s, ",\"graph\":{}", a.graph);
     }
-    let bandwidth = |s: &mut String, bytes: u64| {
-        let _ = write!(s, ",\"bytes\":{bytes},\"bandwidth (GB/s)\":{:.3}", bytes as f64 / dur.max(1) as f64);
-    };
-    match &a.what {
-        GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } => {
-            let _ = write!(
-                s,
-                ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
-                grid[0], grid[1], grid[2], block[0], block[1], block[2]
-            );
-        }
-        GpuWhat::Copy { op, bytes } => {
-            let _ = write!(s, ",\"operation\":\"{op}\"");
-            bandwidth(s, *bytes);
-        }
-        GpuWhat::Set { bytes, value } => {
-            let _ = write!(s, ",\"operation\":\"{}\",\"value\":{value}", trace_format::gpu_table::MEMSET);
-            bandwidth(s, *bytes);
-        }
+    if let GpuWhat::Kernel { grid, block, registers, static_shared, dynamic_shared } = &a.what {
+        let _ = write!(
+            s,
+            ",\"grid\":\"[{}, {}, {}]\",\"block\":\"[{}, {}, {}]\",\"registers per thread\":{registers},\"static shared memory\":{static_shared},\"dynamic shared memory\":{dynamic_shared}",
+            grid[0], grid[1], grid[2], block[0], block[1], block[2]
+        );
     }
+    memory_op_args(s, &a.what, dur, "bandwidth (GB/s)");
     s.push_str("}}");
+}
+
+/// A copy's or memset's own arguments: its operation (the GPU tables'
+/// name), a memset's value, its bytes and bandwidth (named `bw`: the
+/// Kineto form names it as Kineto does); nothing for a kernel.
+pub(super) fn memory_op_args(s: &mut String, what: &GpuWhat, dur: u64, bw: &str) {
+    let (op, bytes) = match what {
+        GpuWhat::Kernel { .. } => return,
+        GpuWhat::Copy { op, bytes } => (*op, *bytes),
+        GpuWhat::Set { bytes, .. } => (trace_format::gpu_table::MEMSET, *bytes),
+    };
+    let _ = write!(s, ",\"operation\":\"{op}\"");
+    if let GpuWhat::Set { value, .. } = what {
+        let _ = write!(s, ",\"value\":{value}");
+    }
+    let _ = write!(s, ",\"bytes\":{bytes},\"{bw}\":{:.3}", bytes as f64 / dur.max(1) as f64);
 }
 
 /// One NVTX event as JSON (see the `KIND_NVTX_*` notes): a push/pop range

@@ -33,6 +33,7 @@
 //! are written.
 
 pub(in crate::trace) mod json;
+mod kineto;
 mod perfetto;
 
 use super::args::{push_int, CallArgs, Kept};
@@ -273,6 +274,9 @@ trait Format: Send {
     /// The process record with a clock sample taken now (readers take the
     /// last one: `cudart-shim report`, `--merge`).
     fn process(&mut self) -> &[u8];
+    /// The final flush wrote everything: say what the trace lacks (the
+    /// Kineto form: a step range that never occurred).
+    fn finish(&mut self) {}
 }
 
 struct Writer {
@@ -445,6 +449,7 @@ fn create(p: Pending) -> Option<Writer> {
     let format: Box<dyn Format> = match p.kind {
         TimelineFormat::Json => Box::new(json::Json::new()),
         TimelineFormat::Perfetto => Box::new(perfetto::Perfetto::new()),
+        TimelineFormat::Kineto => Box::new(kineto::Kineto::new()),
     };
     let limit = p.limit;
     let mut w = Writer { file, path, format, events: 0, bytes: 0, limit, head: 0, full: false, ring: None };
@@ -775,6 +780,7 @@ pub fn flush(lanes: &[&Lane], last: bool) {
     if last {
         let mut w = super::lock(&WRITER);
         if let Some(w) = w.as_mut() {
+            w.format.finish();
             let _ = w.file.flush();
             log::debug!("timeline {}: {} events, {} not recorded past the size limit", w.path, w.events, PAST_LIMIT.load(Relaxed));
         }

@@ -104,3 +104,29 @@ pub fn reset_counts() {
         b.counts.clear();
     }
 }
+
+/// `FAKE_CUDA_HANG_KERNEL=name[@nth][:ms]` (the crate note): how long this
+/// launch of kernel `name` keeps its stream busy (None: it completes at
+/// once; Some(None): for ever).
+pub fn hang(name: &str) -> Option<Option<u64>> {
+    static RULE: OnceLock<Option<(String, u64, Option<u64>)>> = OnceLock::new();
+    static SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let rule = RULE.get_or_init(|| {
+        let v = std::env::var("FAKE_CUDA_HANG_KERNEL").ok()?;
+        let (spec, ms) = match v.split_once(':') {
+            Some((s, ms)) => (s.to_owned(), Some(ms.parse().ok()?)),
+            None => (v.clone(), None),
+        };
+        let (name, nth) = match spec.split_once('@') {
+            Some((n, k)) => (n.to_owned(), k.parse().ok()?),
+            None => (spec, 0),
+        };
+        Some((name, nth, ms))
+    });
+    let (n, nth, ms) = rule.as_ref()?;
+    if n != name {
+        return None;
+    }
+    let k = SEEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    (*nth == 0 || k == *nth).then_some(*ms)
+}

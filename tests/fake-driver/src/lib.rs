@@ -15,6 +15,10 @@
 //! - `FAKE_CUDA_OLD=name[,...]`: `cuGetProcAddress` says the version is not
 //!   sufficient for these
 //! - `FAKE_CUDA_ATTR=attr=value[,...]`: device attribute overrides
+//! - `FAKE_CUDA_HANG_KERNEL=name[@nth][:ms]`: the nth launch (1-based;
+//!   without `@nth`, every launch) of kernel `name` does not complete: its
+//!   stream stays busy for `ms` milliseconds, or for ever without `:ms`
+//!   (the watchdog's tests, docs/HANGS.md)
 //!
 //! Control API for in-process tests (C ABI): `fake_cuda_calls(name)`,
 //! `fake_cuda_fail(name, nth, code)`, `fake_cuda_reset_counts()`.

@@ -852,7 +852,23 @@ pub(crate) fn launch(
     }
     let l = Launch { kind, name: k.name.to_string_lossy().into_owned(), grid, block, shared, stream: stream as usize, args, attrs };
     crate::activity::kernel(&l.name, grid, block, shared, stream as usize);
+    let hang = knobs::hang(&l.name);
     crate::stream::enqueue_repeatable(stream, crate::capture::KIND_KERNEL, move || record(l.clone()));
+    // A kernel that does not complete (FAKE_CUDA_HANG_KERNEL): its stream
+    // stays busy, on the stream's own thread (host work never runs inline).
+    if let Some(ms) = hang {
+        let _ = crate::stream::submit(
+            stream,
+            false,
+            crate::capture::KIND_HOST,
+            Box::new(move || match ms {
+                Some(ms) => std::thread::sleep(std::time::Duration::from_millis(ms)),
+                None => loop {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                },
+            }),
+        );
+    }
     SUCCESS
 }
 
