@@ -3,7 +3,7 @@
 //! `_DURATION`, `_CAPTURE_SIGNAL`; src/config.rs `parse_capture`): the six
 //! values split from the input at NUL bytes (a field that is not UTF-8, or
 //! past the end, leaves its variable unset). No panic; deterministic; a
-//! warning only about a variable that is set; at least one window; finite,
+//! warning only about a variable that is set; at least one window (unless `repeat:0`, no limit); finite,
 //! non-negative seconds; an NVTX rule only with `CAPTURE_RANGE=nvtx` and a
 //! name from the variable.
 #![no_main]
@@ -34,12 +34,13 @@ fuzz_target!(|data: &[u8]| {
     for w in &w1 {
         assert!(VARS.iter().any(|v| w.contains(v) && get(v).is_some()), "warning about an unset variable: {w}");
     }
-    assert!(c.windows >= 1);
+    // 0 windows only from `repeat:0` (no limit).
+    assert!(c.windows >= 1 || get("CUDART_SHIM_CAPTURE_RANGE_END").is_some_and(|v| v.trim().strip_prefix("repeat:").and_then(|n| n.parse::<u32>().ok()) == Some(0)));
     for s in [c.delay_s, c.duration_s].into_iter().flatten() {
         assert!(s.is_finite() && s >= 0.0, "{s}");
     }
     if let Some((name, domain)) = &c.nvtx {
-        assert!(get("CUDART_SHIM_CAPTURE_RANGE").is_some_and(|v| v.trim() == "nvtx"));
+        assert!(get("CUDART_SHIM_CAPTURE_RANGE").is_some_and(|v| v.trim().eq_ignore_ascii_case("nvtx")));
         let v = get("CUDART_SHIM_NVTX_CAPTURE").unwrap_or_default();
         assert!(!name.is_empty() && v.contains(name.as_str()), "{name:?} from {v:?}");
         assert!(domain.as_ref().is_none_or(|d| v.contains(d.as_str())), "{domain:?} from {v:?}");
