@@ -263,10 +263,16 @@ pub fn parse_capture(get: &impl Fn(&str) -> Option<String>, warnings: &mut Vec<S
         Some(v) if v.eq_ignore_ascii_case("cudaProfilerApi") => c.profiler_api = true,
         Some(v) if v.eq_ignore_ascii_case("nvtx") => match &nvtx_name {
             Some(n) => {
-                c.nvtx = Some(match n.rsplit_once('@') {
+                let rule = match n.rsplit_once('@') {
                     Some((name, dom)) if !dom.is_empty() => (name.to_owned(), Some(dom.to_owned())),
                     _ => (n.clone(), None),
-                })
+                };
+                // `@DOMAIN` alone names no range (found by fuzz/capture).
+                if rule.0.trim().is_empty() {
+                    warnings.push(format!("CUDART_SHIM_NVTX_CAPTURE={n:?} names no range (NAME[@DOMAIN]); recording is not windowed"));
+                } else {
+                    c.nvtx = Some(rule);
+                }
             }
             None => warnings.push(
                 "CUDART_SHIM_CAPTURE_RANGE=nvtx needs CUDART_SHIM_NVTX_CAPTURE=NAME[@DOMAIN] (the range that opens the window); recording is not windowed".into(),
@@ -937,6 +943,30 @@ pub fn watchdog_config() -> &'static WatchdogConfig {
 
 #[cfg(test)]
 mod tests {
+    /// fuzz/capture found `CUDART_SHIM_NVTX_CAPTURE=@ 0.5` taken as a
+    /// window opened by a range with no name.
+    #[test]
+    fn an_nvtx_capture_of_a_domain_alone_is_refused() {
+        for v in ["@ 0.5", "@torch", " @x"] {
+            let get = |k: &str| match k {
+                "CUDART_SHIM_CAPTURE_RANGE" => Some("nvtx".to_owned()),
+                "CUDART_SHIM_NVTX_CAPTURE" => Some(v.to_owned()),
+                _ => None,
+            };
+            let mut w = Vec::new();
+            let c = parse_capture(&get, &mut w);
+            assert_eq!(c.nvtx, None, "{v:?}");
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(w[0].contains("names no range"), "{w:?}");
+        }
+        let get = |k: &str| match k {
+            "CUDART_SHIM_CAPTURE_RANGE" => Some("nvtx".to_owned()),
+            "CUDART_SHIM_NVTX_CAPTURE" => Some("step@torch".to_owned()),
+            _ => None,
+        };
+        assert_eq!(parse_capture(&get, &mut Vec::new()).nvtx, Some(("step".to_owned(), Some("torch".to_owned()))));
+    }
+
     use super::*;
     use std::collections::HashMap;
 

@@ -244,6 +244,27 @@ pub fn configure(c: Config) {
     }
     *CONFIG.get_or_init(Default::default).lock() = c;
     ON.store(on, Release);
+    if on != 0 {
+        static AT_FORK: std::sync::Once = std::sync::Once::new();
+        // SAFETY: registering a plain extern "C" function.
+        AT_FORK.call_once(|| unsafe {
+            libc::pthread_atfork(None, None, Some(in_forked_child));
+        });
+    }
+}
+
+/// Set in a forked child: it keeps no ledger and writes no memory report.
+static FORKED_CHILD: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A forked child's CUDA calls fail (the driver does not survive `fork`),
+/// so its device memory is its parent's, which the parent reports; and
+/// the ledger's locks may be held by a thread that does not exist in the
+/// child: booking or reporting there would wait forever (scripts/stress,
+/// `fork`: the child's exit hung in the leak report, 2 runs in 1,000,
+/// the lock held by a thread freeing as the parent forked).
+extern "C" fn in_forked_child() {
+    FORKED_CHILD.store(true, Relaxed);
+    ON.store(0, Relaxed);
 }
 
 /// The configuration in force.
@@ -649,6 +670,9 @@ fn refused<C: CallView>(call: &C, a: &Alloc, device: i32, requested: u64, used: 
 /// At exit (this library's `.fini_array`, after the program's `atexit`
 /// handlers and destructors): the memory table and the leak report.
 extern "C" fn at_exit() {
+    if FORKED_CHILD.load(Relaxed) {
+        return;
+    }
     let _ = std::panic::catch_unwind(|| report::write(true));
 }
 

@@ -394,23 +394,90 @@ fn configure() -> bool {
         }
         if flags != CONFIGURED || gpu::on() {
             // SAFETY: registering a plain extern "C" function.
-            unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
+            unsafe { libc::pthread_atfork(Some(before_fork), Some(after_fork_in_parent), Some(in_forked_child)) };
         }
         FLAGS.fetch_or(flags, Relaxed);
+        test_pause_setup();
         // The pipeline's switch word: observation wants calls.
         publish_switch(flags);
     });
     FLAGS.load(Relaxed) > CONFIGURED
 }
 
+/// Debug builds (the tests' library) only: `CUDART_SHIM_TEST_PAUSE_SETUP_MS=N`
+/// holds the setup N ms between setting [`FLAGS`] and publishing the
+/// switch bit, the window in which other threads' calls went untraced
+/// before [`setup`] (tests/stress.rs widens it to show the loss cannot
+/// come back). Release builds have no such variable.
+fn test_pause_setup() {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var("CUDART_SHIM_TEST_PAUSE_SETUP_MS").ok().and_then(|v| v.parse::<u64>().ok()) {
+        std::thread::sleep(std::time::Duration::from_millis(ms.min(10_000)));
+    }
+}
+
+/// Run the one-time setup, or wait until the thread running it is done;
+/// false only on that thread while it runs (its calls are part of the
+/// setup). The pipeline's setup (`crate::intercept`) completes only after
+/// this returns true: [`FLAGS`] is set before the switch word's bit is
+/// published ([`publish_switch`]), so a caller that took a set `FLAGS` for
+/// "set up" could finish the pipeline's setup while the word said
+/// "nothing on", and other threads' calls went untraced until the bit
+/// came (docs/RELIABILITY.md, "Nothing lost").
+pub fn setup() -> bool {
+    if CONFIGURING.try_with(Cell::get).unwrap_or(false) {
+        return false;
+    }
+    configure();
+    true
+}
+
 /// Set in a forked child: it reports only the calls it made itself.
 static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
 
+type ForkHeld = (std::sync::MutexGuard<'static, Vec<&'static ThreadState>>, parking_lot::MutexGuard<'static, Vec<&'static ThreadState>>);
+
+thread_local! {
+    /// The thread-state locks the forking thread holds across `fork`.
+    static FORK_HELD: std::cell::RefCell<Option<ForkHeld>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Before `fork`: hold the locks a thread's first call takes (`FREE`, then
+/// `STATES`, their order in `adopt`), so that no other thread holds them
+/// when the child is made. A child that inherited one held by a thread it
+/// does not have waited forever at its first call (scripts/stress, `fork`:
+/// 2 lifecycles in about 18,000, gdb: `adopt` waiting on `FREE`).
+extern "C" fn before_fork() {
+    let free = lock(&FREE);
+    let states = STATES.lock();
+    let _ = FORK_HELD.try_with(|h| *h.borrow_mut() = Some((free, states)));
+}
+
+/// After `fork`, in either process: let the thread-state locks go.
+fn release_fork_held() {
+    if let Ok(held) = FORK_HELD.try_with(|h| h.borrow_mut().take()) {
+        drop(held);
+    }
+}
+
+extern "C" fn after_fork_in_parent() {
+    release_fork_held();
+}
+
 extern "C" fn in_forked_child() {
+    release_fork_held();
     timeline::disable_in_child();
     gpu::disable_in_child();
     stats::EPOCH.fetch_add(1, Relaxed);
     FORKED_CHILD.store(true, Relaxed);
+    // Only the forking thread lives on, and it is not recording (fork is
+    // not called from inside `recorded`): the flags other threads left set
+    // would hold the child's final flush (found by scripts/stress, fork).
+    if let Some(states) = STATES.try_lock() {
+        for s in states.iter() {
+            s.recording.store(false, Relaxed);
+        }
+    }
     // SAFETY: states are leaked, never freed.
     let current = CURRENT.try_with(Cell::get).ok().filter(|p| !p.is_null() && *p != DEAD).map(|p| unsafe { &*p });
     recorder::in_forked_child(current.map(|s| &s.ring));
@@ -424,6 +491,9 @@ pub(crate) struct ThreadState {
     /// A registration call is in progress on this thread: it and the calls
     /// made inside it are not program work (the module note).
     registering: AtomicBool,
+    /// Set while this thread records a finished call in the outputs
+    /// ([`recorded`]): the final flush waits for it (the exit rule).
+    recording: AtomicBool,
     stats: Box<[AtomicPtr<SiteStats>]>,
     lane: timeline::Lane,
     /// The flight recorder's ring of this thread's last calls.
@@ -479,6 +549,7 @@ fn new_state() -> &'static ThreadState {
         tid: AtomicI32::new(0),
         depth: AtomicU32::new(0),
         registering: AtomicBool::new(false),
+        recording: AtomicBool::new(false),
         stats: (0..MAX_SITES).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
         lane: timeline::Lane::new(),
         ring: recorder::ThreadRing::new(),
@@ -726,15 +797,25 @@ fn traced_as_work<R>(
     // What the call changed in the ledger (the one source of memory
     // accounting; it leaves events while the timeline is on).
     let memory = if flags & TIMELINE != 0 { crate::ledger::take_event() } else { None };
-    if site.included.load(Relaxed) {
+    let included = site.included.load(Relaxed);
+    if included || memory.is_some() {
         let ev = (t0, dt, launch as i64);
+        // The call and its memory event, in every output or in none (the
+        // exit rule, [`recorded`]).
+        let both = |s: &ThreadState| {
+            recorded(s, || {
+                if included {
+                    record(s, id, flags, depth, ev, (status, fault), args);
+                }
+                if let Some(m) = &memory {
+                    memory_event(s, m, t0 + dt);
+                }
+            })
+        };
         match st {
-            Some(s) => record(s, id, flags, depth, ev, (status, fault), args),
-            None => with_late_state(|s| record(s, id, flags, depth, ev, (status, fault), args)),
+            Some(s) => both(s),
+            None => with_late_state(both),
         }
-    }
-    if let Some(m) = memory {
-        memory_event(st, &m, t0 + dt);
     }
     if flags & SUBSCRIBERS != 0 {
         subscribe::notify(id, tid(), depth, args, Some((status, dt)));
@@ -822,12 +903,56 @@ fn record_events(s: &ThreadState, id: u32, flags: u32, depth: u32, (t0, dt, laun
 /// at `t`, after the call's own event.
 #[cold]
 #[inline(never)]
-fn memory_event(st: Option<&'static ThreadState>, m: &crate::ledger::MemEvent, t: u64) {
-    let ev = m.event(t);
-    let none = CallArgs::new(false);
-    match st {
-        Some(s) => timeline::push(&s.lane, ev, &none),
-        None => with_late_state(|s| timeline::push(&s.lane, ev, &none)),
+fn memory_event(s: &ThreadState, m: &crate::ledger::MemEvent, t: u64) {
+    timeline::push(&s.lane, m.event(t), &CallArgs::new(false));
+}
+
+/// Set by the final flush before it reads any output: a call that has not
+/// been recorded by then is recorded in none (the exit rule, [`recorded`]).
+static CUT: AtomicBool = AtomicBool::new(false);
+
+/// The exit rule (docs/RELIABILITY.md): a finished call is in every output
+/// (summary, call log, timeline) or in none. `put` records it in each;
+/// it runs only if the final flush has not begun, and the final flush
+/// waits for a `put` that runs ([`cut_recording`]), so no output reads
+/// before it and another after it. A call still running when the final
+/// flush begins (another thread's, at `exit()`) is in none.
+///
+/// Dekker's pattern: the flag store and the `CUT` load here, the `CUT`
+/// store and the flag loads there, each pair ordered by a full fence.
+/// One uncontended fence per recorded call, on the paths that write call
+/// lines or events (not on the statistics-only path, whose one output is
+/// read in one place).
+#[inline]
+fn recorded(s: &ThreadState, put: impl FnOnce()) {
+    s.recording.store(true, Relaxed);
+    std::sync::atomic::fence(SeqCst);
+    if !CUT.load(Relaxed) {
+        put();
+    }
+    s.recording.store(false, Release);
+}
+
+/// The final flush's side of [`recorded`]: stop recording, then wait for
+/// the calls being recorded (a few microseconds each). Bounded: a thread
+/// stopped inside `put` (by a debugger, or blocked writing a call line to
+/// a full pipe) holds the flush at most 2 s, and its call may then be in
+/// some outputs only.
+fn cut_recording() {
+    CUT.store(true, Relaxed);
+    std::sync::atomic::fence(SeqCst);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    // This thread's own recording, if a signal handler calls exit() inside
+    // it, cannot finish while we wait: not waited for.
+    let me = CURRENT.try_with(Cell::get).unwrap_or(std::ptr::null());
+    for s in all_states().into_iter().filter(|s| !std::ptr::eq(*s, me)) {
+        while s.recording.load(Acquire) {
+            if std::time::Instant::now() > deadline {
+                log::warn!("tracing: a thread is still recording a call after 2 s; the outputs may disagree on that call");
+                return;
+            }
+            std::thread::yield_now();
+        }
     }
 }
 
@@ -920,17 +1045,8 @@ pub fn summary() -> table::Summary {
             continue;
         }
         let name = site_name(id).to_owned();
-        let total_ns = (a.total_estimate() as f64 * k).round() as u64;
-        let (min_ns, max_ns) = (clock::to_ns(a.min), clock::to_ns(a.max));
-        sum.rows.push(table::Row {
-            name: name.clone(),
-            calls: a.calls,
-            total_ns: total_ns.max(a.calls),
-            med_ns: (a.median() * k).round().clamp(min_ns as f64, max_ns as f64),
-            min_ns,
-            max_ns,
-            stddev_ns: a.stddev() * k,
-        });
+        let (total_ns, med_ns, min_ns, max_ns, stddev_ns) = a.ns_figures(k);
+        sum.rows.push(table::Row { name: name.clone(), calls: a.calls, total_ns, med_ns, min_ns, max_ns, stddev_ns });
         for (&code, &n) in &a.errors {
             let mut error = String::new();
             if code == -1 {
@@ -964,6 +1080,9 @@ fn flush_impl(last: bool) {
         return;
     }
     let Some(_g) = FLUSHING.try_lock_for(std::time::Duration::from_secs(if last { 5 } else { 60 })) else { return };
+    if last {
+        cut_recording();
+    }
     // Before the timeline closes: GPU slices are written to it.
     gpu::flush();
     if flags & TIMELINE != 0 {

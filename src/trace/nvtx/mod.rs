@@ -527,6 +527,93 @@ pub(crate) unsafe fn initialize(get_export_table: Option<unsafe extern "C" fn(u3
     std::panic::catch_unwind(|| unsafe { inject::initialize_injection(get_export_table) }).unwrap_or(0)
 }
 
+/// cargo-fuzz's entry (fuzz/fuzz_targets/nvtx_attributes.rs; built with
+/// `--cfg fuzzing` only): an `nvtxEventAttributes_t` as a program may hand
+/// it over, built from the input: any version, size (too small, exact,
+/// larger), color and payload types (known or not), payload bits, category,
+/// and a message of any type: NULL, an ASCII string (any bytes, a NUL at
+/// the end as the contract says), a wide string (any 32-bit units,
+/// invalid code points included), or a registered string's handle. The
+/// decoded event: no panic; nothing from a struct whose size is too small;
+/// a message only from the types NVTX defines, and only text that was
+/// there; a payload only for the six payload types, with its bits.
+#[cfg(fuzzing)]
+pub mod fuzzing {
+    use super::*;
+
+    pub fn one_input(data: &[u8]) {
+        if data.len() < 32 {
+            return;
+        }
+        let (head, rest) = data.split_at(32);
+        let w = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+        let size = match head[0] % 4 {
+            0 => std::mem::size_of::<Attr>() as u16,
+            1 => (w(1) % std::mem::size_of::<Attr>() as u32) as u16,
+            _ => u16::from_le_bytes([head[1], head[2]]).max(std::mem::size_of::<Attr>() as u16),
+        };
+        // The text the message points at, terminated as the contract says.
+        let mut ascii: Vec<u8> = rest.iter().copied().filter(|&b| b != 0).collect();
+        ascii.push(0);
+        let mut wide: Vec<i32> = rest.chunks(4).map(|c| { let mut b = [0u8; 4]; b[..c.len()].copy_from_slice(c); i32::from_le_bytes(b) }).filter(|&c| c != 0).collect();
+        wide.push(0);
+        // Registered strings live as long as the process: one for the run.
+        static REGISTERED: std::sync::OnceLock<(usize, String)> = std::sync::OnceLock::new();
+        let (handle, registered_text) = REGISTERED.get_or_init(|| {
+            let t = String::from_utf8_lossy(rest).into_owned();
+            (register_string(None, Cow::Owned(t.clone())) as usize, t)
+        });
+        let registered = *handle as *const c_void;
+        let message_type = match head[3] % 5 { 4 => w(4) as i32, t => t as i32 };
+        let message: *const c_void = match (message_type, head[8] % 8) {
+            (_, 0) => std::ptr::null(),
+            (MESSAGE_ASCII, _) => ascii.as_ptr().cast(),
+            (MESSAGE_UNICODE, _) => wide.as_ptr().cast(),
+            (MESSAGE_REGISTERED, _) => registered,
+            _ => ascii.as_ptr().cast(),
+        };
+        // A larger struct than ours (a newer version): readable up to its size.
+        let mut buf = vec![0u8; size as usize + std::mem::size_of::<Attr>()];
+        let a = Attr {
+            version: u16::from_le_bytes([head[9], head[10]]),
+            size,
+            category: w(11),
+            color_type: (head[15] % 4) as i32 - 1,
+            color: w(16),
+            payload_type: (head[20] % 9) as i32 - 1,
+            reserved0: 0,
+            payload: u64::from_le_bytes(head[21..29].try_into().expect("8 bytes")),
+            message_type,
+            message,
+        };
+        let (payload_type, color_type) = (a.payload_type, a.color_type);
+        // SAFETY: buf holds at least an Attr; unaligned write.
+        unsafe { std::ptr::write_unaligned(buf.as_mut_ptr().cast::<Attr>(), a) };
+        let mut aligned = std::mem::MaybeUninit::<Attr>::uninit();
+        // SAFETY: copying the first Attr's bytes into an aligned one.
+        unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), aligned.as_mut_ptr().cast::<u8>(), std::mem::size_of::<Attr>()) };
+        // SAFETY: NULL or a readable attribute structure with valid strings.
+        let null = unsafe { attr(std::ptr::null()) };
+        assert!(null.message.is_empty() && null.payload == Payload::None);
+        let info = unsafe { attr(aligned.as_ptr()) };
+        if (size as usize) < std::mem::size_of::<Attr>() {
+            assert!(info.message.is_empty() && info.payload == Payload::None && info.color.is_none(), "too small: nothing read");
+            return;
+        }
+        match (message_type, message.is_null()) {
+            (_, true) | (0 | 4.., _) | (i32::MIN..=-1, _) => assert!(info.message.is_empty(), "{:?}", info.message),
+            (MESSAGE_ASCII, false) => assert_eq!(info.message, String::from_utf8_lossy(&ascii[..ascii.len() - 1])),
+            (MESSAGE_REGISTERED, false) => assert_eq!(info.message, registered_text.as_str()),
+            (_, false) => assert_eq!(info.message.chars().count(), wide.len() - 1),
+        }
+        match payload_type {
+            1..=6 => assert!(info.payload != Payload::None),
+            _ => assert_eq!(info.payload, Payload::None),
+        }
+        assert_eq!(info.color.is_some(), color_type == COLOR_ARGB);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -382,6 +382,92 @@ fn push_escaped(b: &mut String, s: &str) {
     sanitize(&mut b[start..]);
 }
 
+/// cargo-fuzz's entry (fuzz/fuzz_targets/recorder_dump.rs; built with
+/// `--cfg fuzzing` only). One input is a list of calls (function id,
+/// depth, result, start, duration, up to 16 typed arguments, each captured
+/// as a traced call captures it), put in a ring and decoded as a dump
+/// decodes them: each call log line is one whole line, each timeline event
+/// is one JSON object naming the function, its result and its arguments.
+#[cfg(fuzzing)]
+pub mod fuzzing {
+    use super::{event, line, Entry};
+    use crate::trace::args::CallArgs;
+    use crate::types::{cudaError_t, cudaMemcpyKind, dim3};
+
+    struct Bytes<'a>(&'a [u8]);
+
+    impl Bytes<'_> {
+        fn take<const N: usize>(&mut self) -> [u8; N] {
+            let mut b = [0u8; N];
+            let n = N.min(self.0.len());
+            b[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            b
+        }
+        fn u8(&mut self) -> u8 {
+            self.take::<1>()[0]
+        }
+        fn u32(&mut self) -> u32 {
+            u32::from_le_bytes(self.take())
+        }
+        fn u64(&mut self) -> u64 {
+            u64::from_le_bytes(self.take())
+        }
+    }
+
+    const NAMES: [&str; 4] = ["devPtr", "count", "kind", "func"];
+
+    pub fn one_input(data: &[u8]) {
+        let mut r = Bytes(data);
+        let ring = super::super::ring::Ring::new(8);
+        let mut calls = 0;
+        while !r.0.is_empty() && calls < 12 {
+            let (site, depth, result, t0, dt) = (r.u32() % 4096, r.u8() as u32, r.u32() as i32, r.u64(), r.u64());
+            let out_valid = r.u8() & 1 == 1;
+            let mut c = CallArgs::new(out_valid);
+            for _ in 0..(r.u8() % 18) {
+                let name = NAMES[(r.u8() % 4) as usize];
+                let v = r.u64();
+                match r.u8() % 11 {
+                    0 => c.arg(name, false, &v),
+                    1 => c.arg(name, false, &(v as i32)),
+                    2 => c.arg(name, false, &f32::from_bits(v as u32)),
+                    3 => c.arg(name, false, &f64::from_bits(v)),
+                    4 => c.arg(name, false, &(v & 1 == 1)),
+                    5 => c.arg(name, false, &(v as usize as *const std::ffi::c_void)),
+                    // A kernel's address, named when written (not found: hex).
+                    6 => c.arg(name, true, &(v as usize as *const std::ffi::c_void)),
+                    // An out-parameter: the pointee is read when the call succeeded.
+                    7 => {
+                        let mut out = v as i32;
+                        c.arg(name, false, &(&mut out as *mut i32));
+                    }
+                    8 => c.arg(name, false, &cudaError_t(v as i32)),
+                    9 => c.arg(name, false, &dim3 { x: v as u32, y: (v >> 32) as u32, z: v as u32 ^ 7 }),
+                    _ => c.arg(name, false, &cudaMemcpyKind(v as i32)),
+                }
+            }
+            ring.push(site, depth, result, t0, dt, c.kept());
+            calls += 1;
+        }
+        ring.for_each(|_, e: &Entry| {
+            let mut l = String::new();
+            line(&mut l, 4242, e);
+            assert!(l.ends_with('\n') && l.matches('\n').count() == 1, "{l:?}");
+            assert!(l.contains(crate::trace::site_name(e.site)), "{l:?}");
+            let mut j = String::new();
+            event(&mut j, 7, 4242, e);
+            let v: serde_json::Value = serde_json::from_str(&j).unwrap_or_else(|err| panic!("{err}: {j}"));
+            assert_eq!(v["name"], crate::trace::site_name(e.site), "{j}");
+            assert_eq!(v["args"]["depth"], e.depth as u64, "{j}");
+            assert!(v["args"]["result"].as_str().is_some_and(|s| !s.is_empty()), "{j}");
+            for k in e.args() {
+                assert!(v["args"][k.name].is_string(), "{j}");
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
