@@ -117,7 +117,7 @@ impl Collector for View {
         steps(enc)?;
         progress(enc)?;
         gauges(enc, "info", "What writes these metrics: the cudart-shim runtime and its version (always 1)", &[(
-            vec![("runtime", crate::trace::output::runtime_soname().unwrap_or("cudart-shim").to_owned()), ("version", env!("CARGO_PKG_VERSION").to_owned())],
+            vec![("runtime", crate::trace::event::process::runtime_soname().unwrap_or("cudart-shim").to_owned()), ("version", env!("CARGO_PKG_VERSION").to_owned())],
             1u64,
         )])?;
         Ok(())
