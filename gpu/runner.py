@@ -738,7 +738,7 @@ def main(argv=None):
         top.error("a command: " + ", ".join(cmds))
     ap = argparse.ArgumentParser(prog=f"scripts/gpu {argv[0]}", description=cmds[argv[0]])
     if argv[0] == "list":
-        ap.add_argument("--parts", type=int, default=2, help="show the split into N parts (default 2)")
+        ap.add_argument("--parts", type=int, default=3, help="show the split into N parts (default 3)")
     if argv[0] == "prepare":
         ap.add_argument("dir")
         ap.add_argument("--from", dest="src", default=os.path.join(ROOT, "target", "release"),

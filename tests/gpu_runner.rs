@@ -159,11 +159,13 @@ fn usage_errors_exit_2() {
 }
 
 /// Every module in gpu/checks/ loads and keeps the contract (NAME = its file
-/// name, DESCRIPTION, EXPECTED_S, run), `list` names it, and the two parts
-/// each fit one device call (600 s, less the runner's margin).
+/// name, DESCRIPTION, EXPECTED_S, run), `list` names it, and the three parts
+/// each fit one device call (600 s, less the runner's margin). Three since
+/// session 9: the measured seconds of the whole suite (1436 s on the H200,
+/// 2026-11-28) no longer fit two calls.
 #[test]
-fn every_check_loads_and_the_suite_fits_two_device_calls() {
-    let o = gpu(&["list", "--parts", "2"], false);
+fn every_check_loads_and_the_suite_fits_three_device_calls() {
+    let o = gpu(&["list", "--parts", "3"], false);
     let list = text(&o.stdout);
     assert!(o.status.success(), "{list}{}", text(&o.stderr));
     let mut n = 0;
@@ -175,9 +177,9 @@ fn every_check_loads_and_the_suite_fits_two_device_calls() {
         }
     }
     assert!(n > 0);
-    for k in 1..=2 {
-        let line = list.lines().find(|l| l.starts_with(&format!("part {k}/2:"))).unwrap();
+    for k in 1..=3 {
+        let line = list.lines().find(|l| l.starts_with(&format!("part {k}/3:"))).unwrap();
         let secs: f64 = line.split_whitespace().nth(2).unwrap().parse().unwrap();
-        assert!(secs <= 520.0, "part {k}/2 expects {secs} s: over one device call (600 s, the run keeps 40 s for itself)\n{list}");
+        assert!(secs <= 520.0, "part {k}/3 expects {secs} s: over one device call (600 s, the run keeps 40 s for itself)\n{list}");
     }
 }

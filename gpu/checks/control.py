@@ -9,7 +9,7 @@ import os
 
 NAME = "control"
 DESCRIPTION = "faults and limits act on real programs as real failures do (C, static runtime, CuPy, PyTorch)"
-EXPECTED_S = 30  # docs/gpu-runs/: 18 s (h100-call4), 28 s (s7), 34 s (s8-call2), 29 s (s8-call3)
+EXPECTED_S = 29  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 150
 
 

@@ -12,7 +12,7 @@ import os
 NAME = "hta_ddp"
 DESCRIPTION = "HTA's straggler analysis on our two-rank DDP trace names the delayed rank (two GPUs)"
 ON_DEMAND = "the issue 37 proof (docs/HTA.md): run when named, with the other hta_* checks; the two parts are full"
-EXPECTED_S = 40  # estimated (not yet run on a GPU)
+EXPECTED_S = 32  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 240
 GPUS = 2
 NEEDS = ["hta_torch"]

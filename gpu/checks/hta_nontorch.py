@@ -12,7 +12,7 @@ import os
 NAME = "hta_nontorch"
 DESCRIPTION = "HTA's analyses run on a CUDA C program's trace (NVTX steps -> ProfilerStep)"
 ON_DEMAND = "the issue 37 proof (docs/HTA.md): run when named, with the other hta_* checks; the two parts are full"
-EXPECTED_S = 10  # estimated (not yet run on a GPU); hta_nontorch's dry run over the fake driver took 9 s
+EXPECTED_S = 5  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 200
 NEEDS = ["hta_torch"]
 

@@ -10,7 +10,7 @@ import os
 
 NAME = "perfetto"
 DESCRIPTION = "the .pftrace parses with Perfetto's classes, holds the JSON's events, <= 40 B per call event"
-EXPECTED_S = 60  # docs/gpu-runs/: 35 s (h100-call2), 70 s (s8-call2), 47 s (s8-call3)
+EXPECTED_S = 60  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 200
 
 

@@ -7,7 +7,7 @@ import os
 
 NAME = "profiler"
 DESCRIPTION = "capture windows through the driver interposer (static-runtime program, CuPy)"
-EXPECTED_S = 5  # docs/gpu-runs/2026-11-26-s8-call2-h100.txt: 3 s
+EXPECTED_S = 3  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 60
 
 

@@ -8,7 +8,7 @@ import os
 
 NAME = "ranks"
 DESCRIPTION = "no files for registration-only processes; one timeline per torchrun rank, report names each"
-EXPECTED_S = 30  # docs/gpu-runs/2026-11-26-h100-call1.txt: 29 s
+EXPECTED_S = 36  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 150
 GPUS = 2  # the torchrun recipe needs two ranks to show its names (one GPU: "0 of 1" FAIL in h100-call1)
 

@@ -11,7 +11,7 @@ import os
 
 NAME = "recorder"
 DESCRIPTION = "the recorder's dump on a real sticky error: last calls on stderr, call log and timeline parse, exit status kept"
-EXPECTED_S = 20  # docs/gpu-runs/2026-11-26-s8-call2-h100.txt: 17 s
+EXPECTED_S = 17  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
 TIMEOUT_S = 120
 
 
