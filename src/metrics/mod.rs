@@ -99,15 +99,15 @@ extern "C" fn in_forked_child() {
 pub mod cost {
     /// `summary` (and counting alone, which the metrics turn on): every
     /// call timed, two clock reads and a statistics update (+38.6 to +42.9).
-    pub const SUMMARY_NS: f64 = 41.0;
+    pub(crate) const SUMMARY_NS: f64 = 41.0;
     /// `summary` with `CUDART_SHIM_TRACE_SAMPLE=16` (+5.1 to +11.4).
-    pub const SUMMARY_SAMPLED_NS: f64 = 8.0;
+    pub(crate) const SUMMARY_SAMPLED_NS: f64 = 8.0;
     /// `timeline`, on the calling thread (+46.2 to +71.8, bursts).
-    pub const TIMELINE_NS: f64 = 60.0;
+    pub(crate) const TIMELINE_NS: f64 = 60.0;
     /// The call log, one `write` per call (+510 to +630).
-    pub const CALLS_NS: f64 = 570.0;
+    pub(crate) const CALLS_NS: f64 = 570.0;
     /// The flight recorder (+59.6 to +67.0, H200 host).
-    pub const RECORDER_NS: f64 = 63.0;
+    pub(crate) const RECORDER_NS: f64 = 63.0;
 
     /// The estimated cost of one call with the outputs `flags` (the
     /// trace's switches) on and the summary timing 1 call in `sample`.
