@@ -71,7 +71,7 @@ pub fn start_sample() -> Option<trace_format::process::ClockSample> {
 /// read bracketed by two tick reads, the tightest of `tries` (a preemption
 /// or a slow first read inside the bracket would skew the pair), the ticks
 /// taken halfway.
-fn bracketed(tries: u32, read: impl Fn() -> u64) -> (u64, u64) {
+pub fn bracketed(tries: u32, read: impl Fn() -> u64) -> (u64, u64) {
     let mut best = (u64::MAX, 0, 0);
     for _ in 0..tries {
         let a = ticks();

@@ -36,7 +36,9 @@
 //! samples. So GPU slices sit on the host calls' time axis with CUPTI's own
 //! accuracy (measured: docs/PERFORMANCE.md, "GPU activity"). A CUPTI
 //! without that callback: the offset between its clock and ours is taken
-//! once at start (drift over a run not corrected).
+//! once at start (drift over a run not corrected). A program that
+//! registered its own clock first keeps it, in whatever unit: its rate and
+//! offset are measured ([`timebase`], where every CUPTI time is converted).
 //!
 //! CUPTI absent, or held by another profiler (a CUPTI subscriber exists, or
 //! Nsight's injection is set): one warning line, no GPU rows, the program
@@ -46,6 +48,7 @@ pub mod cupti;
 pub mod front_abi;
 pub mod mux;
 pub mod record;
+mod timebase;
 
 use super::gpu_table::{copy_operation, GpuSummary, MEMSET};
 use super::table::Row;
@@ -69,8 +72,6 @@ static TRACKS: AtomicBool = AtomicBool::new(false);
 /// Traced launch calls push external correlation ids (timeline on, and a
 /// CUPTI that can write the records that link them).
 static LINK: AtomicBool = AtomicBool::new(false);
-/// CUPTI timestamp minus this = nanoseconds on the trace's axis.
-static OFFSET: AtomicU64 = AtomicU64::new(BASE_NS);
 /// Functions whose calls can start GPU work, by call-site id.
 static LAUNCH_SITES: [AtomicBool; super::MAX_SITES] = [const { AtomicBool::new(false) }; super::MAX_SITES];
 static INCOMPLETE: AtomicU64 = AtomicU64::new(0);
@@ -116,7 +117,7 @@ fn try_start(timeline: bool) -> Result<String, String> {
         // SAFETY: a plain extern "C" function that stays mapped.
         None => match c.register_timestamp {
             Some(f) if unsafe { f(timestamp) } == cupti::SUCCESS => {}
-            _ => measure_offset(|| {
+            _ => timebase::offset_from(&|| {
                 let mut ts = 0u64;
                 // SAFETY: ts is writable.
                 unsafe { (c.get_timestamp)(&mut ts) };
@@ -154,27 +155,9 @@ unsafe extern "C" fn timestamp() -> u64 {
 }
 
 /// The program registered its own timestamp callback: that is CUPTI's
-/// clock now, and ours is read from it.
+/// clock now, and ours is read from it (its unit too: [`timebase`]).
 pub(crate) fn clock_from(app_clock: mux::Timestamp) {
-    // SAFETY: the program's callback, a plain clock read.
-    measure_offset(|| unsafe { app_clock() });
-    log::debug!("GPU activity: CUPTI runs on the program's clock; offset {} ns", OFFSET.load(Relaxed));
-}
-
-/// Without our timestamp callback: CUPTI's clock minus ours, from the
-/// closest of a few paired reads.
-fn measure_offset(read: impl Fn() -> u64) {
-    let mut best = (u64::MAX, 0u64);
-    for _ in 0..16 {
-        let t0 = super::clock::ticks();
-        let ts = read();
-        let t1 = super::clock::ticks();
-        let mid = (super::clock::since_start_ns(t0) + super::clock::since_start_ns(t1)) / 2.0;
-        if t1 - t0 < best.0 {
-            best = (t1 - t0, ts.saturating_sub(mid as u64));
-        }
-    }
-    OFFSET.store(best.1, Relaxed);
+    timebase::linear_from(app_clock);
 }
 
 /// Remember whether function `id` (`name`) can start GPU work.
@@ -343,6 +326,7 @@ fn decode(rec: &[u8], names: &mut dyn FnMut(&[u8]) -> usize) -> Option<Activity>
 /// Take one buffer's records: add them to the tables and, with the
 /// timeline on, write them to it.
 fn take(records: &[&[u8]]) {
+    timebase::refine();
     let out = take_events(records);
     if !out.is_empty() {
         super::timeline::write_gpu(&out);
@@ -395,15 +379,14 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         kernels.len() - 1
     };
     let acts: Vec<Activity> = records.iter().filter_map(|x| decode(x, &mut intern)).collect();
-    let offset = OFFSET.load(Relaxed);
     for a in acts {
         if a.start == 0 || a.end < a.start {
             INCOMPLETE.fetch_add(1, Relaxed);
             continue;
         }
-        let dur = a.end - a.start;
+        let (ts, dur) = timebase::span(a.start, a.end);
         // Outside every capture window: not recorded (super::window).
-        if !super::window::covers(a.start.saturating_sub(offset)) {
+        if !super::window::covers(ts) {
             continue;
         }
         // Busy time by class: the same records, in the same pass, as the
@@ -430,7 +413,6 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         if !timeline {
             continue;
         }
-        let ts = a.start.saturating_sub(offset);
         let tid = tracks::gpu_track(a.device, a.stream);
         if st.tracks.insert((a.device, a.stream)) {
             out.push(GpuEvent::Track { device: a.device, stream: a.stream, tid });
@@ -584,6 +566,7 @@ pub fn flush() {
 
 extern "C" fn at_exit() {
     let _ = std::panic::catch_unwind(|| {
+        timebase::at_exit();
         if ON.load(Relaxed) {
             mux::flush(true);
         }

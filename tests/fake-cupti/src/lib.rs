@@ -10,6 +10,14 @@
 //! - copy: 1000 ns + 1 ns per byte;
 //! - memset: 500 ns + 1 ns per 2 bytes.
 //!
+//! Like CUPTI, the fake stamps every time in the registered clock's unit,
+//! whatever it is (PyTorch's Kineto registers TSC-like ticks, about 2.1
+//! per ns): when a timestamp callback is registered it measures that
+//! clock's rate once against `CLOCK_MONOTONIC` (paired reads 5 ms apart),
+//! rounded to 3 decimals so that durations stay predictable (a 1000-ns
+//! kernel is 2100 units of a 2.1-per-ns clock, 1000 of a ns clock), and
+//! writes durations as ns times that rate.
+//!
 //! Buffers come from the client's buffer-requested callback and go back,
 //! full, through its buffer-completed callback on a worker thread of
 //! ours, as CUPTI's; `cuptiActivityFlushAll` hands back every full buffer
@@ -90,6 +98,8 @@ static WAKE: Condvar = Condvar::new();
 static DELIVER: Mutex<()> = Mutex::new(());
 static ENABLED: AtomicU64 = AtomicU64::new(0);
 static TIMESTAMP: Mutex<Option<Timestamp>> = Mutex::new(None);
+/// The registered clock's units per ns (f64 bits; 1.0: CUPTI's own ns).
+static RATE: AtomicU64 = AtomicU64::new(0x3FF0_0000_0000_0000);
 static NEXT_CORRELATION: AtomicU32 = AtomicU32::new(1);
 static CONNECTED: AtomicBool = AtomicBool::new(false);
 static SUBSCRIBED: AtomicBool = AtomicBool::new(false);
@@ -129,6 +139,42 @@ fn now() -> u64 {
     // SAFETY: t is writable.
     unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut t) };
     t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+fn mono_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: t is writable.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// Clock `f`'s units per ns, as CUPTI measures a registered clock once:
+/// (`CLOCK_MONOTONIC`, `f`) read together (the tightest of 8 bracketed
+/// reads) at two moments 5 ms apart; rounded to 3 decimals.
+fn measure_rate(f: Timestamp) -> f64 {
+    let pair = || {
+        let mut best = (u64::MAX, 0u64, 0u64);
+        for _ in 0..8 {
+            let a = mono_ns();
+            // SAFETY: the client's callback.
+            let v = unsafe { f() };
+            let b = mono_ns();
+            if b - a < best.0 {
+                best = (b - a, a / 2 + b / 2, v);
+            }
+        }
+        (best.1, best.2)
+    };
+    let (n0, v0) = pair();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let (n1, v1) = pair();
+    let r = v1.wrapping_sub(v0) as i64 as f64 / (n1 - n0) as f64;
+    if r.is_finite() && r > 0.0 { (r * 1000.0).round() / 1000.0 } else { 1.0 }
+}
+
+/// A fixed duration of `ns` nanoseconds in the clock's units.
+fn units(ns: u64) -> u64 {
+    (ns as f64 * f64::from_bits(RATE.load(Relaxed))).round() as u64
 }
 
 /// Append one record; full buffers go to the worker.
@@ -248,7 +294,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, 0, &kind.to_ne_bytes());
             r::put(&mut rec, k::REGISTERS_PER_THREAD, &32u16.to_ne_bytes());
             r::put(&mut rec, k::START, &start.to_ne_bytes());
-            r::put(&mut rec, k::END, &(start + 1000 * blocks).to_ne_bytes());
+            r::put(&mut rec, k::END, &(start + units(1000 * blocks)).to_ne_bytes());
             r::put(&mut rec, k::DEVICE, &device.to_ne_bytes());
             r::put(&mut rec, k::CONTEXT, &1u32.to_ne_bytes());
             r::put(&mut rec, k::STREAM, &stream.to_ne_bytes());
@@ -268,7 +314,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, m::COPY_KIND, &[a.copy_kind]);
             r::put(&mut rec, m::BYTES, &a.bytes.to_ne_bytes());
             r::put(&mut rec, m::START, &start.to_ne_bytes());
-            r::put(&mut rec, m::END, &(start + 1000 + a.bytes).to_ne_bytes());
+            r::put(&mut rec, m::END, &(start + units(1000 + a.bytes)).to_ne_bytes());
             r::put(&mut rec, m::DEVICE, &device.to_ne_bytes());
             r::put(&mut rec, m::STREAM, &stream.to_ne_bytes());
             r::put(&mut rec, m::CORRELATION, &corr.to_ne_bytes());
@@ -281,7 +327,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, s::VALUE, &a.value.to_ne_bytes());
             r::put(&mut rec, s::BYTES, &a.bytes.to_ne_bytes());
             r::put(&mut rec, s::START, &start.to_ne_bytes());
-            r::put(&mut rec, s::END, &(start + 500 + a.bytes / 2).to_ne_bytes());
+            r::put(&mut rec, s::END, &(start + units(500 + a.bytes / 2)).to_ne_bytes());
             r::put(&mut rec, s::DEVICE, &device.to_ne_bytes());
             r::put(&mut rec, s::STREAM, &stream.to_ne_bytes());
             r::put(&mut rec, s::CORRELATION, &corr.to_ne_bytes());
@@ -337,6 +383,7 @@ pub unsafe extern "C" fn cuptiActivityRegisterCallbacks(req: Option<Requested>, 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuptiActivityRegisterTimestampCallback(f: Option<Timestamp>) -> c_int {
     let Some(f) = f else { return INVALID_PARAMETER };
+    RATE.store(measure_rate(f).to_bits(), Relaxed);
     *lock(&TIMESTAMP) = Some(f);
     SUCCESS
 }
@@ -383,6 +430,7 @@ pub unsafe extern "C" fn cuptiFinalize() -> c_int {
     ENABLED.store(0, Relaxed);
     API_RECORDS.store(false, Relaxed);
     *lock(&TIMESTAMP) = None;
+    RATE.store(1f64.to_bits(), Relaxed);
     let mut g = state();
     let st = g.as_mut().expect("state");
     st.requested = None;
