@@ -177,6 +177,7 @@ pub(crate) fn flags() -> u32 {
 /// Calls that returned a sticky error ([`recorder::is_sticky`]), over the
 /// functions the summary shows: a view of the same counters.
 pub fn sticky_errors() -> u64 {
+    let states = all_states();
     let mut n = 0;
     for id in 0..site_count() {
         let site = SITES[id as usize].load(Acquire);
@@ -184,7 +185,7 @@ pub fn sticky_errors() -> u64 {
         if site.is_null() || !unsafe { &*site }.included.load(Relaxed) {
             continue;
         }
-        n += merged(id).errors.iter().filter(|&(&c, _)| c != -1 && recorder::is_sticky(c & !INJECTED)).map(|(_, &k)| k).sum::<u64>();
+        n += merged_over(&states, id).errors.iter().filter(|&(&c, _)| c != -1 && recorder::is_sticky(c & !INJECTED)).map(|(_, &k)| k).sum::<u64>();
     }
     n
 }
@@ -1011,8 +1012,13 @@ fn all_states() -> Vec<&'static ThreadState> {
 
 /// Function `id`'s statistics over every thread (ticks).
 pub fn merged(id: u32) -> Agg {
+    merged_over(&all_states(), id)
+}
+
+/// Function `id`'s statistics over the thread states `states` (ticks).
+fn merged_over(states: &[&'static ThreadState], id: u32) -> Agg {
     let mut a = Agg::new();
-    for s in all_states() {
+    for s in states {
         let p = s.stats[id as usize].load(Acquire);
         if !p.is_null() {
             // SAFETY: leaked records.
@@ -1033,14 +1039,7 @@ pub fn summary() -> table::Summary {
         if site.is_null() || !unsafe { &*site }.included.load(Relaxed) {
             continue;
         }
-        let mut a = Agg::new();
-        for s in &states {
-            let p = s.stats[id as usize].load(Acquire);
-            if !p.is_null() {
-                // SAFETY: leaked records.
-                unsafe { &*p }.merge_into(&mut a);
-            }
-        }
+        let a = merged_over(&states, id);
         if a.calls == 0 {
             continue;
         }
