@@ -79,6 +79,10 @@ fn driver_fn(lib: &libloading::Library, name: &str) -> *mut c_void {
 /// In a child: measure every function in the mode the environment set.
 fn child(mode: &str) {
     let iters: u64 = if mode == "off" || mode.starts_with("summary") || mode.ends_with("/none") || mode == "recorder" || mode == "watchdog" { 1_000_000 } else { 200_000 };
+    // `CUDART_SHIM_BENCH_ITERS=N`: N calls a round instead (a child run
+    // alone under callgrind, which counts instructions: load moves no
+    // instruction count).
+    let iters = std::env::var("CUDART_SHIM_BENCH_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(iters);
     if mode == "hooks/none" {
         unsafe extern "C" fn never(_: *mut c_void, _: *mut cudart_shim::types::cudartShimCall) -> c_int {
             0
