@@ -31,8 +31,9 @@
 //! and the calls nested in them do not make a process a working one
 //! either (torchrun's launcher asks for the device count): made before
 //! the first work, they are held (call log lines here, timeline events in
-//! their threads' lanes) and written when the work begins, or never.
-//! `--registration` keeps every call as work.
+//! their threads' lanes) and written when the work begins, or never. A
+//! setup call of the program's own that fails, and an NVTX range or mark,
+//! begin the work. `--registration` keeps every call as work.
 //!
 //! Configuration is read once from the environment, at the first call
 //! ([`crate::config::trace_config`]). Thread state is reached through a
@@ -354,14 +355,10 @@ fn first_work() {
     }
 }
 
-/// Set when the process records an event that is not a call (an NVTX
-/// range or mark): its timeline is written whether it works or not.
-pub(crate) static OTHER_EVENTS: AtomicBool = AtomicBool::new(false);
-
 /// Whether the timeline file may be created now: the process began its
-/// work, or recorded events other than calls (the module note).
+/// work (the module note).
 pub(crate) fn writes_files() -> bool {
-    WORK.load(Acquire) || OTHER_EVENTS.load(Relaxed)
+    WORK.load(Relaxed)
 }
 
 /// Setup calls that may come before the process's first work (the module
@@ -371,19 +368,21 @@ const SETUP_MAX: u32 = 256;
 static SETUP_CALLS: AtomicU32 = AtomicU32::new(0);
 
 /// Whether a call made before the process's first work leaves it not yet
-/// working: a setup call ([`is_setup`]), or any call nested in another
-/// (the outer call decided: a working one has already made the process
-/// a working one).
+/// working (None: it is work): `Some(true)` for the program's own setup
+/// call ([`is_setup`]; if it fails, the process is a working one after
+/// all: a program that finds no driver shows its failed calls), `Some(false)`
+/// for any call nested in another (the outer call decides: a working one
+/// has already made the process a working one).
 #[cold]
 #[inline(never)]
-fn before_work(site: &CallSite, st: Option<&ThreadState>) -> bool {
+fn before_work(site: &CallSite, st: Option<&ThreadState>) -> Option<bool> {
     if crate::config::trace_config().registration {
-        return false;
+        return None;
     }
     if st.is_some_and(|s| s.depth.load(Relaxed) > 0) {
-        return true;
+        return Some(false);
     }
-    site.setup.load(Relaxed) && SETUP_CALLS.fetch_add(1, Relaxed) < SETUP_MAX
+    (site.setup.load(Relaxed) && SETUP_CALLS.fetch_add(1, Relaxed) < SETUP_MAX).then_some(true)
 }
 
 /// The call log's lines of calls made before the process's first work
@@ -831,6 +830,9 @@ fn traced_open<R>(
     // Registration (the module note): this call opens a registration, or
     // runs inside one; `opens`: it closes it when it returns.
     let opens = site.registration.load(Relaxed) && st.is_some_and(|s| !s.registering.swap(true, Relaxed));
+    // The program's own setup call before its first work: if it fails,
+    // the process counts as working after all (its trouble is shown).
+    let mut setup = false;
     if opens || st.is_some_and(|s| s.registering.load(Relaxed)) {
         if !crate::config::trace_config().registration {
             // Counted, not written.
@@ -838,10 +840,16 @@ fn traced_open<R>(
         } else if !WORK.load(Relaxed) {
             first_work();
         }
-    } else if !WORK.load(Relaxed) && !before_work(site, st) {
+    } else if !WORK.load(Relaxed) {
+        match before_work(site, st) {
+            None => first_work(),
+            Some(own) => setup = own,
+        }
+    }
+    let r = traced_as_work(site, id, flags, st, args, run, &status_of);
+    if setup && status_of(&r).0 != 0 {
         first_work();
     }
-    let r = traced_as_work(site, id, flags, st, args, run, status_of);
     if opens && let Some(s) = st {
         s.registering.store(false, Relaxed);
     }
