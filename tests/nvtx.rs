@@ -263,6 +263,25 @@ fn a_driver_only_program_through_the_interposer_alone() {
     assert_eq!(instances(&s, "PushPop", "driver range"), Some(1), "{s}");
 }
 
+/// The rows of table `key` in `text` as the GPU check reads them
+/// (gpu/checks/nvtx/nvtx.py `table`, run by python3).
+fn gpu_check_rows(text: &str, key: &str) -> Vec<Vec<String>> {
+    use std::io::Write;
+    let code = "import json, sys; sys.path.insert(0, sys.argv[1]); import nvtx; print(json.dumps(nvtx.table(sys.stdin.read(), sys.argv[2])))";
+    let mut c = std::process::Command::new("python3")
+        .args(["-c", code])
+        .arg(repo_root().join("gpu/checks/nvtx"))
+        .arg(key)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    c.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let o = c.wait_with_output().unwrap();
+    assert!(o.status.success(), "python3: {}", String::from_utf8_lossy(&o.stdout));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
 #[test]
 fn gpu_projection_equals_the_gpu_slices_launched_inside_each_range() {
     let dir = scratch("nvtx_gpu");
@@ -281,6 +300,9 @@ fn gpu_projection_equals_the_gpu_slices_launched_inside_each_range() {
         assert!(o.status.success(), "{err}");
         assert_eq!(out, "nvtx_gpu done\n");
         let table = rows_of(&err, "(nvtx_gpu_proj_sum)");
+        // The GPU check reads the same rows from the same output (it found
+        // none on the GPU, 2026-11-28: its parser wanted a rule of 8 dashes).
+        assert_eq!(gpu_check_rows(&err, "nvtx_gpu_proj_sum"), table, "gpu/checks/nvtx/nvtx.py's table():\n{err}");
         let row = |name: &str| table.iter().find(|r| r[0] == name).unwrap_or_else(|| panic!("no {name}: {table:?}")).clone();
         let (step, inner) = (row("step"), row("inner"));
         // Range, Style, Total Proj, Total Range, Instances, ..., Total GPU Ops.
