@@ -216,6 +216,34 @@ fn signal_windows_and_the_programs_own_handler() {
     assert_eq!(summary_calls(&err, "cudaDeviceSynchronize"), None, "{err}");
 }
 
+/// The capture options' values are checked by the command before the
+/// program starts (exit 2 naming the option and what is accepted), in the
+/// grammar the library reads (trace_format::capture); the same value in
+/// the variable is one warning, and the run goes on unwindowed.
+#[test]
+fn bad_capture_values_exit_2_from_the_command_and_warn_from_a_variable() {
+    let exe = app("bad_capture_values");
+    for (opt, val, says) in [
+        ("--nvtx-capture", "@mylib", "names no range (NAME[@DOMAIN])"),
+        ("--nvtx-capture", " @ 0.5", "names no range (NAME[@DOMAIN])"),
+        ("--nvtx-capture", "", "names no range (NAME[@DOMAIN])"),
+        ("--capture-range-end", "repeat:x", "accepted: stop (one window, the default) or repeat:N"),
+    ] {
+        let o = cli_on_fake().args(["trace", "--capture-range=nvtx", &format!("{opt}={val}"), "--"]).arg(&exe).arg("env").output().unwrap();
+        let (out, err) = output_text(&o);
+        assert_eq!(o.status.code(), Some(2), "{opt}={val:?}: {err}");
+        assert!(err.contains(&format!("for '{opt} ")) && err.contains(says), "{opt}={val:?}: {err}");
+        assert_eq!(out, "", "the program did not run");
+    }
+    // The forms the library takes pass.
+    let (_, err) = trace("bad_capture_values", &["--capture-range=nvtx", "--nvtx-capture=capture@mylib", "--capture-range-end=repeat:0"], &["nvtxrange"], &[]);
+    assert_eq!(instances(&err, "PushPop", "mylib:capture"), Some(1), "{err}");
+    // The variable: one warning naming it, the run unwindowed.
+    let (_, err) = trace("bad_capture_values", &[], &["env"], &[("CUDART_SHIM_CAPTURE_RANGE", "nvtx"), ("CUDART_SHIM_NVTX_CAPTURE", "@mylib")]);
+    assert_eq!(err.matches("CUDART_SHIM_NVTX_CAPTURE=\"@mylib\" names no range (NAME[@DOMAIN]); recording is not windowed").count(), 1, "{err}");
+    assert_eq!(summary_calls(&err, "cudaGetDevice"), Some(1), "{err}");
+}
+
 #[test]
 fn window_variables_are_checked() {
     let (_, err) = trace("window_variables_are_checked", &[], &["env"], &[("CUDART_SHIM_CAPTURE_RANGE", "sometimes"), ("CUDART_SHIM_DELAY", "-1")]);
