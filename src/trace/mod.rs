@@ -26,7 +26,14 @@
 //! its first call: a process that made no call besides registration (a
 //! launcher, a Python tool that imports torch) writes no file, and prints
 //! no summary on stderr either. So such a process never takes a file name
-//! a process doing the work wants (`%r`, `trace`'s claims).
+//! a process doing the work wants (`%r`, `trace`'s claims). Setup calls
+//! ([`is_setup`]: the device count, versions, entry points, error names)
+//! and the calls nested in them do not make a process a working one
+//! either (torchrun's launcher asks for the device count): made before
+//! the first work, they are held (call log lines here, timeline events in
+//! their threads' lanes) and written when the work begins, or never. A
+//! setup call of the program's own that fails, and an NVTX range or mark,
+//! begin the work. `--registration` keeps every call as work.
 //!
 //! Configuration is read once from the environment, at the first call
 //! ([`crate::config::trace_config`]). Thread state is reached through a
@@ -88,18 +95,20 @@ pub struct CallSite {
     /// A registration function (`__cudaRegister*`, `__cudaUnregister*`;
     /// set when registered): see the module note.
     registration: AtomicBool,
+    /// A setup call ([`is_setup`]; set when registered): see the module note.
+    setup: AtomicBool,
 }
 
 const FULL: u32 = u32::MAX;
 
 impl CallSite {
     pub const fn new(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false, registration: AtomicBool::new(false) }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false, registration: AtomicBool::new(false), setup: AtomicBool::new(false) }
     }
 
     /// The site of a driver API function.
     pub const fn driver_api(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true, registration: AtomicBool::new(false) }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true, registration: AtomicBool::new(false), setup: AtomicBool::new(false) }
     }
 
     #[inline]
@@ -150,6 +159,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     event::names::set_site(id, site.name, site.driver, || event::names::ResultNames { runtime: args::result_name, driver: driver::result_name });
     site.included.store(c.includes(site.name), Relaxed);
     site.registration.store(!site.driver && is_registration(site.name), Relaxed);
+    site.setup.store(is_setup(site.name), Relaxed);
     gpu::classify(id, site.name);
     window::classify(id, site.name);
     NSITES.store(id + 1, Release);
@@ -158,6 +168,38 @@ fn register(site: &'static CallSite) -> Option<u32> {
 }
 
 pub use crate::control::is_registration;
+
+/// A setup call: one that asks about the installation (how many devices,
+/// which versions, a driver entry point, an error's name or the last
+/// error) and makes no context and no work. Made before the process's
+/// first other call, it does not make the process a working one (the
+/// module note): torchrun's launcher imports torch (registration) and asks
+/// `cudaGetDeviceCount`, and wrote `trace-ranknorank-PID.json` on the GPU
+/// (2026-11-26 and -28: `cudaGetDeviceCount`, the driver calls inside it
+/// and `cuGetExportTable` were its only other calls).
+pub fn is_setup(name: &str) -> bool {
+    let base = name.strip_suffix("_v2").unwrap_or(name);
+    matches!(
+        base,
+        "cudaGetDeviceCount"
+            | "cudaDriverGetVersion"
+            | "cudaRuntimeGetVersion"
+            | "cudaGetDriverEntryPoint"
+            | "cudaGetDriverEntryPointByVersion"
+            | "cudaGetErrorName"
+            | "cudaGetErrorString"
+            | "cudaGetLastError"
+            | "cudaPeekAtLastError"
+            | "cuInit"
+            | "cuDriverGetVersion"
+            | "cuDeviceGetCount"
+            | "cuDeviceGet"
+            | "cuGetProcAddress"
+            | "cuGetExportTable"
+            | "cuGetErrorName"
+            | "cuGetErrorString"
+    )
+}
 
 /// Name of function `id` as a C string (NULL when unknown).
 pub fn site_c_name(id: u32) -> *const c_char {
@@ -303,6 +345,7 @@ fn first_work() {
     let flags = FLAGS.load(Relaxed);
     if flags & CALLS != 0 {
         OUTPUTS.calls();
+        write_early_lines();
     }
     OUTPUTS.summary();
     if flags & TIMELINE != 0 {
@@ -310,6 +353,49 @@ fn first_work() {
     }
     if let Some(f) = ON_FIRST_WORK.get() {
         f();
+    }
+}
+
+/// Whether the timeline file may be created now: the process began its
+/// work (the module note).
+pub(crate) fn writes_files() -> bool {
+    WORK.load(Relaxed)
+}
+
+/// Setup calls that may come before the process's first work (the module
+/// note); past this many, the process counts as working (its held lines
+/// and events stay few).
+const SETUP_MAX: u32 = 256;
+static SETUP_CALLS: AtomicU32 = AtomicU32::new(0);
+
+/// Whether a call made before the process's first work leaves it not yet
+/// working (None: it is work): `Some(true)` for the program's own setup
+/// call ([`is_setup`]; if it fails, the process is a working one after
+/// all: a program that finds no driver shows its failed calls), `Some(false)`
+/// for any call nested in another (the outer call decides: a working one
+/// has already made the process a working one).
+#[cold]
+#[inline(never)]
+fn before_work(site: &CallSite, st: Option<&ThreadState>) -> Option<bool> {
+    if crate::config::trace_config().registration {
+        return None;
+    }
+    if st.is_some_and(|s| s.depth.load(Relaxed) > 0) {
+        return Some(false);
+    }
+    (site.setup.load(Relaxed) && SETUP_CALLS.fetch_add(1, Relaxed) < SETUP_MAX).then_some(true)
+}
+
+/// The call log's lines of calls made before the process's first work
+/// (setup calls): written when it begins ([`first_work`]), never if it
+/// does not. The lock is taken only before that.
+static EARLY_LINES: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Write the held call log lines (the first work began).
+fn write_early_lines() {
+    let early = std::mem::take(&mut *lock(&EARLY_LINES));
+    if !early.is_empty() {
+        output::write_all(OUTPUTS.calls().fd(), early.as_bytes());
     }
 }
 
@@ -436,7 +522,11 @@ pub fn setup() -> bool {
 /// Set in a forked child: it reports only the calls it made itself.
 static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
 
-type ForkHeld = (std::sync::MutexGuard<'static, Vec<&'static ThreadState>>, parking_lot::MutexGuard<'static, Vec<&'static ThreadState>>);
+type ForkHeld = (
+    std::sync::MutexGuard<'static, Vec<&'static ThreadState>>,
+    parking_lot::MutexGuard<'static, Vec<&'static ThreadState>>,
+    std::sync::MutexGuard<'static, String>,
+);
 
 thread_local! {
     /// The thread-state locks the forking thread holds across `fork`.
@@ -447,11 +537,13 @@ thread_local! {
 /// `STATES`, their order in `adopt`), so that no other thread holds them
 /// when the child is made. A child that inherited one held by a thread it
 /// does not have waited forever at its first call (scripts/stress, `fork`:
-/// 2 lifecycles in about 18,000, gdb: `adopt` waiting on `FREE`).
+/// 2 lifecycles in about 18,000, gdb: `adopt` waiting on `FREE`). And
+/// `EARLY_LINES`, which a call line made before the first work takes.
 extern "C" fn before_fork() {
     let free = lock(&FREE);
     let states = STATES.lock();
-    let _ = FORK_HELD.try_with(|h| *h.borrow_mut() = Some((free, states)));
+    let early = lock(&EARLY_LINES);
+    let _ = FORK_HELD.try_with(|h| *h.borrow_mut() = Some((free, states, early)));
 }
 
 /// After `fork`, in either process: let the thread-state locks go.
@@ -466,6 +558,13 @@ extern "C" fn after_fork_in_parent() {
 }
 
 extern "C" fn in_forked_child() {
+    // The held call log lines are the parent's, written by the parent if
+    // it works: not the child's.
+    if let Ok(Some(held)) = FORK_HELD.try_with(|h| h.borrow_mut().take()) {
+        let (free, states, mut early) = held;
+        early.clear();
+        drop((early, states, free));
+    }
     release_fork_held();
     timeline::disable_in_child();
     gpu::disable_in_child();
@@ -629,10 +728,32 @@ fn state() -> Option<&'static ThreadState> {
     }
 }
 
+/// With the flight recorder on, the states of the last `KEEP_ENDED`
+/// threads that ended are not given to new threads: each holds its
+/// thread's ring, and a dump shows the last calls of threads that ended
+/// too (a worker that finished before another started lost its ring to
+/// it: tests/recorder.rs, 8 threads, failed about 4 runs in 10). Past
+/// that many, a new thread takes the state of the thread that ended
+/// longest ago. Bounded memory: at most `KEEP_ENDED` rings more than
+/// the live threads' (16 x 512 KiB at the default ring size).
+pub(crate) const KEEP_ENDED: usize = 16;
+
+/// A state for a new thread from the free list, if it has one to give
+/// (see [`KEEP_ENDED`]); else the caller makes one.
+fn reuse_state() -> Option<&'static ThreadState> {
+    let mut free = lock(&FREE);
+    if !recorder::started() {
+        return free.pop();
+    }
+    // The state of the thread that ended longest ago (a short list: the
+    // free states are the threads that ended and were not replaced).
+    (free.len() >= KEEP_ENDED).then(|| free.remove(0))
+}
+
 #[cold]
 fn adopt() -> Option<&'static ThreadState> {
     let key = retire_key()?;
-    let s = lock(&FREE).pop().unwrap_or_else(new_state);
+    let s = reuse_state().unwrap_or_else(new_state);
     let tid = gettid();
     s.tid.store(tid, Relaxed);
     s.depth.store(0, Relaxed);
@@ -710,6 +831,9 @@ fn traced_open<R>(
     // Registration (the module note): this call opens a registration, or
     // runs inside one; `opens`: it closes it when it returns.
     let opens = site.registration.load(Relaxed) && st.is_some_and(|s| !s.registering.swap(true, Relaxed));
+    // The program's own setup call before its first work: if it fails,
+    // the process counts as working after all (its trouble is shown).
+    let mut setup = false;
     if opens || st.is_some_and(|s| s.registering.load(Relaxed)) {
         if !crate::config::trace_config().registration {
             // Counted, not written.
@@ -718,9 +842,15 @@ fn traced_open<R>(
             first_work();
         }
     } else if !WORK.load(Relaxed) {
+        match before_work(site, st) {
+            None => first_work(),
+            Some(own) => setup = own,
+        }
+    }
+    let r = traced_as_work(site, id, flags, st, args, run, &status_of);
+    if setup && status_of(&r).0 != 0 {
         first_work();
     }
-    let r = traced_as_work(site, id, flags, st, args, run, status_of);
     if opens && let Some(s) = st {
         s.registering.store(false, Relaxed);
     }
@@ -960,6 +1090,16 @@ fn cut_recording() {
 #[cold]
 #[inline(never)]
 fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
+    if !WORK.load(Acquire) {
+        // Held until the first work (the module note). Checked again under
+        // the lock that `first_work` takes after setting WORK: a line is
+        // either held and written by it, or written here.
+        let mut early = lock(&EARLY_LINES);
+        if !WORK.load(Relaxed) {
+            write_call_line(&mut early, (s.tid.load(Relaxed), depth), id, status.0, dt, nvtx::innermost, |l| args.write_line(l));
+            return;
+        }
+    }
     let fd = OUTPUTS.calls().fd();
     let write = |line: &mut String| {
         line.clear();
