@@ -14,26 +14,11 @@ use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 
-/// tests/cu/hang.cu, compiled once per version of its source: each test
-/// runs in a process of its own, so the program is built under a name of
-/// its own and renamed into place (never run while it is written).
+/// tests/cu/hang.cu, compiled once per version of its source (each test
+/// runs in a process of its own).
 fn program() -> PathBuf {
     static EXE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    EXE.get_or_init(|| {
-        let dir = scratch("hang");
-        let src = repo_root().join("tests/cu/hang.cu");
-        let text = std::fs::read(&src).unwrap();
-        let hash = text.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
-        let exe = dir.join(format!("hang-{hash:016x}"));
-        if !exe.exists() {
-            let inc = format!("-I{}", nvtx_include().display());
-            let tmp = dir.join(format!("hang-{hash:016x}.{}", std::process::id()));
-            compile_cu(&[&src], &tmp, &[&inc, "-ldl", "-lpthread"]);
-            std::fs::rename(&tmp, &exe).unwrap();
-        }
-        exe
-    })
-    .clone()
+    EXE.get_or_init(|| compile_cu_once("hang", &repo_root().join("tests/cu/hang.cu"), &[&format!("-I{}", nvtx_include().display()), "-ldl", "-lpthread"])).clone()
 }
 
 /// A fresh working folder for one test.

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 const STEPS: u64 = 6;
 
 fn app(dir: &Path) -> PathBuf {
-    compile_c_cudart(&repo_root().join("tests/c/metrics_app.c"), &dir.join("metrics_app"), &["-Werror", &format!("-I{}", nvtx_include().display())])
+    compile_c_cudart(&repo_root().join("tests/c/metrics_app.c"), &dir.join("metrics_app"), &["-Werror", "-pthread", &format!("-I{}", nvtx_include().display())])
 }
 
 /// A running program: its stderr and stdout as they come.
@@ -37,7 +37,7 @@ fn start(dir: &Path, steps: u64, sleep_ms: u64, extra: &[&str], env: &[(&str, St
     let shim = std::fs::canonicalize(shim_lib()).unwrap();
     let mut c = Command::new(exe);
     c.args([steps.to_string(), sleep_ms.to_string(), stop.display().to_string()]).args(extra);
-    for v in ["CUDART_SHIM_TRACE", "RANK", "LOCAL_RANK", "WORLD_SIZE", "CUDART_SHIM_METRICS_FILE", "CUDART_SHIM_METRICS_LISTEN", "CUDART_SHIM_METRICS_INTERVAL"] {
+    for v in ["CUDART_SHIM_TRACE", "RANK", "LOCAL_RANK", "WORLD_SIZE", "CUDART_SHIM_METRICS_FILE", "CUDART_SHIM_METRICS_LISTEN", "CUDART_SHIM_METRICS_INTERVAL", "CUDART_SHIM_WATCHDOG", "CUDART_SHIM_FAULTS"] {
         c.env_remove(v);
     }
     c.env("LD_PRELOAD", &shim)
@@ -50,6 +50,11 @@ fn start(dir: &Path, steps: u64, sleep_ms: u64, extra: &[&str], env: &[(&str, St
     for (k, v) in env {
         c.env(k, v);
     }
+    spawn(c, stop)
+}
+
+/// Run `c` with its stdout and stderr gathered as they come.
+fn spawn(mut c: Command, stop: PathBuf) -> Running {
     let mut child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let pump = |r: Box<dyn Read + Send>| {
         let buf = Arc::new(Mutex::new(String::new()));
@@ -526,4 +531,159 @@ fn a_launcher_that_only_registers_takes_no_port() {
     ranks.sort();
     assert_eq!(ranks, ["0", "1"], "{err}");
     assert_eq!(err.matches("is already written by another process of this run").count(), 1, "{err}");
+}
+
+/// Now, as Unix time in seconds (the programs print CLOCK_REALTIME).
+fn unix_now() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64()
+}
+
+/// The value of the one sample of `name` whose label `key` is `value`
+/// (None: no such sample).
+fn sample(text: &str, name: &str, label: Option<(&str, &str)>) -> Option<f64> {
+    let s = samples(text);
+    let mut hits = s.iter().filter(|x| x.0 == name && label.is_none_or(|(k, v)| x.1.get(k).is_some_and(|x| x == v)));
+    let hit = hits.next().map(|x| x.2);
+    assert!(hits.next().is_none(), "more than one sample of {name} {label:?}:\n{text}");
+    hit
+}
+
+/// The time a program printed after `tag` on stdout (`TAG 1234.567890`).
+fn printed_time(out: &str, tag: &str) -> Option<f64> {
+    out.lines().find_map(|l| l.strip_prefix(tag)).map(|t| t.trim().parse().unwrap())
+}
+
+/// A scrape never blocks a CUDA call and never waits on one: the main
+/// thread of the program is stopped inside a traced call (a fault delays
+/// its cudaDeviceSynchronize 6 s) while a second thread keeps calling
+/// cudaGetDevice. Every scrape meanwhile answers, and answers before the
+/// stuck call returns (the program prints when it did); the second
+/// thread's calls go on from scrape to scrape. With the watchdog on, the
+/// last progress is the watchdog's notion: it stays at the stuck call's
+/// start although other calls keep returning, and moves on once the call
+/// returned.
+#[test]
+fn scrapes_answer_while_a_call_is_stuck_and_other_threads_calls_go_on() {
+    let dir = scratch("metrics_stuck");
+    let mut env = metrics_env(Some("127.0.0.1:0"), None);
+    env.push(("CUDART_SHIM_FAULTS", "cudaDeviceSynchronize:nth=2:delay=6000".into()));
+    env.push(("CUDART_SHIM_WATCHDOG", "300".into()));
+    let mut run = start(&dir, 1, 0, &["stall"], &env);
+    let addr = run.address();
+    run.wait_for(30, "SYNC ENTER", |o, _| o.contains("SYNC ENTER"));
+    let entered = printed_time(&run.out.lock().unwrap(), "SYNC ENTER").unwrap();
+    // (sent, answered, calls of cudaGetDevice, last progress) per scrape
+    // until the program says the call returned.
+    let mut scrapes: Vec<(f64, f64, f64, Option<f64>)> = Vec::new();
+    let returned = loop {
+        let sent = unix_now();
+        let (head, body) = get(addr, "/metrics", None);
+        let answered = unix_now();
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}\n{}", run.err.lock().unwrap());
+        let calls = sample(&body, "cudart_shim_calls_total", Some(("function", "cudaGetDevice"))).unwrap_or_else(|| panic!("{body}"));
+        scrapes.push((sent, answered, calls, sample(&body, "cudart_shim_last_progress_timestamp_seconds", None)));
+        if let Some(t) = printed_time(&run.out.lock().unwrap(), "SYNC RETURNED") {
+            break t;
+        }
+        assert!(run.child.try_wait().unwrap().is_none(), "the program ended:\n{}", run.err.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    // The scrapes sent after the call began that answered before it returned.
+    let during: Vec<_> = scrapes.iter().filter(|s| s.0 > entered && s.1 < returned).collect();
+    assert!(during.len() >= 3, "{} scrapes answered while the call was stuck (entered {entered}, returned {returned}): {scrapes:?}", during.len());
+    for w in during.windows(2) {
+        assert!(w[1].2 > w[0].2, "the other thread's calls went on between two scrapes: {during:?}");
+    }
+    // Two seconds into the stuck call the watchdog has seen it at a tick
+    // (every second): from then on the last progress is where the call
+    // began, whatever the other thread's calls do.
+    let settled: Vec<_> = during.iter().filter(|s| s.0 > entered + 2.0).collect();
+    let (first, last) = (settled.first().unwrap_or_else(|| panic!("{during:?}")), settled.last().unwrap());
+    assert!(last.0 - first.0 >= 1.0, "{during:?}");
+    let (a, b) = (first.3.unwrap_or_else(|| panic!("{during:?}")), last.3.unwrap());
+    assert!((b - a).abs() < 0.05, "the last progress moved while the call was stuck: {a} -> {b} ({during:?})");
+    assert!(b < last.0 - 2.0 && b >= entered - 2.0, "the last progress {b} is not the stuck call's start ({entered}): {during:?}");
+    // Once the call returned, the last progress moves on.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, body) = get(addr, "/metrics", None);
+        if sample(&body, "cudart_shim_last_progress_timestamp_seconds", None).is_some_and(|t| t > returned) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the last progress stayed before the call returned ({returned}):\n{body}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    run.done();
+    run.finish();
+    assert_eq!(summary_figures(&summary(&dir)).0["cudaDeviceSynchronize"].0, 2);
+}
+
+/// tests/cu/hang.cu over the fake driver with ours as libcudart.so.13.
+fn hang_program() -> PathBuf {
+    compile_cu_once("hang", &repo_root().join("tests/cu/hang.cu"), &[&format!("-I{}", nvtx_include().display()), "-ldl", "-lpthread"])
+}
+
+/// NCCL operations and the last progress come from the progress state,
+/// which the watchdog keeps. tests/cu/hang.cu `nccl 5 sleep 6`: five
+/// launches of ncclDevKernel_AllReduce_Sum_f32_RING_LL on a stream, then
+/// 6 s of host sleep. With the watchdog: AllReduce launched 5, completed 5
+/// once its probe saw the stream idle; while the host sleeps (nothing
+/// launched, nothing completed, no thread in a call) the last progress
+/// stays where the work completed, and so does the textfile at exit.
+/// Without it: none of the three series; the launches are still counted
+/// as calls.
+#[test]
+fn nccl_operations_and_the_last_progress_come_with_the_watchdog() {
+    let dir = scratch("metrics_nccl");
+    let exe = hang_program();
+    let run_it = |args: &[&str], vars: &[(&str, &str)]| {
+        let mut c = Command::new(&exe);
+        c.args(args).current_dir(&dir);
+        for v in ["CUDART_SHIM_TRACE", "CUDART_SHIM_WATCHDOG", "CUDART_SHIM_METRICS_FILE", "CUDART_SHIM_METRICS_LISTEN", "CUDART_SHIM_FAULTS", "FAKE_CUDA_HANG_KERNEL"] {
+            c.env_remove(v);
+        }
+        c.envs(fake_env(vars));
+        spawn(c, dir.join("stop"))
+    };
+    let with = dir.join("with.prom");
+    let mut run = run_it(&["nccl", "5", "sleep", "6"], &[("CUDART_SHIM_WATCHDOG", "300"), ("CUDART_SHIM_METRICS_LISTEN", "127.0.0.1:0"), ("CUDART_SHIM_METRICS_FILE", with.to_str().unwrap())]);
+    let addr = run.address();
+    let op = Some(("op", "AllReduce"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, body) = get(addr, "/metrics", None);
+        if sample(&body, "cudart_shim_nccl_ops_completed_total", op) == Some(5.0) {
+            assert_eq!(sample(&body, "cudart_shim_nccl_ops_launched_total", op), Some(5.0), "{body}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the AllReduce launches were not seen complete:\n{body}\n{}", run.err.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Two scrapes over a second apart, a second after the completion was
+    // seen (the tick that saw it has published its last progress), while
+    // the host still sleeps.
+    let last_progress = |run: &Running| {
+        std::thread::sleep(Duration::from_millis(1200));
+        let sent = unix_now();
+        let (_, body) = get(addr, "/metrics", None);
+        assert!(!run.out.lock().unwrap().contains("done"), "the program's sleep ended before the scrape");
+        (sent, sample(&body, "cudart_shim_last_progress_timestamp_seconds", None).unwrap_or_else(|| panic!("{body}")))
+    };
+    let (_, first) = last_progress(&run);
+    let (sent, later) = last_progress(&run);
+    assert!((later - first).abs() < 0.05 && later < sent - 1.0, "no progress while the host sleeps: {first} then {later} (scraped at {sent})");
+    let status = wait_or_fail(&mut run.child, 60, "hang nccl");
+    assert!(status.success(), "{}", run.err.lock().unwrap());
+    let text = std::fs::read_to_string(&with).unwrap();
+    assert_eq!((sample(&text, "cudart_shim_nccl_ops_launched_total", op), sample(&text, "cudart_shim_nccl_ops_completed_total", op)), (Some(5.0), Some(5.0)), "{text}");
+    assert!(sample(&text, "cudart_shim_last_progress_timestamp_seconds", None).is_some_and(|t| (t - first).abs() < 0.05), "{text}");
+    // Without the watchdog.
+    let without = dir.join("without.prom");
+    let mut run = run_it(&["nccl", "5", "sync"], &[("CUDART_SHIM_METRICS_FILE", without.to_str().unwrap())]);
+    let status = wait_or_fail(&mut run.child, 60, "hang nccl");
+    assert!(status.success(), "{}", run.err.lock().unwrap());
+    let text = std::fs::read_to_string(&without).unwrap();
+    assert!(!text.contains("nccl_ops") && !text.contains("last_progress"), "{text}");
+    // (nvcc 13 launches through `__cudaLaunchKernel`.)
+    assert_eq!(sample(&text, "cudart_shim_calls_total", Some(("function", "__cudaLaunchKernel"))), Some(5.0), "{text}");
 }

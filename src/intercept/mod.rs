@@ -171,12 +171,15 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
     }
     let mut refused = None;
     let mut fault = control::faults::Decision::default();
+    // The ledger's stage runs for the calls it has something to do with
+    // (one bit test for the others: it is the metrics' one per-call cost).
+    let ledger = on & LEDGER != 0 && ledger::concerns(call.function_id);
     if replaceable {
         if on & FAULTS != 0 {
             fault = control::faults::before(call);
             refused = fault.fail;
         }
-        if refused.is_none() && on & LEDGER != 0 {
+        if refused.is_none() && ledger {
             refused = ledger::before(call);
         }
     }
@@ -188,7 +191,7 @@ pub fn stages(call: &mut Call, replaceable: bool, real: impl FnOnce() -> i32) ->
                 Some(code) => code,
                 None => real(),
             };
-            if on & LEDGER != 0 { ledger::after(call, r) } else { r }
+            if ledger { ledger::after(call, r) } else { r }
         }
     };
     call.result = r;

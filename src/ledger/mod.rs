@@ -201,6 +201,40 @@ fn active() -> bool {
     ON.load(Relaxed) != 0
 }
 
+/// Functions the ledger acts on (those of its parameter table, `fields`),
+/// one bit per function id, set by [`configure`] before the pipeline's
+/// switch says the ledger is on; ids past the table are taken as
+/// concerned (the stage then decides, as it always could).
+static CONCERNED: [AtomicU64; OPS_CACHED / 64] = [const { AtomicU64::new(0) }; OPS_CACHED / 64];
+
+fn mark_concerned() {
+    for id in 0..OPS_CACHED as u32 {
+        if fields::known(id) {
+            CONCERNED[id as usize / 64].fetch_or(1 << (id % 64), Relaxed);
+        }
+    }
+}
+
+/// Whether the ledger's stage has anything to do for a call of function
+/// `id`: the ledger knows the function's parameters (an allocation, a
+/// free, a memory-size question), or it leaves memory events for the
+/// timeline (then every call clears the one an earlier call left). The
+/// pipeline asks before it runs the stage, so every other call pays one
+/// bit test: with the ledger on for the metrics, running the stage on
+/// every call cost +9 to +13 ns a call over the summary on the fake
+/// driver, the whole of the metrics' per-call cost (docs/PERFORMANCE.md).
+#[inline(always)]
+pub fn concerns(id: u32) -> bool {
+    listed(id) || events()
+}
+
+/// Whether function `id` is marked in [`CONCERNED`].
+#[inline(always)]
+fn listed(id: u32) -> bool {
+    let i = id as usize;
+    CONCERNED.get(i / 64).is_none_or(|w| w.load(Relaxed) >> (i % 64) & 1 != 0)
+}
+
 /// The pipeline's ledger stage before the call: `Some(code)` refuses it.
 #[inline]
 pub fn before(call: &crate::control::Call) -> Option<i32> {
@@ -243,6 +277,9 @@ pub fn configure(c: Config) {
         on |= ON_TRACK | ON_ATTRIBUTE;
     }
     *CONFIG.get_or_init(Default::default).lock() = c;
+    if on != 0 {
+        mark_concerned();
+    }
     ON.store(on, Release);
     if on != 0 {
         static AT_FORK: std::sync::Once = std::sync::Once::new();
@@ -679,3 +716,32 @@ extern "C" fn at_exit() {
 #[used]
 #[unsafe(link_section = ".fini_array")]
 static AT_EXIT: extern "C" fn() = at_exit;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(name: &str) -> u32 {
+        crate::control::params::NAMES.iter().position(|n| *n == name).unwrap() as u32
+    }
+
+    /// The pipeline skips the ledger's stage for a function not marked:
+    /// every function the ledger acts on is marked, the others are not.
+    #[test]
+    fn the_stage_runs_for_the_memory_calls_alone() {
+        mark_concerned();
+        for f in ["cudaMalloc", "cudaFree", "cudaMemGetInfo", "cudaMallocAsync", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemGetInfo_v2"] {
+            assert!(listed(id(f)), "{f}");
+        }
+        for f in ["cudaGetDevice", "cudaGetLastError", "cudaDeviceGetAttribute", "cudaLaunchKernel", "cuCtxGetCurrent"] {
+            assert!(!listed(id(f)), "{f}");
+        }
+        // The stage acts only on functions whose parameters it knows
+        // (`op_for`): exactly those are marked.
+        for (i, name) in crate::control::params::NAMES.iter().enumerate() {
+            assert_eq!(listed(i as u32), fields::known(i as u32), "{name}");
+        }
+        // Past the table: the stage decides.
+        assert!(listed(OPS_CACHED as u32 + 5));
+    }
+}

@@ -85,6 +85,30 @@ fn process_labels() -> Vec<(Cow<'static, str>, Cow<'static, str>)> {
 type Labels = Vec<(&'static str, String)>;
 
 /// The collector: reads everything at each scrape.
+///
+/// **A scrape never blocks a CUDA call, and never waits on one** (issue
+/// #36; tests/metrics.rs stops a thread inside a call and scrapes). Every
+/// figure is a load of what program threads write without a lock: the
+/// per-thread call statistics (`trace::stats`: one writer each, relaxed
+/// loads and stores), the ledger's memory table (atomics per library,
+/// device and kind), the GPU busy counters, the step histogram, the
+/// progress state's NCCL counters and the watchdog's last progress (one
+/// atomic each). No lock of a call's path is taken here. The three locks a
+/// scrape takes that a program thread may also take are each held, on
+/// both sides, for a copy or an append and never across anything that can
+/// wait, so a thread stopped anywhere inside a call (the driver, a fault's
+/// delay, a hook) holds none of them:
+/// - the list of thread states (`trace::summary`): a thread appends
+///   itself at its first traced call (and the forking thread holds it
+///   across `fork`); the scrape copies the pointers, once per scrape;
+/// - the library names (a reader lock): written at the first allocation
+///   from a library not seen before, to append its name;
+/// - the ledger's list of OOM reports: appended at a kind's first failed
+///   allocation, after its report was made.
+///
+/// The one outside call is the driver's, for a device's UUID ([`uuid`]):
+/// once per device, from our thread, as our own work (never counted or
+/// observed), never at exit.
 #[derive(Debug)]
 struct View;
 
@@ -209,17 +233,16 @@ fn steps(enc: &mut DescriptorEncoder) -> std::fmt::Result {
     m.encode_histogram::<NoLabelSet>(sum, count, &buckets, None)
 }
 
-/// The progress state: the last progress time and the NCCL operations.
+/// The progress state (kept by the watchdog): the last progress time, the
+/// watchdog's notion (published at its ticks), and the NCCL operations.
 fn progress(enc: &mut DescriptorEncoder) -> std::fmt::Result {
     use trace::progress as p;
     if !p::on() {
         return Ok(());
     }
-    // The progress clock is CLOCK_MONOTONIC: as Unix time, for Grafana's
-    // `time() - cudart_shim_last_progress_timestamp_seconds`.
-    let (mono, wall) = (p::now_ns(), p::wall_ns());
-    let last = wall.saturating_sub(mono.saturating_sub(p::last_progress_ns()));
-    gauges(enc, "last_progress_timestamp_seconds", "When the program last made progress (a CUDA call returned, or the GPU completed work the watchdog's probe saw), Unix time", &[(vec![], last as f64 / 1e9)])?;
+    if let Some(t) = crate::watchdog::last_progress_wall_ns() {
+        gauges(enc, "last_progress_timestamp_seconds", "When the program last made progress as the watchdog sees it, Unix time: now minus the longest stretch it watches without progress (a thread in one CUDA call, a stream holding work with nothing completed, no kernel launched and no GPU work completed), as of its last tick", &[(vec![], t as f64 / 1e9)])?;
+    }
     let ops = p::nccl_ops();
     let launched: Vec<(Labels, u64)> = ops.iter().map(|(op, l, _)| (vec![("op", clean(op))], *l)).collect();
     let completed: Vec<(Labels, u64)> = ops.iter().map(|(op, _, c)| (vec![("op", clean(op))], *c)).collect();

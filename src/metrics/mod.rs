@@ -17,13 +17,14 @@
 //! CUPTI records, the step histogram `trace::step` keeps where NVTX
 //! ranges end. Nothing is counted a second time, so at exit the counters
 //! equal the summary by construction, and turning metrics on adds no work
-//! to a call beyond what counting costs (the summary's statistics).
+//! to a call beyond what counting costs (the summary's statistics) and the
+//! memory ledger the gauges read, whose stage runs for memory calls alone
+//! (`ledger::concerns`: 12 to 13 instructions on any other call).
 //!
 //! **A scrape never blocks a CUDA call**: it reads atomics and the
 //! per-thread statistics (relaxed loads), and takes no lock that a program
-//! thread holds while making a call. (The list of thread states is locked
-//! for the copy of a few pointers; a program thread takes it only the
-//! first time it calls.)
+//! thread holds while making a call (the invariant and the three locks it
+//! shares with program threads outside their calls: `collect::View`).
 //!
 //! **Nothing starts unless asked**: the threads and the socket exist only
 //! once a variable asks, from the process's first CUDA call that is work
@@ -61,10 +62,11 @@ fn start() {
         return;
     }
     crate::trace::set_after_last_flush(at_exit);
-    // The progress state (last progress, NCCL operations) is read when
-    // something keeps it (the watchdog), never switched on here: keeping
-    // it costs every call its publication (measured: +25 to +80 ns a call
-    // over the summary on the fake driver, past the metrics' 5 ns target).
+    // The progress state (NCCL operations) and the watchdog's last
+    // progress are read when the watchdog keeps them, never switched on
+    // here: keeping the progress state costs every call its publication
+    // (measured: +25 to +80 ns a call over the summary on the fake driver,
+    // past the metrics' 5 ns target).
     // SAFETY: registering a plain extern "C" function.
     unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
     if let Some(addr) = c.listen {

@@ -35,13 +35,12 @@
 //! Read API (for the watchdog, the metrics, tests), all snapshots made of
 //! relaxed/acquire loads; none takes a lock, so a program thread stuck
 //! anywhere (our code included) never blocks a reader:
-//! - [`last_progress_ns`]: the last time a call returned or the GPU
-//!   completed work a probe saw (CLOCK_MONOTONIC ns, [`now_ns`]);
-//!   [`last_completion_ns`]: the completion part alone;
+//! - [`last_completion_ns`]: the last time a probe saw GPU work complete
+//!   (CLOCK_MONOTONIC ns, [`now_ns`]); the last progress as a whole is
+//!   the watchdog's judgement (`crate::watchdog::last_progress_wall_ns`);
 //! - [`nccl_ops`]: per NCCL operation `(name, launched, completed)`;
 //! - [`streams`]: per stream launched/completed and the pending launches;
-//! - [`threads`]: per thread the call it is in and its open NVTX ranges;
-//! - [`calls_returned`]: a count that moves whenever a call returns.
+//! - [`threads`]: per thread the call it is in and its open NVTX ranges.
 //!
 //! Our own threads (the service thread) call the driver through
 //! [`internal`]: their calls are neither traced nor counted here.
@@ -111,47 +110,15 @@ pub fn wall_ns() -> u64 {
 
 /// The last time the probe saw a stream complete work, or progress began.
 static LAST_DONE_NS: AtomicU64 = AtomicU64::new(0);
-/// The reader's view of [`calls_returned`]: (value, when first seen). The
-/// hot path reads no clock: the reader turns "changed since my last look"
-/// into a time.
-static SEEN_RETURNS: AtomicU64 = AtomicU64::new(u64::MAX);
-static SEEN_RETURNS_NS: AtomicU64 = AtomicU64::new(0);
 
 fn touch_progress() {
     LAST_DONE_NS.fetch_max(now_ns(), Relaxed);
-}
-
-/// The last time (CLOCK_MONOTONIC ns, [`now_ns`]) anything progressed: a
-/// CUDA call returned (to within the interval between two reads: the hot
-/// path reads no clock) or the GPU completed work a probe saw.
-pub fn last_progress_ns() -> u64 {
-    let r = calls_returned();
-    if SEEN_RETURNS.swap(r, Relaxed) != r {
-        SEEN_RETURNS_NS.store(now_ns(), Relaxed);
-    }
-    SEEN_RETURNS_NS.load(Relaxed).max(LAST_DONE_NS.load(Relaxed))
 }
 
 /// The last time (CLOCK_MONOTONIC ns) a probe saw GPU work complete (or
 /// progress state began).
 pub fn last_completion_ns() -> u64 {
     LAST_DONE_NS.load(Relaxed)
-}
-
-/// Outermost calls returned by the threads that hold a slot now (each
-/// thread's own count: no shared counter on the hot path). It moves when
-/// any call returns; a thread that ends takes its count with it, so it is a
-/// progress sign, not a total.
-pub fn calls_returned() -> u64 {
-    let mut n = 0u64;
-    let mut p = SLOTS.load(Acquire);
-    while !p.is_null() {
-        // SAFETY: leaked.
-        let s = unsafe { &*p };
-        n = n.wrapping_add(s.seq_gen.load(Relaxed) >> 1);
-        p = s.next.load(Acquire);
-    }
-    n
 }
 
 // ---- threads ----------------------------------------------------------------

@@ -157,6 +157,7 @@ fn tick(t: Tick) {
     if m.launches.0 != launches || m.launches.1 == 0 {
         m.launches = (launches, now);
     }
+    publish_last_progress(now, period, &in_call, &held, if launches > 0 { now.saturating_sub(m.launches.1.max(progress::last_completion_ns())) } else { 0 });
     let ctx = report::Context { in_call: &in_call, held: &held, idle_ns: now.saturating_sub(m.launches.1), period_ns: period };
     if let Some(h) = &m.hang {
         if recovered(h, &threads, &streams, launches) {
@@ -190,6 +191,38 @@ fn tick(t: Tick) {
     if requested {
         report::write(report::Why::Signal, &ctx, &threads, &streams, m.hang.as_ref(), m.hangs);
     }
+}
+
+// ---- the last progress, for the metrics --------------------------------------
+
+/// [`last_progress_wall_ns`], as of the last tick (0: none yet).
+static LAST_PROGRESS_WALL_NS: AtomicU64 = AtomicU64::new(0);
+
+/// Publish the watchdog's notion of the last progress at this tick: the
+/// start of the longest stretch it is watching without progress (a thread
+/// in one call, a stream holding work with nothing completed, the host
+/// launching nothing and the GPU completing nothing once work was
+/// launched: `in_call`, `held`, `host_idle`, the very durations the tick
+/// compares with its period), or now when nothing stalls. Unix time, so
+/// that `time() - cudart_shim_last_progress_timestamp_seconds` in a
+/// Prometheus alert is what the watchdog compares with SECONDS: the alert
+/// fires when the watchdog would report. Not kept without a period (the
+/// dump signal alone: no ticks to keep it fresh).
+fn publish_last_progress(now: u64, period: u64, in_call: &HashMap<i32, u64>, held: &HashMap<u64, u64>, host_idle: u64) {
+    if period == 0 {
+        return;
+    }
+    let stalled = in_call.values().chain(held.values()).copied().fold(host_idle, u64::max);
+    let wall = progress::wall_ns().saturating_sub(progress::now_ns().saturating_sub(now));
+    LAST_PROGRESS_WALL_NS.store(wall.saturating_sub(stalled), Relaxed);
+}
+
+/// When the program last made progress as the watchdog sees it (Unix
+/// time, ns), as of its last tick ([`publish_last_progress`]); None before
+/// the first tick and without a watchdog period. One atomic load: the
+/// metrics' scrape reads it without waiting on the watchdog's thread.
+pub fn last_progress_wall_ns() -> Option<u64> {
+    Some(LAST_PROGRESS_WALL_NS.load(Relaxed)).filter(|&t| t != 0)
 }
 
 /// Whether everything a hang found stuck has moved.

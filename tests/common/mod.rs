@@ -220,6 +220,24 @@ pub fn compile_cu(srcs: &[&Path], out: &Path, extra: &[&str]) -> PathBuf {
     compile_cu_with(&require_cuda(), srcs, out, extra)
 }
 
+/// [`compile_cu`] of one source, once per version of its text: the program
+/// is built in `scratch(name)` under a name of its own (with the source's
+/// hash) and renamed into place, never run while it is written, so the
+/// tests of several processes (nextest) that use it build it at most once
+/// each and share it after.
+pub fn compile_cu_once(name: &str, src: &Path, extra: &[&str]) -> PathBuf {
+    let dir = scratch(name);
+    let text = std::fs::read(src).unwrap();
+    let hash = text.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let exe = dir.join(format!("{name}-{hash:016x}"));
+    if !exe.exists() {
+        let tmp = dir.join(format!("{name}-{hash:016x}.{}", std::process::id()));
+        compile_cu(&[src], &tmp, extra);
+        std::fs::rename(&tmp, &exe).unwrap();
+    }
+    exe
+}
+
 /// Compile a CUDA program with the nvcc of the wheels in `cuda` (the 13.0
 /// folder, or [`cuda135`]).
 pub fn compile_cu_with(cuda: &Path, srcs: &[&Path], out: &Path, extra: &[&str]) -> PathBuf {
