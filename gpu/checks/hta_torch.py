@@ -9,9 +9,16 @@ the kernel time; the others' counts only). A second run traced by ours
 alone (no profiler in the process, the usual case): HTA answers on it too,
 and its kernels and counts are those of the profiler's trace (its times
 are another run's: a figure, not a verdict).
+Both traces of the one run, matched kernel by kernel (CUPTI's correlation
+id): ours last as long as torch's, and the first-to-last span is the same
+(PyTorch's profiler runs CUPTI on its own TSC-like clock, 2.1 ticks per
+ns on the H200 host: before cudart-shim converted it by rate, every
+kernel of ours was 2.1 times too long; docs/GPU-ACTIVITY.md, "Clock").
 Program: hta_torch/train.py; analysis: tests/hta_check.py."""
 import importlib.util
+import json
 import os
+import statistics
 
 NAME = "hta_torch"
 DESCRIPTION = "HTA on torch.profiler's trace and ours of one job: same kernels and counts, kernel time within 2%"
@@ -44,6 +51,33 @@ def compare(t, s):
     return diff, tk, worst, name
 
 
+def kernels_by_correlation(path):
+    """{correlation id: (ts, dur)} of a trace's kernels (us)."""
+    with open(path) as f:
+        j = json.load(f)
+    ev = j["traceEvents"] if isinstance(j, dict) else j
+    return {e["args"]["correlation"]: (e["ts"], e["dur"]) for e in ev
+            if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_kernel") and "correlation" in e.get("args", {})}
+
+
+def same_clock(t_path, s_path):
+    """(pass, detail): the kernels of both traces of one run, matched by
+    correlation: the median of ours/torch's duration (kernels of 5 us or
+    more) within 1%, and the first-to-last span within 1%."""
+    t, s = kernels_by_correlation(t_path), kernels_by_correlation(s_path)
+    both = sorted(c for c in t if c in s)
+    ratios = [s[c][1] / t[c][1] for c in both if t[c][1] >= 5]
+    if len(both) < 2 or not ratios:
+        return False, f"{len(both)} kernels in both traces, {len(ratios)} of 5 us or more"
+    med = statistics.median(ratios)
+    a, b = both[0], both[-1]
+    span_t, span_s = t[b][0] - t[a][0], s[b][0] - s[a][0]
+    span = span_s / span_t if span_t > 0 else float("inf")
+    ok = abs(med - 1) <= 0.01 and abs(span - 1) <= 0.01
+    return ok, (f"{len(ratios)} kernels >= 5 us: ours/torch's duration median {med:.4f} (min {min(ratios):.4f}, max {max(ratios):.4f}); "
+                f"span of {len(both)} kernels {span_s:.0f} us vs {span_t:.0f} us ({span:.4f})")
+
+
 def run(ctx):
     train = os.path.join(ctx.src, "train.py")
     prof, ours, alone = (os.path.join(ctx.raw, d) for d in ("torch", "shim", "shim-alone"))
@@ -68,6 +102,11 @@ def run(ctx):
         ctx.row(f"hta_answers_{who}", not bad and h["steps"]["0"] == list(range(20)),
                 "; ".join(bad) or f"steps {h['steps']['0'][:3]}..{h['steps']['0'][-1:]}, {neg} durations < 0 us set to 0 (HTA's rounding)", ev)
     (t, _), (s, sev), (a, aev) = got["torch"], got["shim"], got["shim_alone"]
+    try:
+        ok, detail = same_clock(os.path.join(prof, "rank0.json"), os.path.join(ours, "rank0.json"))
+    except (OSError, ValueError, KeyError) as e:
+        ok, detail = False, f"traces unreadable: {e}"
+    ctx.row("kernel_durations_and_span_as_torchs", ok, detail, "both-run.txt")
     if t is not None and s is not None:
         diff, tk, worst, name = compare(t, s)
         ctx.row("same_kernels_and_counts", not diff and bool(tk), f"{len(tk)} kernels, {sum(tk.values())} instances" if not diff else f"differ: {diff[:4]}", sev)
