@@ -17,14 +17,14 @@
 //!   anchor as the run goes on ([`refine`]), so the error of positions
 //!   falls as the span grows.
 //!
-//! Invariant: the anchor and the rate are published together under a
-//! sequence number (a seqlock of atomics): a reader sees one whole
+//! Invariant: the anchor, the rate and the clock they are of are published
+//! together under a sequence number (a seqlock of atomics): a reader sees one whole
 //! conversion, old or new, never a mix; writers take the odd number by
 //! compare-and-swap, so two never interleave. No lock: the registration
 //! path runs on a program thread.
 
 use super::super::clock;
-use std::sync::atomic::{fence, AtomicU64, AtomicUsize, Ordering::*};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 
 /// One conversion: trace ns = `anchor_ns + (raw - anchor_raw) / rate`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,6 +33,10 @@ pub(super) struct Linear {
     pub anchor_ns: f64,
     /// CUPTI clock units per nanosecond.
     pub rate: f64,
+    /// The program's clock callback this conversion is from (0: ours or
+    /// CUPTI's own), published with the anchor: a refinement reads the
+    /// clock its anchor was taken on.
+    pub app_clock: usize,
 }
 
 impl Linear {
@@ -60,8 +64,10 @@ static ANCHOR_RAW: AtomicU64 = AtomicU64::new(super::BASE_NS);
 static ANCHOR_NS: AtomicU64 = AtomicU64::new(0);
 /// f64 bits (1.0).
 static RATE: AtomicU64 = AtomicU64::new(0x3FF0_0000_0000_0000);
-/// The program's clock callback while it is CUPTI's (0: not), for [`refine`].
+/// A `mux::Timestamp` as usize (0: none).
 static APP_CLOCK: AtomicUsize = AtomicUsize::new(0);
+/// At exit: no more calls to the program's clock ([`at_exit`]).
+static EXITING: AtomicBool = AtomicBool::new(false);
 /// Trace ns of the last paired read of the program's clock (f64 bits).
 static LAST_READ_NS: AtomicU64 = AtomicU64::new(0);
 
@@ -80,6 +86,7 @@ fn load() -> (u64, Linear) {
                 anchor_raw: ANCHOR_RAW.load(Relaxed),
                 anchor_ns: f64::from_bits(ANCHOR_NS.load(Relaxed)),
                 rate: f64::from_bits(RATE.load(Relaxed)),
+                app_clock: APP_CLOCK.load(Relaxed),
             };
             fence(Acquire);
             if SEQ.load(Relaxed) == s {
@@ -103,6 +110,7 @@ fn store(l: Linear, only_at: Option<u64>) -> bool {
             ANCHOR_RAW.store(l.anchor_raw, Relaxed);
             ANCHOR_NS.store(l.anchor_ns.to_bits(), Relaxed);
             RATE.store(l.rate.to_bits(), Relaxed);
+            APP_CLOCK.store(l.app_clock, Relaxed);
             SEQ.store(s + 2, Release);
             return true;
         }
@@ -130,9 +138,8 @@ fn paired(read: &dyn Fn() -> u64) -> (f64, u64) {
 
 /// CUPTI runs on its own clock (nanoseconds): an offset taken once.
 pub(super) fn offset_from(read: &dyn Fn() -> u64) {
-    APP_CLOCK.store(0, Relaxed);
     let (ns, raw) = paired(read);
-    store(Linear { anchor_raw: raw, anchor_ns: ns, rate: 1.0 }, None);
+    store(Linear { anchor_raw: raw, anchor_ns: ns, rate: 1.0, app_clock: 0 }, None);
 }
 
 /// CUPTI runs on the program's clock `app_clock`, of unknown unit: the
@@ -142,16 +149,15 @@ pub(crate) fn linear_from(app_clock: super::mux::Timestamp) {
     // SAFETY: the program's callback, a plain clock read.
     let read = || unsafe { app_clock() };
     let (ns, raw) = paired(&read);
-    let mut l = Linear { anchor_raw: raw, anchor_ns: ns, rate: 1.0 };
+    let mut l = Linear { anchor_raw: raw, anchor_ns: ns, rate: 1.0, app_clock: app_clock as usize };
     std::thread::sleep(FIRST_SPAN);
     let (ns1, raw1) = paired(&read);
     match l.rate_to(ns1, raw1) {
         Some(r) => l.rate = r,
         None => log::warn!("GPU activity: the program's CUPTI clock did not advance; its offset alone is used"),
     }
-    store(l, None);
     LAST_READ_NS.store(ns1.to_bits(), Relaxed);
-    APP_CLOCK.store(app_clock as usize, Relaxed);
+    store(l, None);
     log::debug!("GPU activity: CUPTI runs on the program's clock: {:.6} units per ns", l.rate);
 }
 
@@ -160,17 +166,22 @@ pub(crate) fn linear_from(app_clock: super::mux::Timestamp) {
 /// the rate over the whole span so far. Called where records are taken
 /// (one taker at a time: CUPTI's buffer thread or a flush).
 pub(super) fn refine() {
-    let f = APP_CLOCK.load(Relaxed);
-    if f == 0 {
+    // A quick look first (most takes: not the program's clock, or too soon);
+    // what counts is the clock published with the anchor, below.
+    if APP_CLOCK.load(Relaxed) == 0 || EXITING.load(Relaxed) {
         return;
     }
     let now = clock::since_start_ns(clock::ticks());
     if now - f64::from_bits(LAST_READ_NS.load(Relaxed)) < REFINE_EVERY_NS {
         return;
     }
-    // SAFETY: a `Timestamp` stored by linear_from, the program's callback.
-    let app_clock: super::mux::Timestamp = unsafe { std::mem::transmute::<usize, super::mux::Timestamp>(f) };
     let (seq, mut l) = load();
+    if l.app_clock == 0 {
+        return;
+    }
+    // SAFETY: a `Timestamp` published by linear_from with this anchor: the
+    // program's callback.
+    let app_clock: super::mux::Timestamp = unsafe { std::mem::transmute::<usize, super::mux::Timestamp>(l.app_clock) };
     let (ns, raw) = paired(&|| unsafe { app_clock() });
     LAST_READ_NS.store(ns.to_bits(), Relaxed);
     if let Some(r) = l.rate_to(ns, raw) {
@@ -185,7 +196,7 @@ pub(super) fn refine() {
 /// At exit no program callback of ours is called (its objects may be
 /// gone): the last flush converts with the rate as it stands.
 pub(super) fn at_exit() {
-    APP_CLOCK.store(0, Relaxed);
+    EXITING.store(true, Relaxed);
 }
 
 #[cfg(test)]
@@ -205,7 +216,7 @@ mod tests {
     /// and durations come back in ns, before and after the anchor.
     #[test]
     fn ticks_of_another_rate_become_ns() {
-        let l = Linear { anchor_raw: 7_000_000_000_000, anchor_ns: 1_000_000.0, rate: 2.1 };
+        let l = Linear { anchor_raw: 7_000_000_000_000, anchor_ns: 1_000_000.0, rate: 2.1, app_clock: 0 };
         assert_eq!(l.span(7_000_000_000_000 + 2_100_000, 7_000_000_000_000 + 2_100_000 + 2_100), (2_000_000, 1_000));
         assert_eq!(l.span(7_000_000_000_000 - 1_050_000, 7_000_000_000_000), (500_000, 500_000));
         assert_eq!(l.rate_to(2_000_000.0, 7_000_000_000_000 + 2_100_000), Some(2.1));
