@@ -4,6 +4,8 @@
 //   hang sync            : one cudaDeviceSynchronize (a fault delays it)
 //   hang stuck           : a kernel `stuck_kernel` on a created stream, then
 //                          cudaStreamSynchronize (FAKE_CUDA_HANG_KERNEL keeps it busy)
+//   hang queue N         : N launches of step_kernel on a created stream, then
+//                          `stuck_kernel` behind them, then cudaStreamSynchronize
 //   hang nccl N sync|sleep S|driver : N launches of ncclDevKernel_AllReduce_Sum_f32_RING_LL
 //                          on a created stream (with `driver`: through the
 //                          driver's cuLaunchKernelEx, as NCCL does), then a
@@ -79,6 +81,15 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "stuck")) {
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));
+        stuck_kernel<<<2, 32, 0, s>>>(p);
+        CHECK(cudaGetLastError());
+        CHECK(cudaStreamSynchronize(s));
+        usleep(600000);
+    } else if (!strcmp(mode, "queue")) {
+        int n = argc > 2 ? atoi(argv[2]) : 5;
+        cudaStream_t s;
+        CHECK(cudaStreamCreate(&s));
+        for (int i = 0; i < n; i++) step_kernel<<<1, 32, 0, s>>>(p);
         stuck_kernel<<<2, 32, 0, s>>>(p);
         CHECK(cudaGetLastError());
         CHECK(cudaStreamSynchronize(s));
