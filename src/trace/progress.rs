@@ -1465,6 +1465,11 @@ mod tests {
         assert_eq!(nccl_op_of("ncclDevKernel_SendRecv"), Some("SendRecv"));
         assert_eq!(nccl_op_of("vectorAdd"), None);
         assert_eq!(nccl_op_of("ncclDevKernel_"), None);
+        // Mangled, as the driver names NCCL's kernels (they take an
+        // ncclDevKernelArgsStorage<4096>).
+        assert_eq!(nccl_op_of("_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE"), Some("AllReduce"));
+        assert_eq!(nccl_op_of("_Z29ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE"), Some("AllGather"));
+        assert_eq!(nccl_op_of("_Z10vectorAddPfS_"), None);
     }
 
     #[test]
