@@ -473,3 +473,31 @@ fn with_gpu_on_fork_exit_during_ticks_and_device_reset_change_nothing_the_progra
         }
     }
 }
+
+#[test]
+fn with_gpu_on_a_stream_busy_at_every_tick_but_finishing_work_is_not_reported() {
+    let cupti = fake_cupti();
+    // Ten kernels of 300 ms each, back to back on one stream: it is busy
+    // for 3 s and finishes a kernel every 300 ms; the host sleeps 3.2 s
+    // outside CUDA, then synchronizes.
+    let busy = |test: &str, vars: &[(&str, &str)]| {
+        let dir = work(test);
+        let mut all = vec![("CUDART_SHIM_WATCHDOG", "1"), ("FAKE_CUDA_HANG_KERNEL", "_Z11step_kernelPi:300")];
+        all.extend_from_slice(vars);
+        let child = spawn(&dir, &["busy", "10", "3200"], &all);
+        let pid = child.id();
+        let (status, out, err) = finish(child, test);
+        assert!(status.success(), "{err}");
+        assert_eq!(out, "done\n");
+        (dir.join(format!("cudart-shim-hang-{pid}.json")), err)
+    };
+    // The probe sees the stream busy at every tick, never what finished:
+    // after 1 s it reports the stream as holding its work.
+    let (file, err) = busy("busy-probe", &[]);
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{e}: {err}"))).unwrap();
+    assert_eq!((r["completion"]["method"].as_str(), r["streams_pending"][0]["completed"].as_u64()), (Some("probe"), Some(0)), "{r:#}");
+    // With CUPTI's records, the stream is seen finishing work: no report.
+    let (file, err) = busy("busy-exact", &with_gpu(&[], &cupti));
+    assert!(!file.exists(), "{err}\n{}", std::fs::read_to_string(&file).unwrap_or_default());
+    assert!(!err.contains("watchdog: no progress"), "{err}");
+}

@@ -42,7 +42,7 @@ pub fn start() -> bool {
         return false;
     }
     if !gpu::link_for_completion() {
-        log::warn!("watchdog: this CUPTI cannot tie launches to their kernel records (no cuptiActivityEnableDriverApi); completion is the probe's");
+        log::warn!("watchdog: CUPTI cannot tie launches to their kernel records here (no cuptiActivityEnableDriverApi, or external correlation records refused); completion is the probe's");
         return false;
     }
     progress::link_launches(progress::LaunchIds { push: gpu::push_id, pop: gpu::pop_id, last: gpu::last_id });

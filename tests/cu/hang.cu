@@ -6,6 +6,9 @@
 //                          cudaStreamSynchronize (FAKE_CUDA_HANG_KERNEL keeps it busy)
 //   hang queue N         : N launches of step_kernel on a created stream, then
 //                          `stuck_kernel` behind them, then cudaStreamSynchronize
+//   hang busy N MS       : N launches of step_kernel on a created stream (each
+//                          kept running by FAKE_CUDA_HANG_KERNEL=step_kernel:T),
+//                          MS ms of host sleep, then cudaStreamSynchronize
 //   hang nccl N sync|sleep S|driver : N launches of ncclDevKernel_AllReduce_Sum_f32_RING_LL
 //                          on a created stream (with `driver`: through the
 //                          driver's cuLaunchKernelEx, as NCCL does), then a
@@ -94,6 +97,15 @@ int main(int argc, char **argv) {
         CHECK(cudaGetLastError());
         CHECK(cudaStreamSynchronize(s));
         usleep(600000);
+    } else if (!strcmp(mode, "busy")) {
+        int n = argc > 2 ? atoi(argv[2]) : 10;
+        int ms = argc > 3 ? atoi(argv[3]) : 3000;
+        cudaStream_t s;
+        CHECK(cudaStreamCreate(&s));
+        for (int i = 0; i < n; i++) step_kernel<<<1, 32, 0, s>>>(p);
+        CHECK(cudaGetLastError());
+        usleep(ms * 1000);
+        CHECK(cudaStreamSynchronize(s));
     } else if (!strcmp(mode, "nccl")) {
         int n = argc > 2 ? atoi(argv[2]) : 5;
         cudaStream_t s;

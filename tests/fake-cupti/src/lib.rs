@@ -28,8 +28,9 @@
 //! A kernel the fake driver hangs (`FAKE_CUDA_HANG_KERNEL`) has not
 //! finished, so its record is held back, with every record after it on its
 //! stream (they cannot finish before it), until the hang ends (never
-//! without `:ms`), as CUPTI writes a kernel's record only once it ends. Its
-//! external correlation record (written at the call, as CUPTI's) is not.
+//! without `:ms`; hangs on one stream add up, as the stream runs them one
+//! after the other), as CUPTI writes a kernel's record only once it ends.
+//! Its external correlation record (written at the call, as CUPTI's) is not.
 //!
 //! Knobs: `FAKE_CUPTI_HELD=1` (cuptiSubscribe answers
 //! MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another profiler holds CUPTI);
@@ -74,12 +75,8 @@ pub struct FakeActivity {
     hold_ms: u64,
 }
 
-/// Records of one stream held back behind a kernel that has not finished.
-struct Held {
-    /// When it finishes (None: never).
-    until: Option<std::time::Instant>,
-    records: Vec<Vec<u8>>,
-}
+/// A record held back until its work finishes (None: never).
+type Held = (Option<std::time::Instant>, Vec<u8>);
 
 struct Buf {
     ptr: *mut u8,
@@ -99,8 +96,9 @@ struct State {
     streams: HashMap<usize, u32>,
     names: HashMap<String, &'static CStr>,
     worker: bool,
-    /// By stream handle.
-    held: HashMap<usize, Held>,
+    /// By stream handle, in stream order: a stream runs its work in order,
+    /// so each record finishes no sooner than the one before it.
+    held: HashMap<usize, VecDeque<Held>>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -316,27 +314,36 @@ fn finish(a: &FakeActivity, rec: &[u8]) {
     {
         let mut g = state();
         let st = g.as_mut().expect("state");
-        if let Some(h) = st.held.get_mut(&a.stream) {
-            h.records.push(rec.to_vec());
-            return;
-        }
-        if a.hold_ms != 0 {
-            let until = (a.hold_ms != u64::MAX).then(|| std::time::Instant::now() + std::time::Duration::from_millis(a.hold_ms));
-            st.held.insert(a.stream, Held { until, records: vec![rec.to_vec()] });
+        let q = st.held.entry(a.stream).or_default();
+        let now = std::time::Instant::now();
+        // When the work before it on the stream ends (None: never).
+        let after = q.back().map_or(Some(now), |h| h.0);
+        let until = match a.hold_ms {
+            0 => after,
+            u64::MAX => None,
+            ms => after.map(|t| t.max(now) + std::time::Duration::from_millis(ms)),
+        };
+        if !q.is_empty() || a.hold_ms != 0 {
+            q.push_back((until, rec.to_vec()));
             return;
         }
     }
     emit(rec);
 }
 
-/// Write the records held behind kernels that have finished by now.
+/// Write the records whose work has finished by now, in stream order.
 fn release_finished() {
     let now = std::time::Instant::now();
     let due: Vec<Vec<u8>> = {
         let mut g = state();
         let st = g.as_mut().expect("state");
-        let ends: Vec<usize> = st.held.iter().filter(|(_, h)| h.until.is_some_and(|t| t <= now)).map(|(k, _)| *k).collect();
-        ends.into_iter().filter_map(|k| st.held.remove(&k)).flat_map(|h| h.records).collect()
+        let mut due = Vec::new();
+        for q in st.held.values_mut() {
+            while q.front().is_some_and(|h| h.0.is_some_and(|t| t <= now)) {
+                due.extend(q.pop_front().map(|h| h.1));
+            }
+        }
+        due
     };
     for rec in due {
         emit(&rec);
