@@ -159,7 +159,7 @@ fn a_script_gets_both_and_an_unused_runtime_stays_inert() {
     assert_eq!(files_in(&dir, "tl-"), Vec::<String>::new(), "no timeline");
     // The command's own line, and nothing from either library.
     let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines, ["cudart-shim: no summary was written: no process made a CUDA call through the shim (registering kernels alone is not one: see --registration)"], "{err}");
+    assert_eq!(lines, ["cudart-shim: no summary was written: no process made a CUDA call through the shim (registering kernels or asking for the device count alone is not one: see --registration)"], "{err}");
 }
 
 /// A shell script that runs a CUDA 12 program and a CUDA 13 program: both

@@ -3,14 +3,17 @@
 //! - registration (`__cudaRegister*`/`__cudaUnregister*` and the driver
 //!   calls inside them) is counted in the summary, exactly, but written
 //!   to neither the timeline nor the call log unless `--registration`;
-//! - a process that made no call besides registration writes no file;
+//! - a process that made no call besides registration and setup calls
+//!   (the device count) writes no file; setup calls made before the work
+//!   are in every output of a process that works;
 //! - a process with no rank never takes a rank's file name, and the
 //!   README's torchrun recipe gives one timeline per rank under the
 //!   documented names; `report` and `--merge` order and label by the rank
 //!   recorded in each file.
 //!
 //! tests/c/coexist.c plays the program: `register` (an `import torch`),
-//! `work`, and a launcher that starts two ranks (torchrun).
+//! `work`, `count` (the device count torchrun's launcher makes), and a
+//! launcher that counts the devices and starts two ranks (torchrun).
 
 mod common;
 use common::*;
@@ -127,7 +130,7 @@ fn a_process_that_only_registers_kernels_writes_no_file() {
     assert_eq!(files(&dir, "tl"), Vec::<String>::new());
     assert_eq!(files(&dir, "calls"), Vec::<String>::new());
     assert!(!err.contains("Time (%)"), "no summary table: {err}");
-    assert!(err.contains("no summary was written: no process made a CUDA call through the shim (registering kernels alone"), "{err}");
+    assert!(err.contains("no summary was written: no process made a CUDA call through the shim (registering kernels or asking for the device count alone"), "{err}");
 
     // Without the command: no summary file, call log or timeline either,
     // and no table on stderr.
@@ -150,8 +153,64 @@ fn a_process_that_only_registers_kernels_writes_no_file() {
     assert_eq!(kept.iter().filter(|e| e["name"] == "__cudaRegisterFunction").count(), 1000);
 }
 
+/// torchrun's launcher imports torch and counts the devices
+/// (tests/c/coexist.c `count`, the calls its GPU timeline showed):
+/// setup calls are not work, so such a process writes no file and prints
+/// no summary, with the command or without it.
+#[test]
+fn a_process_that_only_counts_devices_writes_no_file() {
+    let (dir, exe) = program("coexist_count_only");
+    let exe = exe.to_str().unwrap();
+    let (_, err) = trace(&dir, &["--timeline", "tl.json", "--calls-file", "calls.txt"], &[exe, "count"]);
+    assert_eq!(files(&dir, "tl"), Vec::<String>::new(), "{err}");
+    assert_eq!(files(&dir, "calls"), Vec::<String>::new(), "{err}");
+    assert!(!err.contains("Time (%)"), "no summary table: {err}");
+    assert!(err.contains("no summary was written"), "{err}");
+    let env = fake_env(&[
+        ("CUDART_SHIM_TRACE", "summary,calls,timeline"),
+        ("CUDART_SHIM_TRACE_SUMMARY_FILE", "env-summary.json"),
+        ("CUDART_SHIM_TRACE_CALLS_FILE", "env-calls.txt"),
+        ("CUDART_SHIM_TRACE_TIMELINE_FILE", "env-tl.json"),
+    ]);
+    let o = std::process::Command::new(exe).arg("count").current_dir(&dir).envs(env.iter().map(|(k, v)| (k, v))).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(files(&dir, "env-"), Vec::<String>::new());
+}
+
+/// Counting the devices, then working: the count's calls, held until the
+/// work began, are in every output, before the work, and the outputs
+/// agree call for call.
+#[test]
+fn setup_calls_before_the_work_are_in_every_output() {
+    let (dir, exe) = program("coexist_count_work");
+    let (_, err) = trace(&dir, &["--timeline", "tl.json", "--calls-file", "calls.txt"], &[exe.to_str().unwrap(), "count-work"]);
+    // The summary: the program's own calls (the driver calls it made itself).
+    for (name, n) in [("cudaGetDeviceCount", 1), ("cuGetProcAddress_v2", 2), ("cuDriverGetVersion", 1), ("cuGetExportTable", 1), ("cudaMalloc", 1), ("cudaFree", 1)] {
+        assert_eq!(summary_calls(&err, name), Some(n), "{name}: {err}");
+    }
+    let tl = calls(&json(&dir.join("tl.json")));
+    let log = std::fs::read_to_string(dir.join("calls.txt")).unwrap();
+    let mut in_log: BTreeMap<String, usize> = BTreeMap::new();
+    for l in log.lines().filter(|l| l.starts_with("[cudart-shim] tid=")) {
+        let name = l.split_whitespace().find(|w| w.contains('(')).unwrap();
+        *in_log.entry(name.split('(').next().unwrap().to_owned()).or_insert(0) += 1;
+    }
+    let mut in_tl: BTreeMap<String, usize> = BTreeMap::new();
+    for e in &tl {
+        *in_tl.entry(e["name"].as_str().unwrap().to_owned()).or_insert(0) += 1;
+    }
+    assert_eq!(in_tl, in_log, "the timeline and the call log hold the same calls");
+    for name in ["cudaGetDeviceCount", "cuInit", "cuDeviceGetCount", "cuGetExportTable", "cudaMalloc"] {
+        assert!(in_tl.contains_key(name), "{name}: {in_tl:?}");
+    }
+    let nested = |name: &str| tl.iter().any(|e| e["name"] == name && e["args"]["depth"] == 1);
+    assert!(nested("cuInit") && nested("cuDeviceGetCount"), "the driver calls inside cudaGetDeviceCount, nested");
+    let at = |s: &str| log.find(s).unwrap_or_else(|| panic!("{s}: {log}"));
+    assert!(at(" cudaGetDeviceCount(") < at(" cuGetExportTable(") && at(" cuGetExportTable(") < at(" cudaMalloc("), "in the order made: {log}");
+}
+
 /// README, "Many ranks (torchrun)", as written: the launcher (no RANK,
-/// registration only, like torchrun importing torch) writes nothing; each
+/// registration and a device count, like torchrun) writes nothing; each
 /// rank writes its file under the documented name; `report` names both.
 #[test]
 fn the_readme_torchrun_recipe_works_as_written() {

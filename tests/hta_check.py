@@ -44,6 +44,18 @@ def main():
     png = sys.argv[sys.argv.index("--png") + 1] if "--png" in sys.argv else None
     a = TraceAnalysis(trace_dir=trace_dir, include_last_profiler_step=True)
     ranks = sorted(a.t.get_ranks())
+    # HTA 0.5 reads `ts` as whole microseconds and keeps `dur` fractional:
+    # PyTorch 2.11's own traces (sub-microsecond memsets, fractional ts)
+    # come out with durations of -1 us, and its temporal breakdown then
+    # fails its own `non_compute_time >= 0` assertion (GPU run of
+    # 2026-11-28). Such rows are set to 0 us and counted in the output
+    # (`negative_durations`), so a trace that needed it is visible.
+    out_neg = {}
+    for r in ranks:
+        df = a.t.get_trace(r)
+        neg = df["dur"] < 0
+        out_neg[str(r)] = int(neg.sum())
+        df.loc[neg, "dur"] = 0
     sym = a.t.symbol_table.get_sym_table()
     kernel_cat = a.t.symbol_table.get_sym_id_map().get("kernel", -2)
     if "--nccl-dev" in sys.argv:
@@ -64,7 +76,7 @@ def main():
                 counts[name] = counts.get(name, 0) + 1
                 us[name] = us.get(name, 0) + float(d)
             cdst[str(r)], udst[str(r)] = counts, us
-    out = {"ranks": ranks, "kernels": kernels, "kernel_us": kernel_us, "step_kernels": step_kernels, "step_kernel_us": step_kernel_us, "steps": {str(r): [int(i) for i in a.t.get_iterations(r)] for r in ranks}, "analyses": {}}
+    out = {"ranks": ranks, "kernels": kernels, "kernel_us": kernel_us, "step_kernels": step_kernels, "step_kernel_us": step_kernel_us, "steps": {str(r): [int(i) for i in a.t.get_iterations(r)] for r in ranks}, "analyses": {}, "negative_durations": out_neg}
 
     def run(name, f):
         try:
@@ -82,8 +94,10 @@ def main():
         out["stragglers"] = [int(r) for r in a.get_potential_stragglers(num_candidates=1)]
     except Exception as e:
         out["stragglers"] = {"error": f"{type(e).__name__}: {e}", "trace": traceback.format_exc()}
-    out["temporal"] = json.loads(a.get_temporal_breakdown(visualize=False).to_json(orient="records"))
-    out["kernel_breakdown"] = json.loads(a.get_gpu_kernel_breakdown(visualize=False)[1].to_json(orient="records"))
+    run("temporal", lambda: json.loads(a.get_temporal_breakdown(visualize=False).to_json(orient="records")))
+    run("kernel_breakdown", lambda: json.loads(a.get_gpu_kernel_breakdown(visualize=False)[1].to_json(orient="records")))
+    out["temporal"] = out["analyses"].pop("temporal")
+    out["kernel_breakdown"] = out["analyses"].pop("kernel_breakdown")
     if png:
         # HTA's own figure: its visualize path calls Figure.show, taken
         # here to write the first figure it shows.

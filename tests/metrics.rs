@@ -476,9 +476,11 @@ fn bad_values_exit_2_from_the_command_and_warn_from_a_variable() {
 }
 
 /// torchrun's shape (tests/c/coexist.c `launcher quiet`): a launcher with
-/// no rank that only registers kernels takes no port and writes no
-/// textfile; its two ranks take PORT and PORT + 1, each printing its
-/// address once, and write a textfile each.
+/// no rank that only registers kernels and counts the devices (setup
+/// calls, not work: torch's launcher made them on the GPU and took rank
+/// 0's port) takes no port and writes no textfile; its two ranks take
+/// PORT and PORT + 1, each printing its address once, and write a
+/// textfile each.
 #[test]
 fn a_launcher_that_only_registers_takes_no_port() {
     let dir = scratch("metrics_launcher");

@@ -324,7 +324,7 @@ fn print_summaries(dir: &Path) {
         }
     }
     if summaries.is_empty() {
-        eprintln!("cudart-shim: no summary was written: no process made a CUDA call through the shim (registering kernels alone is not one: see --registration)");
+        eprintln!("cudart-shim: no summary was written: no process made a CUDA call through the shim (registering kernels or asking for the device count alone is not one: see --registration)");
     }
     let key = |s: &Summary| s.process.as_ref().map_or((u32::MAX, u32::MAX), |p| (p.rank.unwrap_or(u32::MAX), p.pid));
     summaries.sort_by_key(|(_, s)| key(s));

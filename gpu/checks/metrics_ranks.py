@@ -1,11 +1,14 @@
 """Live metrics of two ranks (issue #36): torchrun starts two ranks of
-metrics_torch/train.py (NCCL over two GPUs) under `cudart-shim trace --gpu
---metrics-listen 127.0.0.1:PORT --step-range step`; each rank listens on
-PORT + LOCAL_RANK (the launcher, which only imports torch, takes no port),
-and a Prometheus server on this machine scrapes both every second. From
-its API after the last step: each metric has two series told apart by
-`rank`, with two different `gpu_uuid`s on the device series, and each
-rank's step count equals its steps made. SKIP with fewer than 2 GPUs."""
+metrics_torch/train.py (60 s, NCCL over two GPUs) under `cudart-shim trace
+--gpu --metrics-listen 127.0.0.1:PORT --metrics final-%r.prom --step-range
+step`; each rank listens on PORT + LOCAL_RANK (the launcher, which only
+imports torch, takes no port), and a Prometheus server on this machine
+scrapes both every second. From its API after the last step: each metric
+has two series told apart by `rank`, with two different `gpu_uuid`s on the
+device series; and for each rank metrics_torch's rows (step histogram count
+= steps made, PyTorch's memory row = memory_reserved(), GPU busy per class,
+NCCL all-reduces, final textfile = exit summary). SKIP with fewer than 2
+GPUs."""
 import json
 import os
 import subprocess
@@ -17,11 +20,11 @@ import metrics_torch as mt  # noqa: E402
 
 NAME = "metrics_ranks"
 DESCRIPTION = "two ranks' /metrics on PORT + LOCAL_RANK, series told apart by rank and gpu_uuid"
-EXPECTED_S = 60  # not yet run on a GPU: ~25 s of training, two torch start-ups
+EXPECTED_S = 85  # not yet run on a GPU: 60 s of training, two torch start-ups
 TIMEOUT_S = 240
 GPUS = 2
 NEEDS = ["metrics_torch"]
-TRAIN_S = 25
+TRAIN_S = 60
 
 
 def prepare(ctx):
@@ -37,16 +40,20 @@ def run(ctx):
     prom = mt.Prometheus(ctx, os.path.join(os.path.dirname(ctx.data), "metrics_torch"), targets)
     stop = os.path.join(ctx.raw, "stop")
     out_json = os.path.join(ctx.raw, "train-{rank}.json")
-    cmd = [ctx.shim, "trace", "--gpu", "--metrics-listen", targets[0], "--step-range", "step", "--", ctx.python, "-m", "torch.distributed.run",
+    textfile = os.path.join(ctx.raw, "final-%r.prom")
+    cmd = [ctx.shim, "trace", "--gpu", "--metrics-listen", targets[0], "--metrics", textfile, "--metrics-interval", "2", "--step-range", "step", "--",
+           ctx.python, "-m", "torch.distributed.run",
            "--nproc_per_node", "2", "--master_port", str(mt.free_port()), os.path.join(os.path.dirname(ctx.src), "metrics_torch", "train.py"),
            "--seconds", str(TRAIN_S), "--out", out_json, "--stop", stop]
     log = open(os.path.join(ctx.raw, "job.log"), "w")
-    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=dict(os.environ, **ctx.ours()))
+    # The watchdog keeps the progress state the NCCL series read (metrics_torch).
+    env = dict(os.environ, CUDART_SHIM_WATCHDOG="600", **ctx.ours())
+    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=env)
     q, done, ok_scrape = {}, [], False
     try:
         done, _ = mt.done_lines(job.stdout, 2)
         ok_scrape = all(d.startswith("DONE") for d in done) and prom.scrape_after(time.time() + 0.1)
-        q = {k: prom.query(k) for k in ["cudart_shim_calls_total", "cudart_shim_step_seconds_count", "cudart_shim_memory_used_bytes", 'up{job="shim"}']}
+        q = {k: prom.query(k) for k in mt.QUERIES}
         ctx.write("prometheus-api.json", json.dumps(q, indent=1))
     finally:
         open(stop, "w").close()
@@ -69,3 +76,9 @@ def run(ctx):
     steps = {x["metric"].get("rank"): int(float(x["value"][1])) for x in q.get("cudart_shim_step_seconds_count", [])}
     made = {d.split()[1]: int(d.split()[2]) for d in done if len(d.split()) == 3}
     ctx.row("step count per rank", steps == made and len(made) == 2, f"histogram {steps} vs steps made {made}", "prometheus-api.json")
+    for r in ("0", "1"):
+        train = os.path.join(ctx.raw, f"train-{r}.json")
+        if not os.path.exists(train):
+            ctx.row(f"rank {r}: job", False, "no train-{r}.json (the rank did not finish)", "job.log")
+            continue
+        mt.verify_rank(ctx, q, r, json.load(open(train)), textfile.replace("%r", r), err, tag=f"rank {r}: ")

@@ -1,4 +1,4 @@
-"""Live metrics on a GPU (issue #36): a ~40 s PyTorch training job
+"""Live metrics on a GPU (issue #36): a 60 s PyTorch training job
 (metrics_torch/train.py) under `cudart-shim trace --gpu --metrics-listen
 --metrics --step-range step`, while a real Prometheus server on this machine
 scrapes it every second. From Prometheus' HTTP API after the last step:
@@ -7,7 +7,8 @@ PyTorch row equals torch.cuda.memory_reserved(); GPU busy seconds per class
 (gemm, nccl, memcpy, other) are there and above 0; the last scrape's call
 counters equal the endpoint's own answer at that moment; and the final
 textfile (written at exit, after the last flush) equals the exit summary,
-every function.
+every function. metrics_ranks runs the same rows for
+each of two ranks.
 
 Prometheus: Debian's package, downloaded here by prepare (`apt-get
 download prometheus`, extracted with `dpkg -x` into a temporary folder);
@@ -30,9 +31,9 @@ import urllib.request
 
 NAME = "metrics_torch"
 DESCRIPTION = "Prometheus scrapes a PyTorch job's /metrics: step histogram, memory gauge, GPU busy per class, counters == summary"
-EXPECTED_S = 75  # not yet run on a GPU: ~40 s of training, torch start-up, Prometheus start
+EXPECTED_S = 85  # not yet run on a GPU: 60 s of training, torch start-up, Prometheus start
 TIMEOUT_S = 240
-TRAIN_S = 40
+TRAIN_S = 60
 
 
 def prepare_prometheus(ctx):
@@ -166,21 +167,74 @@ def samples(text, name):
     return out
 
 
-def summary_calls(text):
-    """Num Calls per function of the text summaries printed by `trace`
-    (cuda_api_sum rows: Time(%) Total Num ... Name)."""
-    calls = {}
-    in_api = False
+def summary_calls(text, rank=None):
+    """Num Calls per function of the exit summary that `cudart-shim trace`
+    printed (stderr) for one process: its cuda_api_sum rows. With several
+    processes, each summary follows a line `cudart-shim: rank R (...)`
+    (or `cudart-shim: pid P (...)`): rank picks that one; None: the only
+    (or first) summary."""
+    calls, mine, in_api = {}, rank is None, False
     for line in text.splitlines():
+        m = re.match(r"cudart-shim: (rank (\d+)|pid \d+) \(", line)
+        if m:
+            if calls and mine:
+                break  # the next process's summary
+            mine = rank is None or m.group(2) == str(rank)
+            in_api = False
+            continue
         if "**" in line:
             in_api = "(cuda_api_sum)" in line
             continue
         f = line.split()
-        if not in_api:
+        if not (mine and in_api):
             continue
         if len(f) >= 9 and re.fullmatch(r"[\d.]+", f[0]) and f[2].replace(",", "").isdigit() and (f[-1].startswith("cu") or f[-1].startswith("__cuda")):
             calls[f[-1]] = calls.get(f[-1], 0) + int(f[2].replace(",", ""))
     return calls
+
+
+# The series each check reads from Prometheus' API.
+QUERIES = ["cudart_shim_step_seconds_count", "cudart_shim_memory_used_bytes", "cudart_shim_gpu_busy_seconds_total",
+           "cudart_shim_calls_total", "cudart_shim_nccl_ops_launched_total", 'up{job="shim"}']
+
+
+def verify_rank(ctx, q, rank, train, textfile, summaries, tag=""):
+    """The rows of one rank (issue #36's GPU must-show): from Prometheus'
+    answers q (series of every rank; this rank's are those labelled
+    rank=RANK), the job's own figures (train: steps made,
+    memory_reserved()), the final textfile and the exit summaries that
+    `cudart-shim trace` printed (summaries: its stderr; tag: "" for the
+    only process)."""
+    def mine(key):
+        return [x for x in q.get(key, []) if x["metric"].get("rank", "0") == str(rank)]
+
+    cnt = [float(x["value"][1]) for x in mine("cudart_shim_step_seconds_count")]
+    ctx.row(f"{tag}step histogram count", cnt == [train["steps"]], f"{cnt} vs {train['steps']} steps", "prometheus-api.json")
+    # Memory: PyTorch's row (its caching allocator's library) is memory_reserved().
+    torch_rows = [x for x in mine("cudart_shim_memory_used_bytes")
+                  if x["metric"].get("library", "").startswith(("libc10_cuda", "libtorch_cuda")) and x["metric"].get("kind") == "device"]
+    torch_bytes = sum(float(x["value"][1]) for x in torch_rows)
+    ctx.row(f"{tag}memory gauge PyTorch row", bool(torch_rows) and torch_bytes == train["reserved"],
+            f"{int(torch_bytes)} B ({[x['metric']['library'] for x in torch_rows]}) vs memory_reserved() {train['reserved']} B", "prometheus-api.json")
+    uuids = {x["metric"].get("gpu_uuid", "") for x in torch_rows}
+    ctx.row(f"{tag}gpu_uuid label", bool(uuids) and all(re.fullmatch(r"GPU-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", u) for u in uuids),
+            str(sorted(uuids)), "prometheus-api.json")
+    busy = {x["metric"]["class"]: float(x["value"][1]) for x in mine("cudart_shim_gpu_busy_seconds_total")}
+    fig = ", ".join(f"{k} {v:.3f} s" for k, v in sorted(busy.items()))
+    ctx.row(f"{tag}GPU busy per class", all(busy.get(c, 0) > 0 for c in ["gemm", "memcpy", "nccl", "other"]), fig, "prometheus-api.json")
+    # NCCL: one all-reduce per step (and the communicator's own at set-up).
+    ar = sum(float(x["value"][1]) for x in mine("cudart_shim_nccl_ops_launched_total") if x["metric"].get("op") == "AllReduce")
+    ctx.row(f"{tag}NCCL AllReduce launched", ar >= train["steps"], f"{int(ar)} launched, {train['steps']} steps", "prometheus-api.json")
+    # The final textfile (after the last flush) = the exit summary, every function.
+    final = open(textfile).read() if os.path.exists(textfile) else ""
+    file_calls = {}
+    for k, v in samples(final, "cudart_shim_calls_total").items():
+        f = dict(k)["function"]
+        file_calls[f] = file_calls.get(f, 0) + int(v)
+    summ = summary_calls(summaries, rank if tag else None)
+    diff = {f: (file_calls.get(f), summ.get(f)) for f in set(file_calls) | set(summ) if file_calls.get(f) != summ.get(f)}
+    ctx.row(f"{tag}final textfile == exit summary", bool(file_calls) and not diff,
+            f"{len(file_calls)} functions, {sum(file_calls.values())} calls; differ: {dict(list(diff.items())[:5])}", os.path.basename(textfile))
 
 
 def run(ctx):
@@ -195,7 +249,9 @@ def run(ctx):
     log = open(os.path.join(ctx.raw, "job.log"), "w")
     # The watchdog keeps the progress state, whose NCCL operations the metrics
     # read (metrics never switch it on themselves: docs/METRICS.md).
-    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=dict(os.environ, CUDART_SHIM_WATCHDOG="600", **ctx.ours()))
+    env = dict(os.environ, CUDART_SHIM_WATCHDOG="600", **ctx.ours())
+    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=ctx.raw, env=env)
+    q, done_line, ok_scrape, endpoint = {}, "", False, ""
     try:
         done, _ = done_lines(job.stdout, 1)
         done_line = done[0] if done else ""
@@ -203,48 +259,19 @@ def run(ctx):
         ok_scrape = done_line.startswith("DONE") and prom.scrape_after(done_at + 0.1)
         endpoint = get_metrics(addr) if ok_scrape else ""
         ctx.write("endpoint-at-done.prom", endpoint)
-        q = {k: prom.query(k) for k in ["cudart_shim_step_seconds_count", "cudart_shim_memory_used_bytes", "cudart_shim_gpu_busy_seconds_total",
-                                         "cudart_shim_calls_total", "cudart_shim_nccl_ops_launched_total", 'up{job="shim"}']}
+        q = {k: prom.query(k) for k in QUERIES}
         ctx.write("prometheus-api.json", json.dumps(q, indent=1))
     finally:
         open(stop, "w").close()
-        rest, _ = job.communicate(timeout=120)
+        job.communicate(timeout=120)
         log.close()
         prom.stop()
-    err = open(os.path.join(ctx.raw, "job.log")).read()
     if not ctx.row("job", job.returncode == 0 and done_line.startswith("DONE"), f"exit {job.returncode}", "job.log"):
         return
     ctx.row("scrape after the last step", ok_scrape and q['up{job="shim"}'] and q['up{job="shim"}'][0]["value"][1] == "1", "up=1", "prometheus-api.json")
-    train = json.load(open(out_json))
-    # Step histogram: its count is the steps made.
-    cnt = [float(x["value"][1]) for x in q["cudart_shim_step_seconds_count"]]
-    ctx.row("step histogram count", cnt == [train["steps"]], f"{cnt} vs {train['steps']} steps", "prometheus-api.json")
-    # Memory: PyTorch's row (its caching allocator's library) is memory_reserved().
-    torch_rows = [x for x in q["cudart_shim_memory_used_bytes"] if x["metric"].get("library", "").startswith(("libc10_cuda", "libtorch_cuda")) and x["metric"].get("kind") == "device"]
-    torch_bytes = sum(float(x["value"][1]) for x in torch_rows)
-    ctx.row("memory gauge PyTorch row", torch_rows and torch_bytes == train["reserved"],
-            f"{int(torch_bytes)} B ({[x['metric']['library'] for x in torch_rows]}) vs memory_reserved() {train['reserved']} B", "prometheus-api.json")
-    uuids = {x["metric"].get("gpu_uuid", "") for x in torch_rows}
-    ctx.row("gpu_uuid label", uuids and all(re.fullmatch(r"GPU-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", u) for u in uuids), str(sorted(uuids)), "prometheus-api.json")
-    # GPU busy per class.
-    busy = {x["metric"]["class"]: float(x["value"][1]) for x in q["cudart_shim_gpu_busy_seconds_total"]}
-    fig = ", ".join(f"{k} {v:.3f} s" for k, v in sorted(busy.items()))
-    ctx.row("GPU busy per class", all(busy.get(c, 0) > 0 for c in ["gemm", "memcpy", "other"]), fig, "prometheus-api.json")
-    ctx.row("GPU busy nccl", busy.get("nccl", 0) > 0, f"nccl {busy.get('nccl', 0):.4f} s", "prometheus-api.json")
-    # NCCL: one all-reduce per step (and the communicator's own at set-up).
-    ar = sum(float(x["value"][1]) for x in q["cudart_shim_nccl_ops_launched_total"] if x["metric"].get("op") == "AllReduce")
-    ctx.row("NCCL AllReduce launched", ar >= train["steps"], f"{int(ar)} launched, {train['steps']} steps", "prometheus-api.json")
+    verify_rank(ctx, q, 0, json.load(open(out_json)), textfile, open(os.path.join(ctx.raw, "job.log")).read())
     # The last scrape (after the last step, no call since) = the endpoint's answer then.
     prom_calls = {x["metric"]["function"]: float(x["value"][1]) for x in q["cudart_shim_calls_total"]}
     ep_calls = {dict(k)["function"]: v for k, v in samples(endpoint, "cudart_shim_calls_total").items()}
     diff = {f: (prom_calls.get(f), ep_calls.get(f)) for f in set(prom_calls) | set(ep_calls) if prom_calls.get(f) != ep_calls.get(f)}
     ctx.row("Prometheus == endpoint after the last step", prom_calls and not diff, f"{len(prom_calls)} functions; differ: {dict(list(diff.items())[:5])}", "prometheus-api.json")
-    # The final textfile (after the last flush) = the exit summary, every function.
-    final = open(textfile).read() if os.path.exists(textfile) else ""
-    file_calls = {}
-    for k, v in samples(final, "cudart_shim_calls_total").items():
-        f = dict(k)["function"]
-        file_calls[f] = file_calls.get(f, 0) + int(v)
-    summ = summary_calls(err)
-    diff = {f: (file_calls.get(f), summ.get(f)) for f in set(file_calls) | set(summ) if file_calls.get(f) != summ.get(f)}
-    ctx.row("final textfile == exit summary", file_calls and not diff, f"{len(file_calls)} functions, {sum(file_calls.values())} calls; differ: {dict(list(diff.items())[:5])}", "final.prom")

@@ -26,7 +26,13 @@
 //! its first call: a process that made no call besides registration (a
 //! launcher, a Python tool that imports torch) writes no file, and prints
 //! no summary on stderr either. So such a process never takes a file name
-//! a process doing the work wants (`%r`, `trace`'s claims).
+//! a process doing the work wants (`%r`, `trace`'s claims). Setup calls
+//! ([`is_setup`]: the device count, versions, entry points, error names)
+//! and the calls nested in them do not make a process a working one
+//! either (torchrun's launcher asks for the device count): made before
+//! the first work, they are held (call log lines here, timeline events in
+//! their threads' lanes) and written when the work begins, or never.
+//! `--registration` keeps every call as work.
 //!
 //! Configuration is read once from the environment, at the first call
 //! ([`crate::config::trace_config`]). Thread state is reached through a
@@ -88,18 +94,20 @@ pub struct CallSite {
     /// A registration function (`__cudaRegister*`, `__cudaUnregister*`;
     /// set when registered): see the module note.
     registration: AtomicBool,
+    /// A setup call ([`is_setup`]; set when registered): see the module note.
+    setup: AtomicBool,
 }
 
 const FULL: u32 = u32::MAX;
 
 impl CallSite {
     pub const fn new(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false, registration: AtomicBool::new(false) }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: false, registration: AtomicBool::new(false), setup: AtomicBool::new(false) }
     }
 
     /// The site of a driver API function.
     pub const fn driver_api(name: &'static str) -> Self {
-        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true, registration: AtomicBool::new(false) }
+        CallSite { name, id: AtomicU32::new(0), included: AtomicBool::new(true), driver: true, registration: AtomicBool::new(false), setup: AtomicBool::new(false) }
     }
 
     #[inline]
@@ -150,6 +158,7 @@ fn register(site: &'static CallSite) -> Option<u32> {
     event::names::set_site(id, site.name, site.driver, || event::names::ResultNames { runtime: args::result_name, driver: driver::result_name });
     site.included.store(c.includes(site.name), Relaxed);
     site.registration.store(!site.driver && is_registration(site.name), Relaxed);
+    site.setup.store(is_setup(site.name), Relaxed);
     gpu::classify(id, site.name);
     window::classify(id, site.name);
     NSITES.store(id + 1, Release);
@@ -158,6 +167,38 @@ fn register(site: &'static CallSite) -> Option<u32> {
 }
 
 pub use crate::control::is_registration;
+
+/// A setup call: one that asks about the installation (how many devices,
+/// which versions, a driver entry point, an error's name or the last
+/// error) and makes no context and no work. Made before the process's
+/// first other call, it does not make the process a working one (the
+/// module note): torchrun's launcher imports torch (registration) and asks
+/// `cudaGetDeviceCount`, and wrote `trace-ranknorank-PID.json` on the GPU
+/// (2026-11-26 and -28: `cudaGetDeviceCount`, the driver calls inside it
+/// and `cuGetExportTable` were its only other calls).
+pub fn is_setup(name: &str) -> bool {
+    let base = name.strip_suffix("_v2").unwrap_or(name);
+    matches!(
+        base,
+        "cudaGetDeviceCount"
+            | "cudaDriverGetVersion"
+            | "cudaRuntimeGetVersion"
+            | "cudaGetDriverEntryPoint"
+            | "cudaGetDriverEntryPointByVersion"
+            | "cudaGetErrorName"
+            | "cudaGetErrorString"
+            | "cudaGetLastError"
+            | "cudaPeekAtLastError"
+            | "cuInit"
+            | "cuDriverGetVersion"
+            | "cuDeviceGetCount"
+            | "cuDeviceGet"
+            | "cuGetProcAddress"
+            | "cuGetExportTable"
+            | "cuGetErrorName"
+            | "cuGetErrorString"
+    )
+}
 
 /// Name of function `id` as a C string (NULL when unknown).
 pub fn site_c_name(id: u32) -> *const c_char {
@@ -302,6 +343,7 @@ fn first_work() {
     let flags = FLAGS.load(Relaxed);
     if flags & CALLS != 0 {
         OUTPUTS.calls();
+        write_early_lines();
     }
     OUTPUTS.summary();
     if flags & TIMELINE != 0 {
@@ -309,6 +351,51 @@ fn first_work() {
     }
     if let Some(f) = ON_FIRST_WORK.get() {
         f();
+    }
+}
+
+/// Set when the process records an event that is not a call (an NVTX
+/// range or mark): its timeline is written whether it works or not.
+pub(crate) static OTHER_EVENTS: AtomicBool = AtomicBool::new(false);
+
+/// Whether the timeline file may be created now: the process began its
+/// work, or recorded events other than calls (the module note).
+pub(crate) fn writes_files() -> bool {
+    WORK.load(Acquire) || OTHER_EVENTS.load(Relaxed)
+}
+
+/// Setup calls that may come before the process's first work (the module
+/// note); past this many, the process counts as working (its held lines
+/// and events stay few).
+const SETUP_MAX: u32 = 256;
+static SETUP_CALLS: AtomicU32 = AtomicU32::new(0);
+
+/// Whether a call made before the process's first work leaves it not yet
+/// working: a setup call ([`is_setup`]), or any call nested in another
+/// (the outer call decided: a working one has already made the process
+/// a working one).
+#[cold]
+#[inline(never)]
+fn before_work(site: &CallSite, st: Option<&ThreadState>) -> bool {
+    if crate::config::trace_config().registration {
+        return false;
+    }
+    if st.is_some_and(|s| s.depth.load(Relaxed) > 0) {
+        return true;
+    }
+    site.setup.load(Relaxed) && SETUP_CALLS.fetch_add(1, Relaxed) < SETUP_MAX
+}
+
+/// The call log's lines of calls made before the process's first work
+/// (setup calls): written when it begins ([`first_work`]), never if it
+/// does not. The lock is taken only before that.
+static EARLY_LINES: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// Write the held call log lines (the first work began).
+fn write_early_lines() {
+    let early = std::mem::take(&mut *lock(&EARLY_LINES));
+    if !early.is_empty() {
+        output::write_all(OUTPUTS.calls().fd(), early.as_bytes());
     }
 }
 
@@ -435,7 +522,11 @@ pub fn setup() -> bool {
 /// Set in a forked child: it reports only the calls it made itself.
 static FORKED_CHILD: AtomicBool = AtomicBool::new(false);
 
-type ForkHeld = (std::sync::MutexGuard<'static, Vec<&'static ThreadState>>, parking_lot::MutexGuard<'static, Vec<&'static ThreadState>>);
+type ForkHeld = (
+    std::sync::MutexGuard<'static, Vec<&'static ThreadState>>,
+    parking_lot::MutexGuard<'static, Vec<&'static ThreadState>>,
+    std::sync::MutexGuard<'static, String>,
+);
 
 thread_local! {
     /// The thread-state locks the forking thread holds across `fork`.
@@ -446,11 +537,13 @@ thread_local! {
 /// `STATES`, their order in `adopt`), so that no other thread holds them
 /// when the child is made. A child that inherited one held by a thread it
 /// does not have waited forever at its first call (scripts/stress, `fork`:
-/// 2 lifecycles in about 18,000, gdb: `adopt` waiting on `FREE`).
+/// 2 lifecycles in about 18,000, gdb: `adopt` waiting on `FREE`). And
+/// `EARLY_LINES`, which a call line made before the first work takes.
 extern "C" fn before_fork() {
     let free = lock(&FREE);
     let states = STATES.lock();
-    let _ = FORK_HELD.try_with(|h| *h.borrow_mut() = Some((free, states)));
+    let early = lock(&EARLY_LINES);
+    let _ = FORK_HELD.try_with(|h| *h.borrow_mut() = Some((free, states, early)));
 }
 
 /// After `fork`, in either process: let the thread-state locks go.
@@ -465,6 +558,13 @@ extern "C" fn after_fork_in_parent() {
 }
 
 extern "C" fn in_forked_child() {
+    // The held call log lines are the parent's, written by the parent if
+    // it works: not the child's.
+    if let Ok(Some(held)) = FORK_HELD.try_with(|h| h.borrow_mut().take()) {
+        let (free, states, mut early) = held;
+        early.clear();
+        drop((early, states, free));
+    }
     release_fork_held();
     timeline::disable_in_child();
     gpu::disable_in_child();
@@ -716,7 +816,7 @@ fn traced_open<R>(
         } else if !WORK.load(Relaxed) {
             first_work();
         }
-    } else if !WORK.load(Relaxed) {
+    } else if !WORK.load(Relaxed) && !before_work(site, st) {
         first_work();
     }
     let r = traced_as_work(site, id, flags, st, args, run, status_of);
@@ -959,6 +1059,16 @@ fn cut_recording() {
 #[cold]
 #[inline(never)]
 fn call_line(s: &ThreadState, id: u32, depth: u32, dt: u64, status: cudaError_t, args: &CallArgs) {
+    if !WORK.load(Acquire) {
+        // Held until the first work (the module note). Checked again under
+        // the lock that `first_work` takes after setting WORK: a line is
+        // either held and written by it, or written here.
+        let mut early = lock(&EARLY_LINES);
+        if !WORK.load(Relaxed) {
+            write_call_line(&mut early, (s.tid.load(Relaxed), depth), id, status.0, dt, nvtx::innermost, |l| args.write_line(l));
+            return;
+        }
+    }
     let fd = OUTPUTS.calls().fd();
     let write = |line: &mut String| {
         line.clear();

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""A small training job for gpu/checks/hta_torch.py, traced two ways:
-  train.py --profile DIR  : torch.profiler around STEPS steps (every step
-                            active: ProfilerStep#0..), its Kineto JSON in
-                            DIR/rank0.json;
+"""A small training job for gpu/checks/hta_torch.py:
   train.py                : each step inside an NVTX range "step" (for
-                            `cudart-shim trace --step-range step`).
+                            `cudart-shim trace --step-range step`);
+  train.py --profile DIR  : also torch.profiler around the same STEPS steps
+                            (every step active: ProfilerStep#0..), its
+                            Kineto JSON in DIR/rank0.json. Under `cudart-shim
+                            trace --gpu` this gives two traces of the same
+                            kernel executions (CUPTI shared: docs/CUPTI.md).
 Deterministic: the same kernels in the same order each run."""
 import argparse
 import os
@@ -39,7 +41,9 @@ def main():
         out = os.path.join(a.profile, "rank0.json")
         with torch.profiler.profile(activities=acts, schedule=sched, on_trace_ready=lambda p: p.export_chrome_trace(out)) as p:
             for _ in range(a.steps):
+                torch.cuda.nvtx.range_push("step")
                 step()
+                torch.cuda.nvtx.range_pop()
                 p.step()
     else:
         for _ in range(a.steps):

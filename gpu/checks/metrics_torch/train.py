@@ -1,8 +1,10 @@
-"""A ~40 s PyTorch training job for the metrics GPU check (gpu/checks/
+"""A ~60 s PyTorch training job for the metrics GPU check (gpu/checks/
 metrics_torch.py), run under `cudart-shim trace --gpu --metrics-listen ...
 --step-range step`: each step is the NVTX range "step" (forward, backward,
 optimizer, an NCCL all-reduce of the gradients' norm over a one-rank group
-(two ranks under torchrun), synchronized inside the range). After the last
+(two ranks under torchrun), synchronized inside the range). The ranks stop
+together: the all-reduce carries each rank's "time is up" flag, so no rank
+enters an all-reduce the others never make. After the last
 step: writes OUT (steps made, torch.cuda.memory_reserved()), prints DONE and
 waits, making no CUDA call, until the file STOP exists (the check has its
 last scrape then), at most 120 s.
@@ -20,7 +22,7 @@ import torch
 import torch.distributed as dist
 
 p = argparse.ArgumentParser()
-p.add_argument("--seconds", type=float, default=40)
+p.add_argument("--seconds", type=float, default=60)
 p.add_argument("--out", required=True)
 p.add_argument("--stop", required=True)
 a = p.parse_args()
@@ -44,15 +46,19 @@ y = torch.randn(256, 1024, device=dev)
 
 steps = 0
 t0 = time.time()
-while time.time() - t0 < a.seconds:
+done = False
+while not done:
     torch.cuda.nvtx.range_push("step")
     opt.zero_grad(set_to_none=True)
     loss = torch.nn.functional.mse_loss(model(x), y)
     loss.backward()
     opt.step()
     norm = torch.stack([q.grad.norm() for q in model.parameters()]).norm().reshape(1)
-    dist.all_reduce(norm)
+    up = torch.full((1,), float(time.time() - t0 >= a.seconds), device=dev)
+    both = torch.cat([norm, up])
+    dist.all_reduce(both)
     batch = x.to("cpu", non_blocking=False)[:1]  # a copy back each step (memcpy class)
+    done = both[1].item() > 0  # synchronizes: the all-reduce has ended
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_pop()
     steps += 1

@@ -354,6 +354,10 @@ fn emit(ev: event::Event, domain: u32, info: &Info) {
         Payload::I64(v) => args.arg("payload", false, &Text(&v.to_string())),
         Payload::F64(v) => args.arg("payload", false, &Text(&v.to_string())),
     }
+    // Written whether or not the process makes CUDA calls (trace's module note).
+    if !super::OTHER_EVENTS.load(Relaxed) {
+        super::OTHER_EVENTS.store(true, Relaxed);
+    }
     match super::state() {
         Some(s) => timeline::push(&s.lane, ev, &args),
         None => super::with_late_state(|s| timeline::push(&s.lane, ev, &args)),

@@ -399,6 +399,10 @@ struct Pending {
     ring: bool,
 }
 
+/// Full chunks of events recorded before the process's first work, held
+/// until it begins (`write_locked`). Lock order: WRITER, then EARLY.
+static EARLY: std::sync::Mutex<Vec<Full>> = std::sync::Mutex::new(Vec::new());
+
 /// Set by [`start`], taken when the file is created. Lock order: WRITER,
 /// then PENDING.
 static PENDING: std::sync::Mutex<Option<Pending>> = std::sync::Mutex::new(None);
@@ -498,15 +502,29 @@ fn write_pending(batch: Vec<Full>, lanes: &[&Lane], last: bool) {
     write_locked(super::lock(&WRITER), batch, lanes, last);
 }
 
-fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, batch: Vec<Full>, lanes: &[&Lane], last: bool) {
+fn write_locked(mut guard: std::sync::MutexGuard<'_, Option<Writer>>, mut batch: Vec<Full>, lanes: &[&Lane], last: bool) {
     if guard.is_none() {
         // The file is created only for something to write.
         let any = batch.iter().any(|f| f.chunk.unwritten() > 0) || lanes.iter().any(|l| lane_chunk(l, |c| c.unwritten()).unwrap_or(0) > 0);
-        if !any || !ensure_open(&mut guard) {
+        if !any {
+            return;
+        }
+        // Setup calls before the process's first work (trace's module
+        // note): no file yet. Full chunks are held, lanes keep theirs.
+        if !super::writes_files() {
+            super::lock(&EARLY).extend(batch);
+            return;
+        }
+        if !ensure_open(&mut guard) {
             return;
         }
     }
     let Some(w) = guard.as_mut() else { return };
+    // Chunks held before the first work go first (each thread's events in order).
+    let early = std::mem::take(&mut *super::lock(&EARLY));
+    if !early.is_empty() {
+        batch.splice(0..0, early);
+    }
     // Counted only for the final write's progress line.
     let total = if last {
         batch.iter().map(|f| f.chunk.unwritten()).sum::<u64>()
