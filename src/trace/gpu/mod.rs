@@ -209,19 +209,23 @@ pub fn begin_launch(id: u32) -> u64 {
 /// id (CUSTOM2); 0 when CUPTI is not ours or refused it.
 fn push_new_id() -> u64 {
     let Some(c) = CUPTI.get() else { return 0 };
-    let ext = NEXT_ID
+    let (before, ext) = NEXT_ID
         .try_with(|n| {
-            let mut v = n.get();
+            let before = n.get();
+            let mut v = before;
             if v & 0x7fff_ffff == 0 {
                 v = (THREAD_BLOCKS.fetch_add(1, Relaxed) & 0x3f_ffff) << 31;
             }
             v += 1;
             n.set(v);
-            v
+            (before, v)
         })
-        .unwrap_or(0);
+        .unwrap_or((0, 0));
     // SAFETY: CUPTI's function; no pointer argument.
     if ext == 0 || unsafe { (c.push_external)(r::EXTERNAL_KIND, ext) } != cupti::SUCCESS {
+        // Not pushed: the thread's last id stays the one before
+        // ([`last_id`] names only ids CUPTI was given).
+        let _ = NEXT_ID.try_with(|n| n.set(before));
         return 0;
     }
     ext
