@@ -81,15 +81,9 @@ int main(int argc, char **argv) {
     if (!strcmp(mode, "sync")) {
         CHECK(cudaDeviceSynchronize());
         usleep(600000);
-    } else if (!strcmp(mode, "stuck")) {
-        cudaStream_t s;
-        CHECK(cudaStreamCreate(&s));
-        stuck_kernel<<<2, 32, 0, s>>>(p);
-        CHECK(cudaGetLastError());
-        CHECK(cudaStreamSynchronize(s));
-        usleep(600000);
-    } else if (!strcmp(mode, "queue")) {
-        int n = argc > 2 ? atoi(argv[2]) : 5;
+    } else if (!strcmp(mode, "stuck") || !strcmp(mode, "queue")) {
+        // `stuck` is `queue 0`.
+        int n = argc > 2 && !strcmp(mode, "queue") ? atoi(argv[2]) : 0;
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));
         for (int i = 0; i < n; i++) step_kernel<<<1, 32, 0, s>>>(p);
