@@ -209,6 +209,23 @@ fn setup_calls_before_the_work_are_in_every_output() {
     assert!(at(" cudaGetDeviceCount(") < at(" cuGetExportTable(") && at(" cuGetExportTable(") < at(" cudaMalloc("), "in the order made: {log}");
 }
 
+/// Setup calls are held for a while only: past 256 (trace's SETUP_MAX),
+/// the process counts as working, and the held calls and the later ones
+/// are all written: 300 device counts, 300 in every output.
+#[test]
+fn a_process_past_256_setup_calls_counts_as_working_and_loses_none() {
+    let (dir, exe) = program("coexist_count_many");
+    let (_, err) = trace(&dir, &["--timeline", "tl.json", "--calls-file", "calls.txt"], &[exe.to_str().unwrap(), "count-many", "300"]);
+    assert_eq!(summary_calls(&err, "cudaGetDeviceCount"), Some(300), "{err}");
+    let tl = calls(&json(&dir.join("tl.json")));
+    assert_eq!(tl.iter().filter(|e| e["name"] == "cudaGetDeviceCount").count(), 300);
+    let log = std::fs::read_to_string(dir.join("calls.txt")).unwrap();
+    assert_eq!(log.lines().filter(|l| l.starts_with("[cudart-shim] tid=") && l.contains(" cudaGetDeviceCount(")).count(), 300);
+    // Each call once, in the order made: the held ones first.
+    let ts: Vec<f64> = tl.iter().filter(|e| e["name"] == "cudaGetDeviceCount").map(|e| e["ts"].as_f64().unwrap()).collect();
+    assert!(ts.windows(2).all(|w| w[0] < w[1]), "{ts:?}");
+}
+
 /// README, "Many ranks (torchrun)", as written: the launcher (no RANK,
 /// registration and a device count, like torchrun) writes nothing; each
 /// rank writes its file under the documented name; `report` names both.

@@ -88,7 +88,15 @@ fn timeline_started_inside_a_library_initializer_during_dlopen() {
     cc(&[src.join("main.c").to_str().unwrap(), "-o", "main", "-ldl"]);
     let json = dir.join("t.json");
     let _ = std::fs::remove_file(&json);
-    let env = fake_env(&[("CUDART_SHIM_TRACE", "timeline"), ("CUDART_SHIM_TRACE_FILE", json.to_str().unwrap()), ("CUDART_SHIM_LOG", "off")]);
+    // Every call is work (REGISTRATION=1): the initializers' device counts
+    // alone are setup calls, which would create no file; the file must be
+    // created inside libb.so's initializer, the case of this test.
+    let env = fake_env(&[
+        ("CUDART_SHIM_TRACE", "timeline"),
+        ("CUDART_SHIM_TRACE_FILE", json.to_str().unwrap()),
+        ("CUDART_SHIM_TRACE_REGISTRATION", "1"),
+        ("CUDART_SHIM_LOG", "off"),
+    ]);
     let mut child = Command::new(dir.join("main")).current_dir(&dir).envs(env).stdout(std::process::Stdio::piped()).spawn().unwrap();
     let status = wait_or_fail(&mut child, 60, "the program (a runtime waiting for itself)");
     let mut out = String::new();

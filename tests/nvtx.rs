@@ -216,6 +216,34 @@ fn signal_windows_and_the_programs_own_handler() {
     assert_eq!(summary_calls(&err, "cudaDeviceSynchronize"), None, "{err}");
 }
 
+/// The capture options' values are checked by the command before the
+/// program starts (exit 2 naming the option and what is accepted), in the
+/// grammar the library reads (trace_format::capture); the same value in
+/// the variable is one warning, and the run goes on unwindowed.
+#[test]
+fn bad_capture_values_exit_2_from_the_command_and_warn_from_a_variable() {
+    let exe = app("bad_capture_values");
+    for (opt, val, says) in [
+        ("--nvtx-capture", "@mylib", "names no range (NAME[@DOMAIN])"),
+        ("--nvtx-capture", " @ 0.5", "names no range (NAME[@DOMAIN])"),
+        ("--nvtx-capture", "", "names no range (NAME[@DOMAIN])"),
+        ("--capture-range-end", "repeat:x", "accepted: stop (one window, the default) or repeat:N"),
+    ] {
+        let o = cli_on_fake().args(["trace", "--capture-range=nvtx", &format!("{opt}={val}"), "--"]).arg(&exe).arg("env").output().unwrap();
+        let (out, err) = output_text(&o);
+        assert_eq!(o.status.code(), Some(2), "{opt}={val:?}: {err}");
+        assert!(err.contains(&format!("for '{opt} ")) && err.contains(says), "{opt}={val:?}: {err}");
+        assert_eq!(out, "", "the program did not run");
+    }
+    // The forms the library takes pass.
+    let (_, err) = trace("bad_capture_values", &["--capture-range=nvtx", "--nvtx-capture=capture@mylib", "--capture-range-end=repeat:0"], &["nvtxrange"], &[]);
+    assert_eq!(instances(&err, "PushPop", "mylib:capture"), Some(1), "{err}");
+    // The variable: one warning naming it, the run unwindowed.
+    let (_, err) = trace("bad_capture_values", &[], &["env"], &[("CUDART_SHIM_CAPTURE_RANGE", "nvtx"), ("CUDART_SHIM_NVTX_CAPTURE", "@mylib")]);
+    assert_eq!(err.matches("CUDART_SHIM_NVTX_CAPTURE=\"@mylib\" names no range (NAME[@DOMAIN]); recording is not windowed").count(), 1, "{err}");
+    assert_eq!(summary_calls(&err, "cudaGetDevice"), Some(1), "{err}");
+}
+
 #[test]
 fn window_variables_are_checked() {
     let (_, err) = trace("window_variables_are_checked", &[], &["env"], &[("CUDART_SHIM_CAPTURE_RANGE", "sometimes"), ("CUDART_SHIM_DELAY", "-1")]);
@@ -263,6 +291,25 @@ fn a_driver_only_program_through_the_interposer_alone() {
     assert_eq!(instances(&s, "PushPop", "driver range"), Some(1), "{s}");
 }
 
+/// The rows of table `key` in `text` as the GPU check reads them
+/// (gpu/checks/nvtx/nvtx.py `table`, run by python3).
+fn gpu_check_rows(text: &str, key: &str) -> Vec<Vec<String>> {
+    use std::io::Write;
+    let code = "import json, sys; sys.path.insert(0, sys.argv[1]); import nvtx; print(json.dumps(nvtx.table(sys.stdin.read(), sys.argv[2])))";
+    let mut c = std::process::Command::new("python3")
+        .args(["-c", code])
+        .arg(repo_root().join("gpu/checks/nvtx"))
+        .arg(key)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    c.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let o = c.wait_with_output().unwrap();
+    assert!(o.status.success(), "python3: {}", String::from_utf8_lossy(&o.stdout));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
 #[test]
 fn gpu_projection_equals_the_gpu_slices_launched_inside_each_range() {
     let dir = scratch("nvtx_gpu");
@@ -281,6 +328,9 @@ fn gpu_projection_equals_the_gpu_slices_launched_inside_each_range() {
         assert!(o.status.success(), "{err}");
         assert_eq!(out, "nvtx_gpu done\n");
         let table = rows_of(&err, "(nvtx_gpu_proj_sum)");
+        // The GPU check reads the same rows from the same output (it found
+        // none on the GPU, 2026-11-28: its parser wanted a rule of 8 dashes).
+        assert_eq!(gpu_check_rows(&err, "nvtx_gpu_proj_sum"), table, "gpu/checks/nvtx/nvtx.py's table():\n{err}");
         let row = |name: &str| table.iter().find(|r| r[0] == name).unwrap_or_else(|| panic!("no {name}: {table:?}")).clone();
         let (step, inner) = (row("step"), row("inner"));
         // Range, Style, Total Proj, Total Range, Instances, ..., Total GPU Ops.

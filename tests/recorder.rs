@@ -182,6 +182,36 @@ fn rings_keep_each_threads_last_calls_in_order_under_8_threads() {
     assert_eq!(d.events.iter().filter(|e| e["name"] == "cudaMalloc").count(), 8 * 8);
 }
 
+/// Threads that ended keep their rings: 20 threads one after another
+/// (each new one finds the last one's state free). The dump holds the
+/// last 16 that ended (trace::KEEP_ENDED), each with its own calls; the
+/// 4 oldest rings went to the 4 newest threads. Before the fix a new
+/// thread always took the ring of the thread that had just ended: one
+/// worker's ring only (and the 8-thread test above failed whenever a
+/// worker finished before another one's first call).
+#[test]
+fn rings_of_threads_that_ended_stay_until_16_more_ended() {
+    let (work, exe) = program("recorder_ended");
+    let o = run_recorded(&work, &exe, &["ended", "20", "3"], &[("CUDART_SHIM_RECORDER_SIZE", "16"), ("CUDART_SHIM_TRACE_FILE", "ended.log")]);
+    let err = stderr_of(&o);
+    assert!(o.status.success(), "{}\n{err}", o.status);
+    let d = read_dump(&work.join("ended.log"));
+    let mut seen: Vec<u64> = d
+        .sections
+        .iter()
+        .filter(|s| s.3.iter().any(|l| l.name == "cudaMalloc"))
+        .map(|(tid, k, n, lines)| {
+            assert_eq!((*k, *n), (6, 6), "thread {tid}: its own 3 pairs, no other thread's");
+            let sizes: Vec<u64> = lines.iter().step_by(2).map(|l| l.args.split(", ").find_map(|a| a.strip_prefix("size=")).unwrap().parse().unwrap()).collect();
+            let t = sizes[0] / 1_000_000;
+            assert_eq!(sizes, (1..=3).map(|i| t * 1_000_000 + i).collect::<Vec<_>>(), "thread {tid}");
+            t
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(seen, (5..=20).collect::<Vec<_>>(), "sections: {:?}", d.sections.iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>());
+}
+
 #[test]
 fn a_sticky_error_dumps_the_rings_once() {
     let (work, exe) = program("recorder_sticky");

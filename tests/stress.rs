@@ -85,3 +85,35 @@ fn churn_comparison_fails_when_a_timeline_lacks_calls() {
     assert!(text.contains("FAIL summary-equals-timeline: processes 2, differing 2"), "{text}");
     assert!(text.contains("cudaGetDevice: summary 40, timeline "), "{text}");
 }
+
+/// The harness's metrics check (scripts/stress `check_metrics`: the
+/// textfile's calls and failures per function against the summary's)
+/// passes when they are equal and names the difference when they are not,
+/// or when the textfile is missing.
+#[test]
+fn the_metrics_check_finds_a_difference_and_a_missing_textfile() {
+    let dir = scratch("stress-metrics-check");
+    let prom = "# TYPE cudart_shim_calls_total counter\n\
+                cudart_shim_calls_total{function=\"cudaMalloc\",layer=\"runtime\",pid=\"7\"} 40\n\
+                cudart_shim_call_errors_total{function=\"cudaSetDevice\",layer=\"runtime\",error=\"cudaErrorInvalidDevice\",pid=\"7\"} 2\n";
+    std::fs::write(dir.join("metrics.prom"), prom).unwrap();
+    let code = r#"import collections, importlib.util, sys
+from importlib.machinery import SourceFileLoader
+loader = SourceFileLoader("stress", sys.argv[1])
+s = importlib.util.module_from_spec(importlib.util.spec_from_loader("stress", loader))
+loader.exec_module(s)
+C = collections.Counter
+errs = C({("cudaSetDevice", "cudaErrorInvalidDevice"): 2})
+print(s.check_metrics(sys.argv[2], C({"cudaMalloc": 40}), errs))
+print(s.check_metrics(sys.argv[2], C({"cudaMalloc": 41}), errs))
+print(s.check_metrics(sys.argv[2], C({"cudaMalloc": 40}), C()))
+print(s.check_metrics(sys.argv[2] + "/none", C(), C()))"#;
+    let o = std::process::Command::new("python3").args(["-c", code]).arg(repo_root().join("scripts/stress")).arg(&dir).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}{}", String::from_utf8_lossy(&o.stderr));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "[]");
+    assert_eq!(lines[1], "[\"metrics calls {'cudaMalloc': 40} != summary {'cudaMalloc': 41}\"]");
+    assert!(lines[2].starts_with("[\"metrics errors {('cudaSetDevice', 'cudaErrorInvalidDevice'): 2} != summary {}"), "{}", lines[2]);
+    assert_eq!(lines[3], "['no metrics textfile']");
+}

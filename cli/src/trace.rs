@@ -108,11 +108,11 @@ pub struct Options {
     capture_range: Option<String>,
     /// stop (one window, the default) or repeat:N (N windows; 0: no limit).
     /// CUDART_SHIM_CAPTURE_RANGE_END.
-    #[arg(long, value_name = "stop|repeat:N", requires = "capture_range")]
+    #[arg(long, value_name = "stop|repeat:N", requires = "capture_range", value_parser = capture_range_end)]
     capture_range_end: Option<String>,
     /// The NVTX range that is the window with --capture-range=nvtx:
     /// NAME (default domain) or NAME@DOMAIN. CUDART_SHIM_NVTX_CAPTURE.
-    #[arg(long, value_name = "NAME[@DOMAIN]")]
+    #[arg(long, value_name = "NAME[@DOMAIN]", value_parser = nvtx_capture)]
     nvtx_capture: Option<String>,
     /// Record nothing for the first SECONDS. CUDART_SHIM_DELAY.
     #[arg(long, value_name = "SECONDS")]
@@ -374,4 +374,18 @@ fn name_outputs(outputs: &[Output]) {
             );
         }
     }
+}
+
+// ---- the capture options' values (checked by clap before anything runs) ----
+
+/// `--nvtx-capture`: refused where the library would warn and record
+/// unwindowed (`@DOMAIN` alone, nothing): exit 2 naming the option. The
+/// value goes on to the library as given.
+fn nvtx_capture(s: &str) -> Result<String, String> {
+    trace_format::capture::nvtx_range(s).map(|_| s.to_owned())
+}
+
+/// `--capture-range-end`: `stop` or `repeat:N`, as the library reads it.
+fn capture_range_end(s: &str) -> Result<String, String> {
+    trace_format::capture::range_end(s).map(|_| s.to_owned())
 }

@@ -7,8 +7,8 @@ Was scripts/gpu-ranks. On one GPU the recipe has one rank; run it on two."""
 import os
 
 NAME = "ranks"
-DESCRIPTION = "no files for registration-only processes; one timeline per torchrun rank, report names each"
-EXPECTED_S = 36  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*)
+DESCRIPTION = "no files for registration-only and device-count-only processes; one timeline per torchrun rank, report names each"
+EXPECTED_S = 36  # measured: H200, 2026-11-28 (docs/gpu-runs/2026-11-28-s9-*), before part 1b (one more `import torch`, a few seconds: not yet measured)
 TIMEOUT_S = 150
 GPUS = 2  # the torchrun recipe needs two ranks to show its names (one GPU: "0 of 1" FAIL in h100-call1)
 

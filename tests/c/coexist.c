@@ -9,6 +9,7 @@
  *   coexist count           the same registration, then counts the devices
  *                           as torchrun's launcher does (below), nothing else
  *   coexist count-work      counts the devices, then does `work`
+ *   coexist count-many N    calls cudaGetDeviceCount N times, nothing else
  *   coexist launcher MODE   registers (no RANK), counts the devices, then
  *                           starts itself twice, as RANK=0 and RANK=1
  *                           (LOCAL_RANK, WORLD_SIZE=2), each in `work` mode;
@@ -91,11 +92,17 @@ int main(int argc, char **argv) {
     if (!strcmp(mode, "work")) return work();
     if (!strcmp(mode, "count")) return count_devices();
     if (!strcmp(mode, "count-work")) return count_devices() || work();
+    if (!strcmp(mode, "count-many") && argc > 2) {
+        int n = 0;
+        for (int i = atoi(argv[2]); i > 0; i--)
+            if (cudaGetDeviceCount(&n) != cudaSuccess) return 1;
+        return 0;
+    }
     const char *base = strrchr(argv[0], '/');
     base = base ? base + 1 : argv[0];
     const char *launch = !strcmp(base, "torchrun") ? "quiet" : argc > 2 ? argv[2] : 0;
     if (!launch || (strcmp(base, "torchrun") && strcmp(mode, "launcher"))) {
-        fprintf(stderr, "usage: coexist register | work | count | count-work | launcher quiet|busy\n");
+        fprintf(stderr, "usage: coexist register | work | count | count-work | count-many N | launcher quiet|busy\n");
         return 2;
     }
     if (getenv("RANK") || getenv("LOCAL_RANK")) {

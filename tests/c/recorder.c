@@ -4,6 +4,10 @@
  *     N threads each call cudaMalloc(size) + cudaFree K times, size =
  *     thread * 1000000 + iteration + 1 (so a dump shows which thread and
  *     which iteration each call was); then main calls cudartShimFlush().
+ *   recorder ended N K
+ *     the same calls, but the N threads one after another (each is joined
+ *     before the next starts, so each new thread finds the last one's
+ *     state free); then main calls cudartShimFlush().
  *   recorder sticky
  *     cudaSetDevice(9999) (an error that is not sticky: the last-error rule
  *     holds while recorded), cudaGetLastError twice,
@@ -97,6 +101,20 @@ int main(int argc, char **argv) {
     CHECK(cudartShimFlush(), cudaSuccess);
     return 0;
   }
+  if (!strcmp(mode, "ended") && argc > 3) {
+    int n = atoi(argv[2]);
+    per_thread = atoi(argv[3]);
+    int count = 0;
+    CHECK(cudaGetDeviceCount(&count), cudaSuccess);
+    pthread_barrier_init(&start, NULL, 1);
+    for (long t = 0; t < n; t++) {
+      pthread_t th;
+      pthread_create(&th, NULL, worker, (void *)(t + 1));
+      pthread_join(th, NULL);
+    }
+    CHECK(cudartShimFlush(), cudaSuccess);
+    return 0;
+  }
   if (!strcmp(mode, "sticky")) {
     void *p = NULL;
     CHECK(cudaSetDevice(9999), cudaErrorInvalidDevice);
@@ -152,6 +170,6 @@ int main(int argc, char **argv) {
     CHECK(cudartShimFlush(), cudaSuccess);
     return 0;
   }
-  fprintf(stderr, "usage: recorder threads N K | sticky | segv [none|before|after] | abort | usr1 | fork\n");
+  fprintf(stderr, "usage: recorder threads N K | ended N K | sticky | segv [none|before|after] | abort | usr1 | fork\n");
   return 2;
 }

@@ -66,7 +66,7 @@ while not done:
 torch.cuda.synchronize()
 reserved = torch.cuda.memory_reserved(dev)
 with open(a.out.replace("{rank}", str(rank)), "w") as f:
-    json.dump({"steps": steps, "reserved": reserved, "rank": rank, "seconds": time.time() - t0}, f)
+    json.dump({"steps": steps, "reserved": reserved, "rank": rank, "world": world, "seconds": time.time() - t0}, f)
 print("DONE", rank, steps, flush=True)
 for _ in range(2400):
     if os.path.exists(a.stop):

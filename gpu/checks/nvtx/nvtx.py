@@ -136,20 +136,29 @@ class Run:
         return p.returncode, p.stdout, p.stderr
 
 
+# The rule under a table's column header: one run of dashes per column.
+RULE = re.compile(r"^\s*-+(\s+-+)*\s*$")
+
+
 def table(text, key):
     """Rows of a text table of ours (`(key)` title): lists of cells, split on
-    2+ spaces. The rows follow the dashed line under the column header (a
-    "Capture windows:" line may sit between the title and the header)."""
+    2+ spaces. The rows follow the rule of dashes under the column header (a
+    "Capture windows:" line may sit between the title and the header); its
+    first run is as wide as the first column, which may be 5 ("Range" over
+    short range names in nvtx_gpu_proj_sum: the rows were not found when
+    the rule had to start with 8 dashes, GPU run 2026-11-28). They end at a
+    blank line, the next title, or a line of the command's own (cudart-shim:
+    ..., which starts at column 0 where every table line starts with a space)."""
     i = text.find(f"({key})")
     if i < 0:
         return []
     lines = text[i:].splitlines()
-    start = next((k + 1 for k, l in enumerate(lines) if l.strip().startswith("--------")), None)
+    start = next((k + 1 for k, l in enumerate(lines) if RULE.match(l)), None)
     if start is None:
         return []
     rows = []
     for line in lines[start:]:
-        if not line.strip() or line.startswith(" **"):
+        if not line.strip() or line.startswith(" **") or not line.startswith(" "):
             break
         rows.append([c.strip() for c in re.split(r"\s{2,}", line.strip()) if c.strip()])
     return rows

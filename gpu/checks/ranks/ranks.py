@@ -6,7 +6,9 @@ usage: gpu/checks/coexist/coexist.py --lib DIR [--out OUT]
   DIR: the release build as carried for gpu/checks/conformance/conformance.py (the `cudart-shim`
   command with libcudart_shim.so, libcudart_shim12.so and the driver
   interposer beside it). Runs, each under `cudart-shim trace --timeline`:
-  1. python -c "import torch": no timeline, no call log, no summary;
+  1. python -c "import torch": no timeline, no call log, no summary; the
+     same after torch.cuda.device_count() and is_available() (setup calls,
+     as torchrun's launcher makes: not work);
   2. a TestCuda-like run: a parent that imports torch and starts four child
      processes, two of which only import torch and two of which do CUDA work:
      files only for the two that worked (and none for the parent);
@@ -62,6 +64,14 @@ say("\n== 1. import torch:", o.strip(), "| files:", os.listdir(w))
 say("   stderr (last lines):", " / ".join(e.strip().splitlines()[-3:]))
 verdict(rc == 0 and os.listdir(w) == [], "a traced `import torch` writes no file")
 verdict("Time (%)" not in e, "and prints no summary table")
+# 1b. the device count torchrun's launcher makes (setup calls are not work)
+w = tempfile.mkdtemp(prefix="coexist-count-")
+rc, o, e = trace(w, ["--timeline", "tl-%p.json", "--calls-file", "calls-%p.txt"],
+                 [py, "-c", "import torch; print(torch.cuda.device_count(), torch.cuda.is_available())"])
+say("\n== 1b. import torch, count the GPUs:", o.strip(), "| files:", os.listdir(w))
+say("   stderr (last lines):", " / ".join(e.strip().splitlines()[-3:]))
+verdict(rc == 0 and os.listdir(w) == [], "a traced device count (torch.cuda.device_count, is_available) writes no file")
+verdict("Time (%)" not in e, "and prints no summary table (the count)")
 
 # 2. a TestCuda-like run: a parent and four children, two of which work
 w = tempfile.mkdtemp(prefix="coexist-testcuda-")

@@ -339,6 +339,11 @@ fn finish(open: &Open, t1: u64, level: u32, async_id: Option<u64>) {
 
 /// Hand one NVTX event to the timeline (with the timeline on).
 fn emit(ev: event::Event, domain: u32, info: &Info) {
+    // An NVTX range or mark is the program's work: its files are written
+    // (its summary's NVTX table, its timeline), as for a CUDA call.
+    if !super::WORK.load(Relaxed) {
+        super::first_work();
+    }
     if super::FLAGS.load(Relaxed) & super::TIMELINE == 0 {
         return;
     }
@@ -353,10 +358,6 @@ fn emit(ev: event::Event, domain: u32, info: &Info) {
         Payload::U64(v) => args.arg("payload", false, &Text(&v.to_string())),
         Payload::I64(v) => args.arg("payload", false, &Text(&v.to_string())),
         Payload::F64(v) => args.arg("payload", false, &Text(&v.to_string())),
-    }
-    // Written whether or not the process makes CUDA calls (trace's module note).
-    if !super::OTHER_EVENTS.load(Relaxed) {
-        super::OTHER_EVENTS.store(true, Relaxed);
     }
     match super::state() {
         Some(s) => timeline::push(&s.lane, ev, &args),

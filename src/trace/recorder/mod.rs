@@ -58,7 +58,10 @@ pub fn started() -> bool {
 }
 
 /// A thread state's ring: made at its first recorded call, kept (and
-/// reset) when the state passes to another thread.
+/// reset) when the state passes to another thread. While the recorder is
+/// on, a state whose thread ended passes to a new thread only after
+/// `trace::KEEP_ENDED` others ended since, so dumps keep the last calls
+/// of threads that ended too.
 pub struct ThreadRing(AtomicPtr<Ring>);
 
 impl ThreadRing {
