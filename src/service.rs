@@ -46,16 +46,12 @@ struct Entry {
 }
 
 static TASKS: [Entry; MAX_TASKS] = [const { Entry { f: AtomicUsize::new(0), period_ns: AtomicU64::new(0), next_ns: AtomicU64::new(0) } }; MAX_TASKS];
-/// The process whose thread is running (0: none): a forked child sees its
-/// parent's value and knows it has none.
-static RUNNING_IN: AtomicU32 = AtomicU32::new(0);
 /// Bumped by [`wake`]; the thread sleeps on it (futex).
 static WAKE: AtomicU32 = AtomicU32::new(0);
 static IN_TICK: AtomicBool = AtomicBool::new(false);
 static STOPPING: AtomicBool = AtomicBool::new(false);
 /// The service thread's kernel id (0: none yet).
 static THREAD_TID: AtomicU32 = AtomicU32::new(0);
-static FORK_HANDLER: std::sync::Once = std::sync::Once::new();
 
 fn now_ns() -> u64 {
     crate::trace::progress::now_ns()
@@ -95,8 +91,35 @@ pub fn unregister(task: Task) {
 /// Run every task now, as woken. Async-signal-safe.
 pub fn wake() {
     WAKE.fetch_add(1, Release);
+    futex_wake(&WAKE);
+}
+
+/// Wake the threads waiting on `word` ([`futex_wait`]). Async-signal-safe.
+pub fn futex_wake(word: &AtomicU32) {
     // SAFETY: FUTEX_WAKE on a word of ours.
-    unsafe { libc::syscall(libc::SYS_futex, WAKE.as_ptr(), libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG, 1) };
+    unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAKE | libc::FUTEX_PRIVATE_FLAG, i32::MAX) };
+}
+
+/// Sleep while `word` holds `seen`, at most `wait_ns` (a wake, a change
+/// of the word before the call, or a signal ends it early). No lock.
+pub fn futex_wait(word: &AtomicU32, seen: u32, wait_ns: u64) {
+    let ts = libc::timespec { tv_sec: (wait_ns / 1_000_000_000) as libc::time_t, tv_nsec: (wait_ns % 1_000_000_000) as libc::c_long };
+    // SAFETY: FUTEX_WAIT on a word of ours, with a relative timeout.
+    unsafe { libc::syscall(libc::SYS_futex, word.as_ptr(), libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG, seen, &ts as *const libc::timespec) };
+}
+
+/// On a thread of ours: the program's signals are never delivered to it
+/// (the faults' signals stay, so a crash in our code is still reported).
+pub fn block_signals() {
+    // SAFETY: a full set, applied to this thread only.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        for s in [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE, libc::SIGABRT] {
+            libc::sigdelset(&mut all, s);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
+    }
 }
 
 /// Whether the process is ending (tasks must not start driver work).
@@ -111,33 +134,74 @@ pub fn is_service_thread() -> bool {
 
 /// Whether this process has a service thread running.
 pub fn running() -> bool {
-    RUNNING_IN.load(Acquire) == std::process::id()
+    THREAD.running()
 }
 
 fn start() -> bool {
-    let pid = std::process::id();
-    let cur = RUNNING_IN.load(Acquire);
-    if cur == pid || RUNNING_IN.compare_exchange(cur, pid, AcqRel, Acquire).is_err() {
-        return true;
-    }
-    FORK_HANDLER.call_once(|| {
-        // SAFETY: registering a plain extern "C" function.
-        unsafe { libc::pthread_atfork(None, None, Some(in_forked_child)) };
-    });
     // A wake that comes before the thread first looks is not lost.
     let seen = WAKE.load(Acquire);
-    match std::thread::Builder::new().name("cudart-shim-svc".into()).stack_size(256 * 1024).spawn(move || run(seen)) {
-        Ok(_) => true,
-        Err(e) => {
-            RUNNING_IN.store(0, Release);
-            log::warn!("service thread: cannot start ({e}); the watchdog and periodic outputs are off");
-            false
+    THREAD.start("cudart-shim-svc", in_forked_child, "the watchdog and periodic outputs are off", move || run(seen))
+}
+
+/// A thread of ours of which a process has at most one, started when first
+/// asked. A forked child has none (only the forking thread survives a
+/// fork): it starts its own when asked again.
+pub struct OwnThread {
+    /// The process whose thread runs (0: none; a forked child sees its
+    /// parent's pid, so it knows it has none).
+    running_in: AtomicU32,
+    fork_handler: std::sync::Once,
+}
+
+impl OwnThread {
+    pub const fn new() -> OwnThread {
+        OwnThread { running_in: AtomicU32::new(0), fork_handler: std::sync::Once::new() }
+    }
+
+    /// Whether this process's thread runs.
+    pub fn running(&self) -> bool {
+        self.running_in.load(Acquire) == std::process::id()
+    }
+
+    /// Start `body` on a thread named `name` unless this process has it
+    /// already; `in_child` runs in each forked child (registered once).
+    /// False (with one warning saying what is `off` then) when it cannot.
+    pub fn start(&self, name: &str, in_child: extern "C" fn(), off: &str, body: impl FnOnce() + Send + 'static) -> bool {
+        let pid = std::process::id();
+        let cur = self.running_in.load(Acquire);
+        if cur == pid || self.running_in.compare_exchange(cur, pid, AcqRel, Acquire).is_err() {
+            return true;
         }
+        self.fork_handler.call_once(|| {
+            // SAFETY: registering a plain extern "C" function.
+            unsafe { libc::pthread_atfork(None, None, Some(in_child)) };
+        });
+        match std::thread::Builder::new().name(name.into()).stack_size(256 * 1024).spawn(body) {
+            Ok(_) => true,
+            Err(e) => {
+                self.running_in.store(0, Release);
+                log::warn!("{name}: cannot start a thread ({e}); {off}");
+                false
+            }
+        }
+    }
+
+    /// In a forked child: this process has none.
+    pub fn forget(&self) {
+        self.running_in.store(0, Relaxed);
     }
 }
 
+impl Default for OwnThread {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+static THREAD: OwnThread = OwnThread::new();
+
 extern "C" fn in_forked_child() {
-    RUNNING_IN.store(0, Release);
+    THREAD.forget();
     IN_TICK.store(false, Relaxed);
     THREAD_TID.store(0, Relaxed);
     for e in &TASKS {
@@ -148,15 +212,7 @@ extern "C" fn in_forked_child() {
 fn run(mut seen: u32) {
     THREAD_TID.store(crate::trace::gettid() as u32, Relaxed);
     // Our thread never receives the program's signals meant for it.
-    // SAFETY: a full set, applied to this thread only.
-    unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        for s in [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE, libc::SIGABRT] {
-            libc::sigdelset(&mut all, s);
-        }
-        libc::pthread_sigmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
-    }
+    block_signals();
     loop {
         if STOPPING.load(Acquire) {
             return;
@@ -170,9 +226,7 @@ fn run(mut seen: u32) {
             .unwrap_or(now + 1_000_000_000);
         let wait = next.saturating_sub(now);
         if wait > 0 {
-            let ts = libc::timespec { tv_sec: (wait / 1_000_000_000) as libc::time_t, tv_nsec: (wait % 1_000_000_000) as libc::c_long };
-            // SAFETY: FUTEX_WAIT on a word of ours, with a relative timeout.
-            unsafe { libc::syscall(libc::SYS_futex, WAKE.as_ptr(), libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG, seen, &ts as *const libc::timespec) };
+            futex_wait(&WAKE, seen, wait);
         }
         let w = WAKE.load(Acquire);
         let woken = w != seen;

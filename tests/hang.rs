@@ -5,7 +5,10 @@
 //! `ncclDevKernel_AllReduce_Sum_f32_RING_LL` behind: `report --hang` names
 //! it; the signal dump (and the program's own handler still runs); fork;
 //! exit while the watchdog ticks; a thread stopped inside our own code (a
-//! hook that blocks) still gives a report; bad values.
+//! hook that blocks) still gives a report; bad values. With `gpu` on (the
+//! fake CUPTI, which holds back the record of the kernel the fake driver
+//! hangs): completion is exact, and a CUPTI flush that never returns
+//! leaves the report to the probe.
 
 mod common;
 use common::*;
@@ -61,6 +64,16 @@ fn report_at(path: &Path, child: &mut Child) -> Value {
     panic!("no report at {} after 60 s", path.display());
 }
 
+/// The program ends as it would (status 0, `done`) after its hang was
+/// followed by a `recovered` line; its stderr.
+fn ends_recovered(child: Child, what: &str) -> String {
+    let (status, out, err) = finish(child, what);
+    assert!(status.success(), "{err}");
+    assert_eq!(out, "done\n");
+    assert!(err.contains("cudart-shim: watchdog: recovered after "), "{err}");
+    err
+}
+
 fn finish(mut child: Child, what: &str) -> (std::process::ExitStatus, String, String) {
     let status = wait_or_fail(&mut child, 60, what);
     let o = child.wait_with_output().unwrap();
@@ -99,9 +112,7 @@ fn a_call_blocked_4s_is_reported_while_blocked_then_recovered() {
     assert!(main["in_call_s"].as_f64().unwrap() >= 1.0, "{r:#}");
     let v = r["verdict"].as_str().unwrap();
     assert!(v.contains(&format!("thread {pid} (main")) && v.contains("in cudaDeviceSynchronize for"), "{v}");
-    let (status, out, err) = finish(child, "the blocked program");
-    assert!(status.success(), "{err}");
-    assert_eq!(out, "done\n");
+    let err = ends_recovered(child, "the blocked program");
     // The stderr lines: the report, then the recovery, in that order.
     let report_line = err.find("cudart-shim: watchdog: no progress for 1 s: ").unwrap_or_else(|| panic!("{err}"));
     let recovered = err.find("cudart-shim: watchdog: recovered after ").unwrap_or_else(|| panic!("{err}"));
@@ -146,10 +157,7 @@ fn a_kernel_that_completes_late_gives_a_report_then_recovered_and_the_program_is
     let path = dir.join(format!("cudart-shim-hang-{}.json", child.id()));
     let r = report_at(&path, &mut child);
     assert_eq!(r["streams_pending"][0]["pending"][0]["kernel"], "stuck_kernel", "{r:#}");
-    let (status, out, err) = finish(child, "the late kernel");
-    assert!(status.success(), "{err}");
-    assert_eq!(out, "done\n");
-    assert!(err.contains("cudart-shim: watchdog: recovered after "), "{err}");
+    let err = ends_recovered(child, "the late kernel");
     assert!(!err.contains("error"), "{err}");
 }
 
@@ -301,10 +309,7 @@ fn a_thread_stopped_inside_our_code_still_gives_a_report() {
     assert!(call.starts_with("cudaMemset(devPtr=0x") && call.ends_with(", value=0, count=4096)"), "{r:#}");
     // The other thread goes on calling: it is never shown stuck.
     assert!(r["threads"].as_array().unwrap().len() >= 2, "{r:#}");
-    let (status, out, err) = finish(child, "the hooked program");
-    assert!(status.success(), "{err}");
-    assert_eq!(out, "done\n");
-    assert!(err.contains("recovered after"), "{err}");
+    ends_recovered(child, "the hooked program");
 }
 
 #[test]
@@ -340,4 +345,144 @@ fn report_hang_refuses_a_file_that_is_not_a_hang_report() {
     let (_, err) = output_text(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("x.json: not a cudart-shim hang report"), "{err}");
+}
+
+// ---- exact completion: `gpu` on (the fake CUPTI) ------------------------------
+
+/// `gpu` on over the fake CUPTI, with `vars`.
+fn with_gpu<'a>(vars: &[(&'a str, &'a str)], cupti: &'a str) -> Vec<(&'a str, &'a str)> {
+    let mut v = vec![("CUDART_SHIM_TRACE", "gpu"), ("CUDART_SHIM_CUPTI", cupti)];
+    v.extend_from_slice(vars);
+    v
+}
+
+fn fake_cupti() -> String {
+    let p = target_dir().join("libfake_cupti.so");
+    assert!(p.exists(), "{} is missing: run `cargo build --workspace` first", p.display());
+    p.display().to_string()
+}
+
+/// `hang queue 6`: six kernels, then `stuck_kernel` (which never finishes),
+/// on one stream: its report, and the stream's record in it.
+fn queue_report(test: &str, vars: &[(&str, &str)]) -> (Value, Value) {
+    let dir = work(test);
+    let file = dir.join("hang.json");
+    let mut all = vec![("CUDART_SHIM_WATCHDOG", "1"), ("CUDART_SHIM_HANG_FILE", file.to_str().unwrap()), ("FAKE_CUDA_HANG_KERNEL", "stuck_kernel")];
+    all.extend_from_slice(vars);
+    let mut child = spawn(&dir, &["queue", "6"], &all);
+    let r = report_at(&file, &mut child);
+    let err = kill(child);
+    let pending = r["streams_pending"].as_array().unwrap_or_else(|| panic!("{r:#} {err}"));
+    assert_eq!(pending.len(), 1, "{r:#} {err}");
+    let s = pending[0].clone();
+    assert_eq!(s["launched"], 7, "{r:#} {err}");
+    (r, s)
+}
+
+fn kernels(s: &Value) -> Vec<(u64, String)> {
+    s["pending"].as_array().unwrap().iter().map(|o| (o["seq"].as_u64().unwrap(), o["kernel"].as_str().unwrap().to_owned())).collect()
+}
+
+#[test]
+fn with_gpu_on_completion_is_exact_the_pending_list_is_the_hung_kernel_alone() {
+    let cupti = fake_cupti();
+    let (r, s) = queue_report("exact", &with_gpu(&[], &cupti));
+    assert_eq!(r["completion"]["method"], "cupti", "{r:#}");
+    // The six kernels before it finished (their records came): not listed.
+    assert_eq!(s["completed"], 6, "{r:#}");
+    assert_eq!(kernels(&s), [(7, "stuck_kernel".to_owned())], "{r:#}");
+    assert!(s["stream"].as_str().unwrap().starts_with("0x"), "{r:#}");
+    assert!(s["precision"].as_str().unwrap().starts_with("exact (CUPTI): this launch has not finished"), "{r:#}");
+    let v = r["verdict"].as_str().unwrap();
+    assert!(v.contains("has 1 launches not complete") && v.contains("oldest stuck_kernel (launch 7)"), "{v}");
+
+    // With the timeline too, the traced call pushes its own id inside ours
+    // (for the launch arrows): the innermost is the one CUPTI ties to the
+    // kernel, and completion is as exact.
+    let (r, s) = queue_report("exact-timeline", &with_gpu(&[("CUDART_SHIM_TRACE", "gpu,timeline")], &cupti));
+    assert_eq!((r["completion"]["method"].as_str(), s["completed"].as_u64()), (Some("cupti"), Some(6)), "{r:#}");
+    assert_eq!(kernels(&s), [(7, "stuck_kernel".to_owned())], "{r:#}");
+
+    // The probe alone (no `gpu`): the stream was busy at every tick, so all
+    // seven are within its precision window.
+    let (r, s) = queue_report("exact-probe", &[]);
+    assert_eq!(r["completion"]["method"], "probe", "{r:#}");
+    assert_eq!(s["completed"], 0, "{r:#}");
+    let listed = kernels(&s);
+    assert_eq!(listed.len(), 7, "{r:#}");
+    assert_eq!(listed[6], (7, "stuck_kernel".to_owned()), "{r:#}");
+    assert!(s["precision"].as_str().unwrap().starts_with("one of these 7 launches"), "{r:#}");
+}
+
+#[test]
+fn a_cupti_flush_that_never_returns_leaves_completion_to_the_probe_and_the_report_is_still_written() {
+    let cupti = fake_cupti();
+    // Every cuptiActivityFlushAll blocks for ever: the report is written
+    // all the same (the watchdog's thread never waits on the flush beyond
+    // its bound), and it says completion is the probe's.
+    let (r, s) = queue_report("flush-blocks", &with_gpu(&[("FAKE_CUPTI_FLUSH_BLOCK", "1")], &cupti));
+    assert_eq!(r["completion"]["method"], "probe", "{r:#}");
+    let why = r["completion"]["cupti"].as_str().unwrap_or_else(|| panic!("{r:#}"));
+    assert!(why.starts_with("CUPTI's flush") && why.ends_with("completion is the probe's"), "{r:#}");
+    assert_eq!(s["completed"], 0, "{r:#}");
+    assert_eq!(kernels(&s).len(), 7, "{r:#}");
+    assert!(s["precision"].as_str().unwrap().starts_with("one of these 7 launches"), "{r:#}");
+}
+
+#[test]
+fn with_gpu_on_a_late_kernel_is_reported_exactly_then_recovered() {
+    let cupti = fake_cupti();
+    let dir = work("exact-late");
+    let mut child = spawn(&dir, &["queue", "3"], &with_gpu(&[("CUDART_SHIM_WATCHDOG", "1"), ("FAKE_CUDA_HANG_KERNEL", "stuck_kernel:3000")], &cupti));
+    let path = dir.join(format!("cudart-shim-hang-{}.json", child.id()));
+    let r = report_at(&path, &mut child);
+    let s = &r["streams_pending"][0];
+    assert_eq!((s["launched"].as_u64(), s["completed"].as_u64()), (Some(4), Some(3)), "{r:#}");
+    assert_eq!(kernels(s), [(4, "stuck_kernel".to_owned())], "{r:#}");
+    ends_recovered(child, "the late kernel with gpu on");
+}
+
+#[test]
+fn with_gpu_on_fork_exit_during_ticks_and_device_reset_change_nothing_the_program_sees() {
+    let cupti = fake_cupti();
+    let dir = work("exact-lifecycle");
+    for (mode, seconds) in [("exit", "0.1"), ("reset", "0.1"), ("fork", "0.5")] {
+        for _ in 0..3 {
+            let child = spawn(&dir, &[mode], &with_gpu(&[("CUDART_SHIM_WATCHDOG", seconds)], &cupti));
+            let (status, out, err) = finish(child, mode);
+            assert_eq!(status.code(), Some(0), "{mode}: {err}");
+            assert!(out.ends_with("done\n"), "{mode}: {out} {err}");
+            if mode == "fork" {
+                assert!(out.starts_with("child ") && out.contains(" exited 7\n"), "{out}");
+            }
+        }
+    }
+}
+
+#[test]
+fn with_gpu_on_a_stream_busy_at_every_tick_but_finishing_work_is_not_reported() {
+    let cupti = fake_cupti();
+    // Ten kernels of 300 ms each, back to back on one stream: it is busy
+    // for 3 s and finishes a kernel every 300 ms; the host sleeps 3.2 s
+    // outside CUDA, then synchronizes.
+    let busy = |test: &str, vars: &[(&str, &str)]| {
+        let dir = work(test);
+        let mut all = vec![("CUDART_SHIM_WATCHDOG", "1"), ("FAKE_CUDA_HANG_KERNEL", "_Z11step_kernelPi:300")];
+        all.extend_from_slice(vars);
+        let child = spawn(&dir, &["busy", "10", "3200"], &all);
+        let pid = child.id();
+        let (status, out, err) = finish(child, test);
+        assert!(status.success(), "{err}");
+        assert_eq!(out, "done\n");
+        (dir.join(format!("cudart-shim-hang-{pid}.json")), err)
+    };
+    // The probe sees the stream busy at every tick, never what finished:
+    // after 1 s it reports the stream as holding its work.
+    let (file, err) = busy("busy-probe", &[]);
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{e}: {err}"))).unwrap();
+    assert_eq!((r["completion"]["method"].as_str(), r["streams_pending"][0]["completed"].as_u64()), (Some("probe"), Some(0)), "{r:#}");
+    // With CUPTI's records, the stream is seen finishing work: no report.
+    let (file, err) = busy("busy-exact", &with_gpu(&[], &cupti));
+    assert!(!file.exists(), "{err}\n{}", std::fs::read_to_string(&file).unwrap_or_default());
+    assert!(!err.contains("watchdog: no progress"), "{err}");
 }

@@ -13,9 +13,12 @@
 //!   and its open NVTX push/pop ranges (copied text, same rule);
 //! - **per stream** ([`StreamRec`]): kernels launched (a sequence number
 //!   per stream, one relaxed increment per launch) and completed (moved by
-//!   whoever knows: the watchdog's probe), the last [`RING`] launches
+//!   whoever knows: the watchdog's probe, CUPTI's records), the last [`RING`] launches
 //!   (function, grid, block, time, thread, sequence number), and the last
 //!   `cudaStreamWaitEvent`/`cuStreamWaitEvent` edges into the stream;
+//!   with exact completion on ([`link_launches`]: the watchdog with `gpu`),
+//!   the id each launch pushed for CUPTI (the last [`LINK_RING`]), which
+//!   CUPTI's kernel records carry back ([`finished`]);
 //! - **per NCCL operation** (from `ncclDevKernel_<Op>_...` names): kernels
 //!   launched, and completed as the probe learns it;
 //! - the **last progress time**: the last time a call returned or a
@@ -282,6 +285,8 @@ pub fn internal<R>(f: impl FnOnce() -> R) -> R {
 pub struct Entered {
     slot: Option<&'static Slot>,
     outer: bool,
+    /// The launch id pushed for this call (exact completion, [`link_launches`]; 0: none).
+    ext: u64,
 }
 
 /// A runtime export's arguments, decoded from a copy of its parameter
@@ -320,10 +325,12 @@ pub fn enter(id: u32, src: *const u8, len: usize, decode: Decode, ctx: [usize; 2
     }
     let depth = DEPTH.try_with(|d| d.replace(d.get() + 1)).unwrap_or(1);
     if depth > 0 {
-        return Entered { slot: None, outer: false };
+        return Entered { slot: None, outer: false, ext: 0 };
     }
     let _ = OUTER.try_with(|o| o.set(id));
-    let Some(s) = slot() else { return Entered { slot: None, outer: true } };
+    // The outermost launch call carries an id CUPTI ties to its kernel's record.
+    let ext = if is_in(&LAUNCHES, id) && EXACT.load(Relaxed) { push_launch_id() } else { 0 };
+    let Some(s) = slot() else { return Entered { slot: None, outer: true, ext } };
     let g = s.seq_gen.load(Relaxed);
     // The last call's end (`seq_gen` even) is ordered before these fields
     // change: a reader that saw the call in progress after its copy never
@@ -337,7 +344,7 @@ pub fn enter(id: u32, src: *const u8, len: usize, decode: Decode, ctx: [usize; 2
     s.len.store(len, Relaxed);
     // Odd: in a call. Release: the fields above are visible with it.
     s.seq_gen.store((g | 1) + if g & 1 == 0 { 0 } else { 2 }, Release);
-    Entered { slot: Some(s), outer: true }
+    Entered { slot: Some(s), outer: true, ext }
 }
 
 /// The call entered as `e` returned `result` (0: success): a launch is
@@ -345,8 +352,9 @@ pub fn enter(id: u32, src: *const u8, len: usize, decode: Decode, ctx: [usize; 2
 #[inline(always)]
 pub fn exit(e: Entered, id: u32, params: *const u8, result: i32) {
     let _ = DEPTH.try_with(|d| d.set(d.get().saturating_sub(1)));
+    let ext = if e.ext != 0 { pop_launch_id(e.ext) } else { 0 };
     if result == 0 && is_watched(id) {
-        watched_call(id, params, e.outer);
+        watched_call(id, params, e.outer, ext);
     }
     if let Some(s) = e.slot {
         let g = s.seq_gen.load(Relaxed);
@@ -443,6 +451,9 @@ fn ending(id: u32, src: *const u8, len: usize) {
     }
 }
 
+/// Kernel and graph launches (each carries a launch id in exact mode).
+static LAUNCHES: [u64; 32] = with_bits(with_bits([0; 32], &ids::RT_LAUNCH), &ids::DRV_LAUNCH);
+
 /// One bit per function id that progress looks at after the call.
 static WATCHED: [u64; 32] = with_bits(with_bits(with_bits([0; 32], &ids::RT_LAUNCH), &ids::DRV_LAUNCH), &ids::OTHER);
 
@@ -473,11 +484,12 @@ fn is_runtime_launch(id: u32) -> bool {
 
 /// A launch (or event edge) call returned success.
 #[inline(never)]
-fn watched_call(id: u32, params: *const u8, outer: bool) {
-    let _ = std::panic::catch_unwind(|| watched_call_inner(id, params, outer));
+fn watched_call(id: u32, params: *const u8, outer: bool, ext: u64) {
+    let _ = std::panic::catch_unwind(|| watched_call_inner(id, params, outer, ext));
 }
 
-fn watched_call_inner(id: u32, params: *const u8, outer: bool) {
+/// `ext`: the launch's id in CUPTI's records (0: none).
+fn watched_call_inner(id: u32, params: *const u8, outer: bool, ext: u64) {
     use crate::control::params::{self as rt, driver as drv};
     if !on() || params.is_null() {
         return;
@@ -492,20 +504,20 @@ fn watched_call_inner(id: u32, params: *const u8, outer: bool) {
         macro_rules! grid_launch {
             ($t:ty, $func:ident, $stream:ident, $ptsz:expr) => {{
                 let p = &*(params as *const $t);
-                launched(stream_key(p.$stream as u64, $ptsz, tid), p.$func as u64, [p.gridDim.x, p.gridDim.y, p.gridDim.z], [p.blockDim.x, p.blockDim.y, p.blockDim.z], tid, true)
+                launched(stream_key(p.$stream as u64, $ptsz, tid), p.$func as u64, [p.gridDim.x, p.gridDim.y, p.gridDim.z], [p.blockDim.x, p.blockDim.y, p.blockDim.z], tid, true, ext)
             }};
         }
         macro_rules! drv_launch {
             ($t:ty, $ptsz:expr) => {{
                 let p = &*(params as *const $t);
-                launched(stream_key(p.hStream as u64, $ptsz, tid), p.f as u64, [p.gridDimX, p.gridDimY, p.gridDimZ], [p.blockDimX, p.blockDimY, p.blockDimZ], tid, false)
+                launched(stream_key(p.hStream as u64, $ptsz, tid), p.f as u64, [p.gridDimX, p.gridDimY, p.gridDimZ], [p.blockDimX, p.blockDimY, p.blockDimZ], tid, false, ext)
             }};
         }
         macro_rules! drv_launch_ex {
             ($t:ty, $ptsz:expr) => {{
                 let p = &*(params as *const $t);
                 if let Some(c) = (p.config as *const crate::driver::api::CUlaunchConfig).as_ref() {
-                    launched(stream_key(c.hStream as u64, $ptsz, tid), p.f as u64, [c.gridDimX, c.gridDimY, c.gridDimZ], [c.blockDimX, c.blockDimY, c.blockDimZ], tid, false)
+                    launched(stream_key(c.hStream as u64, $ptsz, tid), p.f as u64, [c.gridDimX, c.gridDimY, c.gridDimZ], [c.blockDimX, c.blockDimY, c.blockDimZ], tid, false, ext)
                 }
             }};
         }
@@ -513,7 +525,7 @@ fn watched_call_inner(id: u32, params: *const u8, outer: bool) {
             ($t:ty, $ptsz:expr) => {{
                 let p = &*(params as *const $t);
                 if let Some(c) = p.config.as_ref() {
-                    launched(stream_key(c.stream as u64, $ptsz, tid), p.func as u64, [c.gridDim.x, c.gridDim.y, c.gridDim.z], [c.blockDim.x, c.blockDim.y, c.blockDim.z], tid, true)
+                    launched(stream_key(c.stream as u64, $ptsz, tid), p.func as u64, [c.gridDim.x, c.gridDim.y, c.gridDim.z], [c.blockDim.x, c.blockDim.y, c.blockDim.z], tid, true, ext)
                 }
             }};
         }
@@ -532,7 +544,7 @@ fn watched_call_inner(id: u32, params: *const u8, outer: bool) {
         macro_rules! graph {
             ($t:ty, $exec:ident, $stream:ident, $ptsz:expr, $runtime:expr) => {{
                 let p = &*(params as *const $t);
-                launched(stream_key(p.$stream as u64, $ptsz, tid), p.$exec as u64 | GRAPH_BIT, [0; 3], [0; 3], tid, $runtime)
+                launched(stream_key(p.$stream as u64, $ptsz, tid), p.$exec as u64 | GRAPH_BIT, [0; 3], [0; 3], tid, $runtime, ext)
             }};
         }
         match id {
@@ -641,6 +653,9 @@ pub struct StreamRec {
     /// Set while a prober uses the handle; a destroying thread clears `key`
     /// and waits for it (briefly).
     pub probing: AtomicBool,
+    /// Exact completion ([`link_launches`]): per launch, the id CUPTI's
+    /// records carry for it; made at the stream's first linked launch.
+    links: AtomicPtr<LinkRing>,
 }
 
 struct Tables {
@@ -695,6 +710,7 @@ fn tables() -> &'static Tables {
                 }; WAITS],
                 nwaits: AtomicU64::new(0),
                 probing: AtomicBool::new(false),
+                links: AtomicPtr::new(std::ptr::null_mut()),
             })
             .collect(),
         funcs: (0..MAX_FUNCS).map(|_| Func { key: AtomicU64::new(0), class: AtomicU32::new(0), name: AtomicPtr::new(std::ptr::null_mut()) }).collect(),
@@ -839,10 +855,14 @@ fn nccl_class(name: &str) -> u32 {
     1
 }
 
-/// A kernel (or graph) launch on stream `key` returned success.
-fn launched(key: u64, func: u64, grid: [u32; 3], block: [u32; 3], tid: i32, runtime: bool) {
+/// A kernel (or graph) launch on stream `key` returned success; `ext`:
+/// its id in CUPTI's records (exact completion; 0: none).
+fn launched(key: u64, func: u64, grid: [u32; 3], block: [u32; 3], tid: i32, runtime: bool, ext: u64) {
     let Some(s) = stream(key) else { return };
     let seq = s.launched.fetch_add(1, Relaxed) + 1;
+    if EXACT.load(Relaxed) {
+        link(s, seq, ext, func & GRAPH_BIT != 0);
+    }
     let op = &s.ring[seq as usize % RING];
     op.seq.store(0, Relaxed);
     fence(Release);
@@ -1210,6 +1230,160 @@ pub fn nvtx_pop() {
     s.nvtx_seq.store(g + 2, Release);
 }
 
+// ---- exact completion: CUPTI's kernel records ---------------------------------
+
+/// Launch ids kept per stream for exact completion: more than the launches
+/// a stream can hold queued (the driver blocks a launch past about a
+/// thousand), so the oldest launch not complete is still matched.
+pub const LINK_RING: usize = 4096;
+/// How far past a stream's completed count a kernel record's launch is
+/// looked for (records come in completion order on a stream, so it is
+/// almost always the first; launches that make no record, such as those
+/// made into a stream capture, come between).
+const LINK_SEARCH: u64 = 1024;
+/// Set in a ring entry: the launch is a graph launch (one record per
+/// node: a record marks only the launches before it complete).
+const LINK_GRAPH: u64 = 1 << 63;
+
+struct LinkRing([AtomicU64; LINK_RING]);
+
+/// How launches are tied to CUPTI's records (given by the layer that owns
+/// CUPTI, `crate::trace::gpu`, through the watchdog): `push` pushes a new
+/// external correlation id on the calling thread and returns it (0: none),
+/// `pop` pops it, `last` returns the thread's innermost id pushed last
+/// (the one CUPTI's external correlation record carries when a nested
+/// layer pushed its own around the driver's launch).
+pub struct LaunchIds {
+    pub push: fn() -> u64,
+    pub pop: fn(u64),
+    pub last: fn() -> u64,
+}
+
+static IDS: std::sync::OnceLock<LaunchIds> = std::sync::OnceLock::new();
+/// Launches carry ids and CUPTI's kernel records complete them.
+static EXACT: AtomicBool = AtomicBool::new(false);
+
+/// Exact completion from now on (the watchdog with `gpu` on): each
+/// outermost kernel or graph launch pushes an id ([`LaunchIds`]) that
+/// CUPTI ties to the launch's kernel records, and [`finished`] marks a
+/// launch complete from them.
+pub fn link_launches(ids: LaunchIds) {
+    let _ = IDS.set(ids);
+    EXACT.store(true, Release);
+}
+
+/// Whether launches are linked to CUPTI's records.
+pub fn linked() -> bool {
+    EXACT.load(Relaxed)
+}
+
+#[cold]
+#[inline(never)]
+fn push_launch_id() -> u64 {
+    IDS.get().map_or(0, |i| (i.push)())
+}
+
+/// Pop the call's id; the id its kernel's record will carry.
+#[cold]
+#[inline(never)]
+fn pop_launch_id(ext: u64) -> u64 {
+    let Some(i) = IDS.get() else { return 0 };
+    (i.pop)(ext);
+    (i.last)()
+}
+
+/// Keep launch `seq`'s id (0 too: it overwrites the id of the launch
+/// `LINK_RING` earlier, which must not be matched or shown as linked).
+fn link(s: &StreamRec, seq: u64, ext: u64, graph: bool) {
+    let mut ring = s.links.load(Acquire);
+    if ring.is_null() {
+        if ext == 0 {
+            return;
+        }
+        ring = new_link_ring(s);
+    }
+    // SAFETY: leaked, never freed.
+    let r = unsafe { &*ring };
+    r.0[seq as usize % LINK_RING].store(if ext == 0 { 0 } else { ext | if graph { LINK_GRAPH } else { 0 } }, Release);
+}
+
+/// The stream's ring of launch ids (made once: the first linked launch).
+#[cold]
+fn new_link_ring(s: &StreamRec) -> *mut LinkRing {
+    // Zeroed on the heap (32 KiB: never on the launching thread's stack);
+    // zero bytes are a valid `AtomicU64` each.
+    let layout = std::alloc::Layout::new::<LinkRing>();
+    // SAFETY: a non-zero-sized layout.
+    let mine = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<LinkRing>();
+    if mine.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    match s.links.compare_exchange(std::ptr::null_mut(), mine, AcqRel, Acquire) {
+        Ok(_) => mine,
+        Err(theirs) => {
+            // SAFETY: ours, never published, of this layout.
+            unsafe { std::alloc::dealloc(mine.cast(), layout) };
+            theirs
+        }
+    }
+}
+
+impl StreamRec {
+    /// The id kept for launch `seq` (0: none, or no longer kept).
+    fn link_of(&self, seq: u64) -> u64 {
+        let ring = self.links.load(Acquire);
+        if ring.is_null() || seq == 0 || self.launched.load(Acquire).saturating_sub(seq) >= LINK_RING as u64 {
+            return 0;
+        }
+        // SAFETY: leaked, never freed.
+        unsafe { &*ring }.0[seq as usize % LINK_RING].load(Acquire)
+    }
+
+    /// Whether CUPTI's records say when launch `seq` completes: a kernel
+    /// launch (not a graph's) that carried an id still kept.
+    pub fn linked(&self, seq: u64) -> bool {
+        let v = self.link_of(seq);
+        v != 0 && v & LINK_GRAPH == 0
+    }
+
+    /// Match a finished kernel's id among this stream's launches not
+    /// complete: it and every launch before it are complete (a stream runs
+    /// its launches in order); for a graph launch's node, those before it.
+    fn finish(&self, ext: u64) -> bool {
+        let launched = self.launched.load(Acquire);
+        let done = self.completed.load(Acquire);
+        let first = (done + 1).max(launched.saturating_sub(LINK_RING as u64 - 1));
+        for n in first..=launched.min(done + LINK_SEARCH) {
+            let v = self.link_of(n);
+            if v != 0 && v & !LINK_GRAPH == ext {
+                complete_up_to(self, if v & LINK_GRAPH != 0 { n - 1 } else { n });
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Kernels CUPTI reported finished, each by the id its launch carried
+/// (`crate::trace::gpu`, from its records): each marks its launch and the
+/// launches before it on its stream complete. Ids matched are removed
+/// from `ids`; those left match no launch not complete (already complete,
+/// not one of ours, or, rarely, a launch whose record came before the
+/// launching thread kept its id: the caller tries those once more later).
+/// Atomics only: runs on whichever thread takes CUPTI's records.
+pub fn finished(ids: &mut Vec<u64>) {
+    let Some(t) = TABLES.get() else { return };
+    let pending: Vec<&StreamRec> = t
+        .streams
+        .iter()
+        .filter(|s| {
+            let k = s.key.load(Acquire);
+            k != 0 && k < u64::MAX - MAX_STREAMS as u64 && !s.links.load(Acquire).is_null() && s.launched() > s.completed()
+        })
+        .collect();
+    ids.retain(|&ext| !pending.iter().any(|s| s.finish(ext)));
+}
+
 // ---- fork ------------------------------------------------------------------------
 
 extern "C" fn forked_child() {
@@ -1219,6 +1393,9 @@ extern "C" fn forked_child() {
 /// In a forked child: only the forking thread exists; other threads'
 /// slots are freed, the streams' work is the parent's (forgotten).
 pub fn in_forked_child() {
+    // The child's CUPTI records are not collected (its parent's tracing
+    // goes on in the parent): its launches carry no ids.
+    EXACT.store(false, Relaxed);
     let me = SLOT.try_with(Cell::get).unwrap_or(std::ptr::null());
     let tid = super::gettid();
     let mut p = SLOTS.load(Acquire);
@@ -1255,6 +1432,11 @@ mod tests {
         assert_eq!(nccl_op_of("ncclDevKernel_SendRecv"), Some("SendRecv"));
         assert_eq!(nccl_op_of("vectorAdd"), None);
         assert_eq!(nccl_op_of("ncclDevKernel_"), None);
+        // Mangled, as the driver names NCCL's kernels (they take an
+        // ncclDevKernelArgsStorage<4096>).
+        assert_eq!(nccl_op_of("_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE"), Some("AllReduce"));
+        assert_eq!(nccl_op_of("_Z29ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE"), Some("AllGather"));
+        assert_eq!(nccl_op_of("_Z10vectorAddPfS_"), None);
     }
 
     #[test]

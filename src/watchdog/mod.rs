@@ -8,7 +8,8 @@
 //! - (a) a thread has been inside one CUDA call (runtime or driver) for
 //!   SECONDS (the same call: its generation number did not change);
 //! - (b) a stream holds launched work and has completed nothing for
-//!   SECONDS (completion from the progress probe, [`probe`]);
+//!   SECONDS (completion from the progress probe, [`probe`], and with
+//!   `gpu` on from CUPTI's kernel records, flushed at each tick: [`exact`]);
 //! - (c) a host-side stall: no kernel launched and no GPU work completed
 //!   for SECONDS, after the process launched some, with none of the above
 //!   (the threads' NVTX ranges say where the host is). Launches, not calls:
@@ -34,6 +35,7 @@
 //! means to name kernels and to read a thread's context, which live in the
 //! layers above it.
 
+pub mod exact;
 pub mod probe;
 pub mod report;
 
@@ -55,6 +57,9 @@ pub fn keep_progress() {
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// The watchdog period (ns; 0: none, reports on request only).
 static PERIOD_NS: AtomicU64 = AtomicU64::new(0);
+/// How long a tick waits for CUPTI's flush (exact completion): one tick
+/// interval (a flush normally returns in milliseconds).
+static FLUSH_WAIT_NS: AtomicU64 = AtomicU64::new(1_000_000_000);
 
 /// Start what the environment asks for (once, from the pipeline's
 /// one-time setup at the first CUDA call): nothing when nothing is asked.
@@ -64,14 +69,18 @@ pub fn configure() {
         return;
     }
     keep_progress();
-    log::debug!("watchdog: {c:?}");
+    // With `gpu` on: completion from CUPTI's kernel records (exact.rs).
+    let exact = exact::start();
+    log::debug!("watchdog: {c:?}; completion {}", if exact { "exact (CUPTI)" } else { "from the probe" });
     if let Some(sig) = c.dump_signal {
         crate::trace::recorder::signals::install_request(sig, on_request);
     }
     let period = match c.seconds {
         Some(s) => {
             PERIOD_NS.store((s * 1e9) as u64, Relaxed);
-            Duration::from_secs_f64((s / 4.0).clamp(0.1, 1.0))
+            let tick = Duration::from_secs_f64((s / 4.0).clamp(0.1, 1.0));
+            FLUSH_WAIT_NS.store(tick.as_nanos() as u64, Relaxed);
+            tick
         }
         // Reports on request only: the signal wakes the thread.
         None => Duration::from_secs(3600),
@@ -120,7 +129,15 @@ fn tick(t: Tick) {
     let m = guard.get_or_insert_with(Memory::default);
     let requested = t.woken && REQUESTED.swap(false, AcqRel);
     let period = PERIOD_NS.load(Relaxed);
+    // CUPTI's flush runs on its own thread while the probe asks the driver;
+    // the tick waits for it a bounded time, never on a lock.
+    let asked = exact::on().then(exact::ask);
     probe::probe_streams();
+    let completion = match asked.map(|a| exact::wait(a, FLUSH_WAIT_NS.load(Relaxed))) {
+        None => report::Completion::Probe,
+        Some(exact::Flush::Done { .. }) => report::Completion::Exact,
+        Some(f) => report::Completion::FlushLate(f),
+    };
     let now = progress::now_ns();
     let threads = progress::threads();
     let streams = progress::streams();
@@ -158,7 +175,7 @@ fn tick(t: Tick) {
         m.launches = (launches, now);
     }
     publish_last_progress(now, period, &in_call, &held, if launches > 0 { now.saturating_sub(m.launches.1.max(progress::last_completion_ns())) } else { 0 });
-    let ctx = report::Context { in_call: &in_call, held: &held, idle_ns: now.saturating_sub(m.launches.1), period_ns: period };
+    let ctx = report::Context { in_call: &in_call, held: &held, idle_ns: now.saturating_sub(m.launches.1), period_ns: period, completion };
     if let Some(h) = &m.hang {
         if recovered(h, &threads, &streams, launches) {
             let after = (now - h.since_ns) as f64 / 1e9;

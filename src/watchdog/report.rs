@@ -26,6 +26,25 @@ pub struct Context<'a> {
     pub idle_ns: u64,
     /// The watchdog's period (0: none).
     pub period_ns: u64,
+    /// How completion is known at this tick.
+    pub completion: Completion,
+}
+
+/// How the tick knows which launches completed.
+#[derive(Clone, Copy, Debug)]
+pub enum Completion {
+    /// The probe alone (`gpu` off, or its CUPTI cannot tie records to launches).
+    Probe,
+    /// CUPTI's kernel records, flushed at this tick (`super::exact`).
+    Exact,
+    /// `gpu` is on but this tick's flush did not return in time: the probe.
+    FlushLate(super::exact::Flush),
+}
+
+impl Completion {
+    fn exact(&self) -> bool {
+        matches!(self, Completion::Exact)
+    }
 }
 
 /// The last report written (its text), kept for the recovery record.
@@ -75,8 +94,17 @@ fn thread_name(tid: i32) -> String {
 }
 
 /// The precision of completion for a stream, as the report states it.
-fn precision(s: &StreamView) -> String {
+fn precision(s: &StreamView, c: Completion) -> String {
     let n = s.launched - s.completed;
+    // Exact when CUPTI's records were all taken this tick and the oldest
+    // launch not complete is tied to its record: then every launch before
+    // it finished, and it has not.
+    if c.exact() && n > 0 && s.rec.linked(s.completed + 1) {
+        return match n {
+            1 => "exact (CUPTI): this launch has not finished; every launch before it on the stream has".to_owned(),
+            n => format!("exact (CUPTI): the first of these {n} launches has not finished (the others wait behind it); every launch before them on the stream has"),
+        };
+    }
     if progress::stream_handle(s.key).is_none() {
         return format!("unknown: a per-thread default stream is probed by its own thread only; {n} launches not seen complete");
     }
@@ -84,6 +112,29 @@ fn precision(s: &StreamView) -> String {
         0 => "all complete".to_owned(),
         1 => "the probe sees this launch not complete".to_owned(),
         n => format!("one of these {n} launches is running (the probe sees a stream only as idle or busy: the earlier ones may be complete)"),
+    }
+}
+
+const PROBE_ABOUT: &str = "cuStreamQuery from the watchdog's thread at each tick (every stream holding work, skipped while it captures): a stream idle at a tick has completed everything launched before; a busy one has at least one of its launches not complete";
+
+/// The report's `completion` record.
+fn completion_json(c: Completion) -> Value {
+    use super::exact::Flush;
+    match c {
+        Completion::Probe => json!({"method": "probe", "about": PROBE_ABOUT}),
+        Completion::Exact => json!({
+            "method": "cupti",
+            "about": "CUPTI's kernel records, flushed at each tick on a thread of ours: each launch carries an id CUPTI ties to its kernel's record; a kernel record marks its launch and the launches before it on the stream complete (a graph launch's records mark those before it). Per stream, precision says where that applies; elsewhere the probe's answer stands",
+        }),
+        Completion::FlushLate(f) => {
+            let why = match f {
+                Flush::Late { waited_ms } => format!("CUPTI's flush did not return within {waited_ms:.0} ms"),
+                Flush::Running { running_s } => format!("CUPTI's flush asked {running_s:.1} s ago has not returned"),
+                Flush::NoThread => "the thread that flushes CUPTI could not start".to_owned(),
+                Flush::Done { .. } => "CUPTI's flush returned".to_owned(),
+            };
+            json!({"method": "probe", "about": PROBE_ABOUT, "cupti": format!("{why} (the GPU or CUPTI may be stuck): completion is the probe's")})
+        }
     }
 }
 
@@ -124,7 +175,7 @@ fn stream_json(s: &StreamView, ctx: &Context) -> Value {
         "completed": s.completed,
         "not_complete": n,
         "held_s": ctx.held.get(&s.key).map(|&d| secs(d)),
-        "precision": precision(s),
+        "precision": precision(s, ctx.completion),
         "pending": pending,
         "pending_not_shown": n.saturating_sub(s.pending.len() as u64),
         "waits": waits,
@@ -213,10 +264,7 @@ pub fn write(why: Why, ctx: &Context, threads: &[ThreadView], streams: &[StreamV
         "watchdog_s": (ctx.period_ns > 0).then(|| secs(ctx.period_ns)),
         "hang_number": hang_number,
         "verdict": v,
-        "completion": {
-            "method": "probe",
-            "about": "cuStreamQuery from the watchdog's thread at each tick (every stream holding work, skipped while it captures): a stream idle at a tick has completed everything launched before; a busy one has at least one of its launches not complete",
-        },
+        "completion": completion_json(ctx.completion),
         "since_last_launch_s": secs(ctx.idle_ns),
         "streams_pending": shown.iter().map(|s| stream_json(s, ctx)).collect::<Vec<_>>(),
         "streams": all_streams,

@@ -4,6 +4,11 @@
 //   hang sync            : one cudaDeviceSynchronize (a fault delays it)
 //   hang stuck           : a kernel `stuck_kernel` on a created stream, then
 //                          cudaStreamSynchronize (FAKE_CUDA_HANG_KERNEL keeps it busy)
+//   hang queue N         : N launches of step_kernel on a created stream, then
+//                          `stuck_kernel` behind them, then cudaStreamSynchronize
+//   hang busy N MS       : N launches of step_kernel on a created stream (each
+//                          kept running by FAKE_CUDA_HANG_KERNEL=step_kernel:T),
+//                          MS ms of host sleep, then cudaStreamSynchronize
 //   hang nccl N sync|sleep S|driver : N launches of ncclDevKernel_AllReduce_Sum_f32_RING_LL
 //                          on a created stream (with `driver`: through the
 //                          driver's cuLaunchKernelEx, as NCCL does), then a
@@ -76,13 +81,25 @@ int main(int argc, char **argv) {
     if (!strcmp(mode, "sync")) {
         CHECK(cudaDeviceSynchronize());
         usleep(600000);
-    } else if (!strcmp(mode, "stuck")) {
+    } else if (!strcmp(mode, "stuck") || !strcmp(mode, "queue")) {
+        // `stuck` is `queue 0`.
+        int n = argc > 2 && !strcmp(mode, "queue") ? atoi(argv[2]) : 0;
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));
+        for (int i = 0; i < n; i++) step_kernel<<<1, 32, 0, s>>>(p);
         stuck_kernel<<<2, 32, 0, s>>>(p);
         CHECK(cudaGetLastError());
         CHECK(cudaStreamSynchronize(s));
         usleep(600000);
+    } else if (!strcmp(mode, "busy")) {
+        int n = argc > 2 ? atoi(argv[2]) : 10;
+        int ms = argc > 3 ? atoi(argv[3]) : 3000;
+        cudaStream_t s;
+        CHECK(cudaStreamCreate(&s));
+        for (int i = 0; i < n; i++) step_kernel<<<1, 32, 0, s>>>(p);
+        CHECK(cudaGetLastError());
+        usleep(ms * 1000);
+        CHECK(cudaStreamSynchronize(s));
     } else if (!strcmp(mode, "nccl")) {
         int n = argc > 2 ? atoi(argv[2]) : 5;
         cudaStream_t s;

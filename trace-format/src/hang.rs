@@ -134,8 +134,13 @@ impl RankReport {
 }
 
 /// The NCCL operation of a kernel name (`ncclDevKernel_AllReduce_Sum_f32_RING_LL`
-/// -> `AllReduce`; older `ncclKernel_...` too).
+/// -> `AllReduce`; older `ncclKernel_...` too), as written or as the driver
+/// names the function: mangled (Itanium C++ ABI: `_Z`, the name's length,
+/// the name, its parameters; NCCL's kernels take an
+/// `ncclDevKernelArgsStorage<4096>`, so their names are mangled, and on
+/// the 2 x H200 DDP run of 2026-11-28 no operation was counted).
 pub fn nccl_op(name: &str) -> Option<&str> {
+    let name = name.strip_prefix("_Z").map_or(name, |m| m.trim_start_matches(|c: char| c.is_ascii_digit()));
     let rest = name.strip_prefix("ncclDevKernel_").or_else(|| name.strip_prefix("ncclKernel_"))?;
     let op = rest.split('_').next()?;
     (!op.is_empty()).then_some(op)

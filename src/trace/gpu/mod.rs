@@ -185,20 +185,30 @@ pub fn begin_launch(id: u32) -> u64 {
     if !LINK.load(Relaxed) || !LAUNCH_SITES.get(id as usize).is_some_and(|s| s.load(Relaxed)) {
         return 0;
     }
+    push_new_id()
+}
+
+/// A new id of this thread's block, pushed as CUPTI's external correlation
+/// id (CUSTOM2); 0 when CUPTI is not ours or refused it.
+fn push_new_id() -> u64 {
     let Some(c) = CUPTI.get() else { return 0 };
-    let ext = NEXT_ID
+    let (before, ext) = NEXT_ID
         .try_with(|n| {
-            let mut v = n.get();
+            let before = n.get();
+            let mut v = before;
             if v & 0x7fff_ffff == 0 {
                 v = (THREAD_BLOCKS.fetch_add(1, Relaxed) & 0x3f_ffff) << 31;
             }
             v += 1;
             n.set(v);
-            v
+            (before, v)
         })
-        .unwrap_or(0);
+        .unwrap_or((0, 0));
     // SAFETY: CUPTI's function; no pointer argument.
     if ext == 0 || unsafe { (c.push_external)(r::EXTERNAL_KIND, ext) } != cupti::SUCCESS {
+        // Not pushed: the thread's last id stays the one before
+        // ([`last_id`] names only ids CUPTI was given).
+        let _ = NEXT_ID.try_with(|n| n.set(before));
         return 0;
     }
     ext
@@ -213,6 +223,82 @@ pub fn end_launch(ext: u64) {
         let mut last = 0u64;
         // SAFETY: last is writable.
         unsafe { (c.pop_external)(r::EXTERNAL_KIND, &mut last) };
+    }
+}
+
+// ---- exact completion (the watchdog) ---------------------------------------
+
+/// Launches are tied to their kernel records for the watchdog's exact
+/// completion (`crate::watchdog`'s exact module): each finished kernel's
+/// id goes to `progress::finished`.
+static EXACT: AtomicBool = AtomicBool::new(false);
+
+/// Have CUPTI write the records that tie each launch to its kernel (the
+/// external correlation records, which CUPTI writes only ahead of the
+/// driver launch calls' API records, as for the timeline's arrows), and
+/// hand finished kernels to the progress state. False: GPU activity is off
+/// or this CUPTI cannot (no `cuptiActivityEnableDriverApi`).
+pub fn link_for_completion() -> bool {
+    let Some(c) = CUPTI.get() else { return false };
+    if !ON.load(Relaxed) || c.enable_driver_api.is_none() {
+        return false;
+    }
+    if !LINK.load(Relaxed) {
+        if mux::tool_enable(r::KIND_EXTERNAL_CORRELATION) != cupti::SUCCESS {
+            return false;
+        }
+        mux::tool_enable_driver_api(r::LAUNCH_DRIVER_APIS);
+    }
+    EXACT.store(true, Relaxed);
+    true
+}
+
+/// A launch's id for exact completion, pushed on the calling thread (the
+/// progress state's `LaunchIds::push`); 0: none.
+pub fn push_id() -> u64 {
+    if !ON.load(Relaxed) {
+        return 0;
+    }
+    push_new_id()
+}
+
+/// Pop the id [`push_id`] pushed.
+pub fn pop_id(ext: u64) {
+    end_launch(ext);
+}
+
+/// The id this thread pushed last (the innermost of a launch's nested
+/// pushes: the one CUPTI's external correlation record carries).
+pub fn last_id() -> u64 {
+    NEXT_ID.try_with(Cell::get).unwrap_or(0)
+}
+
+/// Kernel ids that matched no launch when their records were taken, kept
+/// for one more try ([`settle`]); at most this many.
+const UNMATCHED_MAX: usize = 4096;
+
+/// Finished kernels' ids to the progress state; those it did not match are
+/// kept for one more try (`tried`: already tried once; dropped then).
+fn finished(st: &mut Store, mut ids: Vec<u64>, tried: bool) {
+    super::progress::finished(&mut ids);
+    if !tried {
+        let room = UNMATCHED_MAX.saturating_sub(st.unmatched.len());
+        st.unmatched.extend(ids.into_iter().take(room));
+    }
+}
+
+/// After a flush (the watchdog's flushing thread): try once more the
+/// kernel ids that matched no launch when their records came (a record can
+/// be taken before the launching thread kept its launch's id).
+pub fn settle() {
+    if !EXACT.load(Relaxed) {
+        return;
+    }
+    let mut guard = super::lock(&STORE);
+    let Some(st) = guard.as_mut() else { return };
+    let again = std::mem::take(&mut st.unmatched);
+    if !again.is_empty() {
+        finished(st, again, true);
     }
 }
 
@@ -254,6 +340,8 @@ struct Store {
     /// at most [`LAUNCHED_MAX`].
     launched: Vec<(u64, u64, u64)>,
     launched_sorted: bool,
+    /// Exact completion: finished kernels' ids that matched no launch yet.
+    unmatched: Vec<u64>,
 }
 
 /// 24 bytes each: 768 MiB at most.
@@ -271,6 +359,10 @@ struct Link {
     /// The first slice's start and end, until its external id is known.
     span: Option<(u64, u64)>,
     drawn: bool,
+    /// A finished kernel record of this correlation was taken (exact
+    /// completion: its id goes to the progress state once, whichever of
+    /// the two records comes last).
+    kernel_done: bool,
 }
 
 /// Launches in flight are far fewer (CUDA queues about a thousand).
@@ -337,11 +429,18 @@ fn take(records: &[&[u8]]) {
 fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
     let mut guard = super::lock(&STORE);
     // The ring only with launch links on (external correlation records
-    // come only then, and slices look it up only then).
-    let ring = if LINK.load(Relaxed) { LINK_RING } else { 0 };
-    let st = guard.get_or_insert_with(|| Store { links: vec![Link::default(); ring], ..Default::default() });
+    // come only then, and slices look it up only then) or exact
+    // completion (which can be switched on after the first records).
+    let exact = EXACT.load(Relaxed);
+    let ring = if LINK.load(Relaxed) || exact { LINK_RING } else { 0 };
+    let st = guard.get_or_insert_with(Store::default);
+    if st.links.len() < ring {
+        st.links = vec![Link::default(); ring];
+    }
     let mut out: Vec<GpuEvent> = Vec::new();
     let timeline = TRACKS.load(Relaxed);
+    // Exact completion: ids of launches whose kernel finished.
+    let mut done: Vec<u64> = Vec::new();
     // External ids first: they may sit behind the slices they link in a buffer.
     for rec in records.iter().filter(|x| r::u32_at(x, 0) == r::KIND_EXTERNAL_CORRELATION) {
         if r::u32_at(rec, r::external::EXTERNAL_KIND) != r::EXTERNAL_KIND {
@@ -359,6 +458,10 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         {
             st.launched.push((ext, t0, t1));
             st.launched_sorted = false;
+        }
+        // Its kernel's record came first (an earlier buffer).
+        if exact && slot.external == 0 && slot.kernel_done {
+            done.push(ext);
         }
         slot.external = ext;
         if let (Some((ts, tid)), false) = (slot.slice, slot.drawn) {
@@ -383,6 +486,23 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
         if a.start == 0 || a.end < a.start {
             INCOMPLETE.fetch_add(1, Relaxed);
             continue;
+        }
+        // A finished kernel: its launch is complete (whatever the capture
+        // window: completion is not output). Once per correlation (a graph
+        // launch has a record per node).
+        if exact
+            && matches!(a.what, What::Kernel { .. })
+            && let Some(slot) = st.links.get_mut(a.correlation as usize % LINK_RING)
+        {
+            if slot.correlation != a.correlation {
+                *slot = Link { correlation: a.correlation, ..Default::default() };
+            }
+            if !slot.kernel_done {
+                slot.kernel_done = true;
+                if slot.external != 0 {
+                    done.push(slot.external);
+                }
+            }
         }
         let (ts, dur) = timebase::span(a.start, a.end);
         // Outside every capture window: not recorded (super::window).
@@ -437,6 +557,9 @@ fn take_events(records: &[&[u8]]) -> Vec<GpuEvent> {
             slot.drawn = true;
             out.push(GpuEvent::FlowEnd { tid, ts, id: ext });
         }
+    }
+    if !done.is_empty() {
+        finished(st, done, false);
     }
     out
 }
@@ -576,6 +699,7 @@ extern "C" fn at_exit() {
 /// A forked child reports nothing (its parent does).
 pub fn disable_in_child() {
     ON.store(false, Relaxed);
+    EXACT.store(false, Relaxed);
     TRACKS.store(false, Relaxed);
     LINK.store(false, Relaxed);
     mux::tool_off();

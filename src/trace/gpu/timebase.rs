@@ -164,7 +164,8 @@ pub(crate) fn linear_from(app_clock: super::mux::Timestamp) {
 /// When the program's clock is CUPTI's and [`REFINE_EVERY_NS`] passed
 /// since the last paired read: a new one, against the same anchor, gives
 /// the rate over the whole span so far. Called where records are taken
-/// (one taker at a time: CUPTI's buffer thread or a flush).
+/// (CUPTI's buffer thread, a flush, the watchdog's flushing thread): of two
+/// at once, the second's store finds the sequence moved and is dropped.
 pub(super) fn refine() {
     // A quick look first (most takes: not the program's clock, or too soon);
     // what counts is the clock published with the anchor, below.

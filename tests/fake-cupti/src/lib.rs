@@ -33,9 +33,18 @@
 //! handed back. A buffer-requested callback that declines (NULL) drops the
 //! record, counted by `cuptiActivityGetNumDroppedRecords` (which resets).
 //!
+//! A kernel the fake driver hangs (`FAKE_CUDA_HANG_KERNEL`) has not
+//! finished, so its record is held back, with every record after it on its
+//! stream (they cannot finish before it), until the hang ends (never
+//! without `:ms`; hangs on one stream add up, as the stream runs them one
+//! after the other), as CUPTI writes a kernel's record only once it ends.
+//! Its external correlation record (written at the call, as CUPTI's) is not.
+//!
 //! Knobs: `FAKE_CUPTI_HELD=1` (cuptiSubscribe answers
 //! MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another profiler holds CUPTI);
-//! `FAKE_CUPTI_RECORDS_PER_BUFFER=N` (a buffer goes back after N records).
+//! `FAKE_CUPTI_RECORDS_PER_BUFFER=N` (a buffer goes back after N records);
+//! `FAKE_CUPTI_FLUSH_BLOCK=1` (`cuptiActivityFlushAll` never returns, as a
+//! flush may block while the GPU is hung: the watchdog's bounded wait).
 #![allow(clippy::missing_safety_doc)]
 
 #[path = "../../../src/trace/gpu/record.rs"]
@@ -70,7 +79,12 @@ pub struct FakeActivity {
     copy_kind: u8,
     value: u32,
     device: c_int,
+    /// Not finished for this many ms (`u64::MAX`: never); 0: at once.
+    hold_ms: u64,
 }
+
+/// A record held back until its work finishes (None: never).
+type Held = (Option<std::time::Instant>, Vec<u8>);
 
 struct Buf {
     ptr: *mut u8,
@@ -90,6 +104,9 @@ struct State {
     streams: HashMap<usize, u32>,
     names: HashMap<String, &'static CStr>,
     worker: bool,
+    /// By stream handle, in stream order: a stream runs its work in order,
+    /// so each record finishes no sooner than the one before it.
+    held: HashMap<usize, VecDeque<Held>>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -249,6 +266,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
         1 => r::KIND_MEMCPY,
         _ => r::KIND_MEMSET,
     };
+    release_finished();
     if !enabled(kind) {
         return;
     }
@@ -308,7 +326,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, k::DYNAMIC_SHARED, &a.shared.to_ne_bytes());
             r::put(&mut rec, k::CORRELATION, &corr.to_ne_bytes());
             r::put(&mut rec, k::NAME, &(name.as_ptr() as u64).to_ne_bytes());
-            emit(&rec);
+            finish(a, &rec);
         }
         r::KIND_MEMCPY => {
             use r::memcpy as m;
@@ -321,7 +339,7 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, m::DEVICE, &device.to_ne_bytes());
             r::put(&mut rec, m::STREAM, &stream.to_ne_bytes());
             r::put(&mut rec, m::CORRELATION, &corr.to_ne_bytes());
-            emit(&rec);
+            finish(a, &rec);
         }
         _ => {
             use r::memset as s;
@@ -334,8 +352,50 @@ pub unsafe extern "C" fn fake_cupti_driver_hook(a: *const FakeActivity) {
             r::put(&mut rec, s::DEVICE, &device.to_ne_bytes());
             r::put(&mut rec, s::STREAM, &stream.to_ne_bytes());
             r::put(&mut rec, s::CORRELATION, &corr.to_ne_bytes());
-            emit(&rec);
+            finish(a, &rec);
         }
+    }
+}
+
+/// An activity's record, written when the work finishes: now, unless it is
+/// a hung kernel or queued behind one on its stream.
+fn finish(a: &FakeActivity, rec: &[u8]) {
+    {
+        let mut g = state();
+        let st = g.as_mut().expect("state");
+        let q = st.held.entry(a.stream).or_default();
+        let now = std::time::Instant::now();
+        // When the work before it on the stream ends (None: never).
+        let after = q.back().map_or(Some(now), |h| h.0);
+        let until = match a.hold_ms {
+            0 => after,
+            u64::MAX => None,
+            ms => after.map(|t| t.max(now) + std::time::Duration::from_millis(ms)),
+        };
+        if !q.is_empty() || a.hold_ms != 0 {
+            q.push_back((until, rec.to_vec()));
+            return;
+        }
+    }
+    emit(rec);
+}
+
+/// Write the records whose work has finished by now, in stream order.
+fn release_finished() {
+    let now = std::time::Instant::now();
+    let due: Vec<Vec<u8>> = {
+        let mut g = state();
+        let st = g.as_mut().expect("state");
+        let mut due = Vec::new();
+        for q in st.held.values_mut() {
+            while q.front().is_some_and(|h| h.0.is_some_and(|t| t <= now)) {
+                due.extend(q.pop_front().map(|h| h.1));
+            }
+        }
+        due
+    };
+    for rec in due {
+        emit(&rec);
     }
 }
 
@@ -480,6 +540,12 @@ pub unsafe extern "C" fn cuptiActivityGetNextRecord(buf: *mut u8, valid: usize, 
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuptiActivityFlushAll(flag: u32) -> c_int {
+    if knob("FAKE_CUPTI_FLUSH_BLOCK") == Some(1) {
+        loop {
+            std::thread::sleep(std::time::Duration::from_secs(3600));
+        }
+    }
+    release_finished();
     let _d = lock(&DELIVER);
     loop {
         let b = {

@@ -27,6 +27,10 @@ pub struct FakeActivity {
     pub copy_kind: u8,
     pub value: u32,
     pub device: c_int,
+    /// The work does not finish for this many ms (`u64::MAX`: never): a
+    /// kernel that `FAKE_CUDA_HANG_KERNEL` hangs. The fake CUPTI holds its
+    /// record back (with the records after it on its stream) until then.
+    pub hold_ms: u64,
 }
 
 type Hook = unsafe extern "C" fn(*const FakeActivity);
@@ -66,15 +70,22 @@ fn device() -> c_int {
 }
 
 fn blank(kind: u32, stream: usize) -> FakeActivity {
-    FakeActivity { kind, name: std::ptr::null(), grid: [0; 3], block: [0; 3], shared: 0, stream, bytes: 0, copy_kind: 0, value: 0, device: device() }
+    FakeActivity { kind, name: std::ptr::null(), grid: [0; 3], block: [0; 3], shared: 0, stream, bytes: 0, copy_kind: 0, value: 0, device: device(), hold_ms: 0 }
 }
 
-pub fn kernel(name: &str, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize) {
+/// A kernel launch; `hang`: what `knobs::hang` said of it (None: it
+/// finishes at once; Some(None): never; Some(Some(ms)): after ms).
+pub fn kernel(name: &str, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, hang: Option<Option<u64>>) {
     if HOOK.load(Ordering::Relaxed).is_null() {
         return;
     }
     let name = CString::new(name).unwrap_or_default();
-    report(FakeActivity { name: name.as_ptr(), grid, block, shared, ..blank(0, stream) });
+    let hold_ms = match hang {
+        None => 0,
+        Some(None) => u64::MAX,
+        Some(Some(ms)) => ms.max(1),
+    };
+    report(FakeActivity { name: name.as_ptr(), grid, block, shared, hold_ms, ..blank(0, stream) });
 }
 
 /// A copy of `runs` (dst, src, len) byte runs.

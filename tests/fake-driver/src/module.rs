@@ -851,8 +851,8 @@ pub(crate) fn launch(
         return INVALID_VALUE;
     }
     let l = Launch { kind, name: k.name.to_string_lossy().into_owned(), grid, block, shared, stream: stream as usize, args, attrs };
-    crate::activity::kernel(&l.name, grid, block, shared, stream as usize);
     let hang = knobs::hang(&l.name);
+    crate::activity::kernel(&l.name, grid, block, shared, stream as usize, hang);
     crate::stream::enqueue_repeatable(stream, crate::capture::KIND_KERNEL, move || record(l.clone()));
     // A kernel that does not complete (FAKE_CUDA_HANG_KERNEL): its stream
     // stays busy, on the stream's own thread (host work never runs inline).
