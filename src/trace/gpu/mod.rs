@@ -418,6 +418,7 @@ fn decode(rec: &[u8], names: &mut dyn FnMut(&[u8]) -> usize) -> Option<Activity>
 /// Take one buffer's records: add them to the tables and, with the
 /// timeline on, write them to it.
 fn take(records: &[&[u8]]) {
+    timebase::wait_measured();
     timebase::refine();
     let out = take_events(records);
     if !out.is_empty() {

@@ -546,7 +546,12 @@ unsafe extern "C" fn app_register_timestamp(ts: Option<Timestamp>) -> c_int {
         // Records stamped on the old clock are taken with the old offset.
         // SAFETY: CUPTI's functions; `ts` is the app's callback.
         unsafe { (c.flush_all)(cupti::FLUSH_FORCED) };
+        // From here records may be on the new clock: ours wait for its rate.
+        super::timebase::measuring(true);
         let r = unsafe { f(ts) };
+        if r != cupti::SUCCESS {
+            super::timebase::measuring(false);
+        }
         if r == cupti::SUCCESS {
             if let Some(a) = lock(&APP).as_mut() {
                 a.timestamp = Some(ts);

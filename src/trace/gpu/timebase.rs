@@ -71,6 +71,11 @@ static EXITING: AtomicBool = AtomicBool::new(false);
 /// Trace ns of the last paired read of the program's clock (f64 bits).
 static LAST_READ_NS: AtomicU64 = AtomicU64::new(0);
 
+/// Set from just before the program's clock becomes CUPTI's until its rate
+/// is published: records taken meanwhile would be converted by the old
+/// conversion, so takes wait ([`wait_measured`]; [`FIRST_SPAN`] at most).
+static MEASURING: AtomicBool = AtomicBool::new(false);
+
 /// Refine the rate at most this often (a paired read is 16 reads of the
 /// program's clock: cheap, but not per buffer).
 const REFINE_EVERY_NS: f64 = 200e6;
@@ -146,6 +151,7 @@ pub(super) fn offset_from(read: &dyn Fn() -> u64) {
 /// anchor now, the rate from a second paired read [`FIRST_SPAN`] later
 /// (the calling thread sleeps that long, once).
 pub(crate) fn linear_from(app_clock: super::mux::Timestamp) {
+    measuring(true);
     // SAFETY: the program's callback, a plain clock read.
     let read = || unsafe { app_clock() };
     let (ns, raw) = paired(&read);
@@ -158,7 +164,24 @@ pub(crate) fn linear_from(app_clock: super::mux::Timestamp) {
     }
     LAST_READ_NS.store(ns1.to_bits(), Relaxed);
     store(l, None);
+    MEASURING.store(false, Release);
     log::debug!("GPU activity: CUPTI runs on the program's clock: {:.6} units per ns", l.rate);
+}
+
+/// The program's clock is about to become CUPTI's (`on`), or did not after
+/// all (`!on`: its registration failed).
+pub(super) fn measuring(on: bool) {
+    MEASURING.store(on, Release);
+}
+
+/// Where records are taken, before converting them: wait while the
+/// program's clock is being measured. Never on a launching thread; at
+/// most [`FIRST_SPAN`] (the measuring thread touches no lock and no CUPTI
+/// call meanwhile, so it cannot wait on the taker).
+pub(super) fn wait_measured() {
+    while MEASURING.load(Acquire) {
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
 }
 
 /// When the program's clock is CUPTI's and [`REFINE_EVERY_NS`] passed
