@@ -168,7 +168,15 @@ int main(int argc, char **argv) {
       while (atomic_load(&done_calls[LASTERR]) < (long)nthreads * rounds)
         if (cudartShimFlush() != cudaSuccess) return 5;
     } else if (strcmp(mode, "signal") == 0) {
-      /* At least one signal, however fast the workers were. */
+      /* At least one signal once the recorder can dump: a dump before the
+       * tracing's setup has named the recorder's files writes nothing
+       * (recorder/dump.rs), and the setup ends before any traced call
+       * returns, so wait for a worker's first call. Without the wait the
+       * loop's signals could all come before the setup, the workers
+       * finishing within its 500 us sleep: the likeliest cause of the
+       * long run's lifecycle 31,237 (no dump, on a loaded host; not
+       * reproduced on demand). */
+      while (atomic_load(&done_calls[GET]) == 0) sched_yield();
       do {
         kill(getpid(), SIGUSR1);
         usleep(500);
