@@ -64,7 +64,7 @@ static ANCHOR_RAW: AtomicU64 = AtomicU64::new(super::BASE_NS);
 static ANCHOR_NS: AtomicU64 = AtomicU64::new(0);
 /// f64 bits (1.0).
 static RATE: AtomicU64 = AtomicU64::new(0x3FF0_0000_0000_0000);
-/// A `mux::Timestamp` as usize (0: none).
+/// A `front_abi::Timestamp` as usize (0: none).
 static APP_CLOCK: AtomicUsize = AtomicUsize::new(0);
 /// At exit: no more calls to the program's clock ([`at_exit`]).
 static EXITING: AtomicBool = AtomicBool::new(false);
@@ -150,7 +150,7 @@ pub(super) fn offset_from(read: &dyn Fn() -> u64) {
 /// CUPTI runs on the program's clock `app_clock`, of unknown unit: the
 /// anchor now, the rate from a second paired read [`FIRST_SPAN`] later
 /// (the calling thread sleeps that long, once).
-pub(crate) fn linear_from(app_clock: super::mux::Timestamp) {
+pub(crate) fn linear_from(app_clock: super::front_abi::Timestamp) {
     measuring(true);
     // SAFETY: the program's callback, a plain clock read.
     let read = || unsafe { app_clock() };
@@ -205,7 +205,7 @@ pub(super) fn refine() {
     }
     // SAFETY: a `Timestamp` published by linear_from with this anchor: the
     // program's callback.
-    let app_clock: super::mux::Timestamp = unsafe { std::mem::transmute::<usize, super::mux::Timestamp>(l.app_clock) };
+    let app_clock: super::front_abi::Timestamp = unsafe { std::mem::transmute::<usize, super::front_abi::Timestamp>(l.app_clock) };
     let (ns, raw) = paired(&|| unsafe { app_clock() });
     LAST_READ_NS.store(ns.to_bits(), Relaxed);
     if let Some(r) = l.rate_to(ns, raw) {
