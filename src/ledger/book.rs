@@ -223,18 +223,38 @@ pub fn rows() -> Vec<(LibId, i32, Kind, [u64; 6])> {
     for (lib, rows) in STATS.iter().enumerate() {
         let Some(rows) = rows.get() else { continue };
         for (i, s) in rows.iter().enumerate() {
-            let allocs = s.allocs.load(Relaxed);
-            if allocs == 0 {
+            let v = consistent(s);
+            if v[0] == 0 {
                 continue;
             }
             let r = i / Kind::COUNT;
             let device = if r == HOST_ROW { -1 } else { r as i32 };
             let kind = Kind::ALL[i % Kind::COUNT];
-            let v = [allocs, s.frees.load(Relaxed), s.peak.load(Relaxed), s.peak_ns.load(Relaxed), s.live.load(Relaxed), s.live_count.load(Relaxed)];
             out.push((lib as LibId, device, kind, v));
         }
     }
     out
+}
+
+/// A row's counters as of one moment: other threads may allocate and free
+/// while a report reads (the memory report written at exit while calls go
+/// on), and six loads one after another are not one instant: a reader
+/// preempted between them once showed Allocs 10 beside Frees 90 and Live
+/// Allocs 2 (the stress long run of 2026-11-28, `exit-busy`). Taken when
+/// two reads in a row agree (the counts only grow or move together, so
+/// agreeing reads hold no allocation or free between them), at most 64
+/// tries, then the last read.
+fn consistent(s: &Stat) -> [u64; 6] {
+    let read = || [s.allocs.load(Relaxed), s.frees.load(Relaxed), s.peak.load(Relaxed), s.peak_ns.load(Relaxed), s.live.load(Relaxed), s.live_count.load(Relaxed)];
+    let mut v = read();
+    for _ in 0..64 {
+        let w = read();
+        if w == v {
+            break;
+        }
+        v = w;
+    }
+    v
 }
 
 /// Device ordinals with any allocation booked (the process record's
