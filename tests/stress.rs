@@ -53,8 +53,10 @@ fn every_lifecycle_loses_nothing() {
 /// process's summary against its own timeline, JSON and protobuf in turn)
 /// over the fake driver: `processes` runs of the stress program, `env`
 /// added; its exit status and output.
-fn churn(processes: u32, env: &[&str]) -> (bool, String) {
-    let dir = scratch("churn");
+fn churn(name: &str, processes: u32, env: &[&str]) -> (bool, String) {
+    // A folder per test: nextest runs the two at once, and one folder
+    // shared made each read the other's half-written timelines.
+    let dir = scratch(name);
     let _ = std::fs::remove_dir_all(dir.join("out"));
     let exe = compile_c_shim(&repo_root().join("tests/c/stress.c"), &dir.join("stress"), &["-lpthread"]);
     let mut cmd = std::process::Command::new("python3");
@@ -71,7 +73,7 @@ fn churn(processes: u32, env: &[&str]) -> (bool, String) {
 
 #[test]
 fn churn_comparison_passes_when_every_summary_equals_its_timeline() {
-    let (ok, text) = churn(8, &[]);
+    let (ok, text) = churn("churn-pass", 8, &[]);
     assert!(ok, "{text}");
     assert!(text.contains("PASS summary-equals-timeline: processes 8, differing 0"), "{text}");
 }
@@ -80,7 +82,7 @@ fn churn_comparison_passes_when_every_summary_equals_its_timeline() {
 /// summary: the comparison must say so, per process and function.
 #[test]
 fn churn_comparison_fails_when_a_timeline_lacks_calls() {
-    let (ok, text) = churn(2, &["CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE=4K"]);
+    let (ok, text) = churn("churn-fail", 2, &["CUDART_SHIM_TRACE_TIMELINE_MAX_SIZE=4K"]);
     assert!(!ok, "{text}");
     assert!(text.contains("FAIL summary-equals-timeline: processes 2, differing 2"), "{text}");
     assert!(text.contains("cudaGetDevice: summary 40, timeline "), "{text}");
